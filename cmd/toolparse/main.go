@@ -1,0 +1,212 @@
+// Command toolparse reads what a language model wrote when it called tools,
+// in any registered syntax, and writes one stream of events.
+//
+//	toolparse [flags] [FILE...]
+//
+// With no FILE, or with FILE "-", it reads standard input. Each FILE is its
+// own stream: its events end with its own "end" event. Exit status: 0 done;
+// 1 the input had error events and --strict was given; 2 usage or I/O error.
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/spf13/pflag"
+
+	"github.com/toolparse/toolparse/registry"
+	"github.com/toolparse/toolparse/stream"
+	"github.com/toolparse/toolparse/syntax"
+)
+
+// version is the toolparse release; builds may set it with -ldflags "-X main.version=…".
+var version = "0.1.0-dev"
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}
+
+type config struct {
+	syntax    string
+	output    string
+	mode      string
+	chunkSize int
+	strict    bool
+	list      bool
+	spans     bool
+	version   bool
+	maxBlock  int
+	maxDepth  int
+	multiple  bool
+}
+
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	var c config
+	fs := pflag.NewFlagSet("toolparse", pflag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.StringVarP(&c.syntax, "syntax", "s", "xmljson", "the syntax of the input: a name or alias from --list")
+	fs.StringVarP(&c.output, "output", "o", "jsonl", "output format: jsonl or text")
+	fs.StringVar(&c.mode, "mode", "event", "event (one event per text run) or token (text fragments as they stream)")
+	fs.IntVar(&c.chunkSize, "chunk-size", 0, "feed the input in chunks of `N` bytes, to replay streaming (0: as read)")
+	fs.BoolVar(&c.strict, "strict", false, "exit 1 if the input produced any error event")
+	fs.BoolVar(&c.list, "list", false, "list the registered syntaxes and exit")
+	fs.BoolVar(&c.spans, "spans", false, "add each event's source byte range as \"span\" (jsonl output)")
+	fs.IntVar(&c.maxBlock, "max-block", 0, "the most bytes one block may hold (0: the default, 8 MiB)")
+	fs.IntVar(&c.maxDepth, "max-depth", 0, "the deepest JSON nesting allowed (0: the default, 512)")
+	fs.BoolVar(&c.multiple, "multiple-blocks", false, "allow more than one tool block per message (caret)")
+	fs.BoolVar(&c.version, "version", false, "print the version and exit")
+	help := fs.BoolP("help", "h", false, "show this help")
+	usage := func(w io.Writer) {
+		fmt.Fprintf(w, "Usage: toolparse [flags] [FILE...]\n\n"+
+			"Reads model output (FILEs, or standard input) in a tool-call syntax and\n"+
+			"writes its events, one JSON object per line.\n\nFlags:\n%s\n"+
+			"Exit status: 0 done; 1 error events under --strict; 2 usage or I/O error.\n", fs.FlagUsages())
+	}
+	if err := fs.Parse(args); err != nil {
+		fmt.Fprintf(stderr, "toolparse: %v\n", err)
+		usage(stderr)
+		return 2
+	}
+	switch {
+	case *help:
+		usage(stdout)
+		return 0
+	case c.version:
+		fmt.Fprintf(stdout, "toolparse %s\n", version)
+		return 0
+	case c.list:
+		for _, s := range registry.List() {
+			aliases := ""
+			if len(s.Aliases) > 0 {
+				aliases = " (" + strings.Join(s.Aliases, ", ") + ")"
+			}
+			fmt.Fprintf(stdout, "%s%s\t%s\n", s.Name, aliases, s.Description)
+		}
+		return 0
+	}
+
+	syn, err := registry.Lookup(c.syntax)
+	if err != nil {
+		fmt.Fprintf(stderr, "toolparse: %v\n", err)
+		return 2
+	}
+	opts := syntax.Options{MaxBlock: c.maxBlock, MaxDepth: c.maxDepth, MultipleBlocks: c.multiple}
+	switch c.mode {
+	case "event":
+	case "token":
+		opts.Mode = syntax.TokenMode
+	default:
+		fmt.Fprintf(stderr, "toolparse: --mode must be event or token, not %q\n", c.mode)
+		return 2
+	}
+	if c.chunkSize < 0 || c.maxBlock < 0 || c.maxDepth < 0 {
+		fmt.Fprintf(stderr, "toolparse: --chunk-size, --max-block and --max-depth take a number of 0 or more\n")
+		return 2
+	}
+	var out stream.Writer
+	switch c.output {
+	case "jsonl":
+		j := stream.NewJSONL(stdout)
+		j.Spans = c.spans
+		out = j
+	case "text":
+		t := stream.NewText(stdout)
+		t.Color = isTerminal(stdout) && os.Getenv("NO_COLOR") == ""
+		out = t
+	default:
+		fmt.Fprintf(stderr, "toolparse: --output must be jsonl or text, not %q\n", c.output)
+		return 2
+	}
+
+	files := fs.Args()
+	if len(files) == 0 {
+		files = []string{"-"}
+	}
+	sawError := false
+	var writeErr error
+	h := func(e syntax.Event) {
+		if e.Type == syntax.Error {
+			sawError = true
+		}
+		if err := out.Event(e); err != nil && writeErr == nil {
+			writeErr = err
+		}
+	}
+	for _, name := range files {
+		var r io.Reader = stdin
+		if name != "-" {
+			f, err := os.Open(name)
+			if err != nil {
+				fmt.Fprintf(stderr, "toolparse: %v\n", err)
+				return 2
+			}
+			defer f.Close()
+			r = f
+		}
+		if err := parse(syn, r, c.chunkSize, opts, h, out); err != nil {
+			out.Flush()
+			fmt.Fprintf(stderr, "toolparse: reading %s: %v\n", displayName(name), err)
+			return 2
+		}
+	}
+	if err := out.Flush(); err != nil && writeErr == nil {
+		writeErr = err
+	}
+	if writeErr != nil {
+		fmt.Fprintf(stderr, "toolparse: writing output: %v\n", writeErr)
+		return 2
+	}
+	if c.strict && sawError {
+		return 1
+	}
+	return 0
+}
+
+// parse feeds r to a new parser, in chunks of chunkSize bytes when it is set,
+// flushing the output after every chunk so events appear as they are produced.
+func parse(s syntax.Syntax, r io.Reader, chunkSize int, opts syntax.Options, h syntax.Handler, out stream.Writer) error {
+	p := s.New(h, opts)
+	buf := make([]byte, 64<<10)
+	for {
+		n, err := r.Read(buf)
+		data := buf[:n]
+		for len(data) > 0 {
+			k := len(data)
+			if chunkSize > 0 && k > chunkSize {
+				k = chunkSize
+			}
+			p.Write(data[:k])
+			data = data[k:]
+		}
+		if n > 0 {
+			out.Flush()
+		}
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			p.Close()
+			return err
+		}
+	}
+	return p.Close()
+}
+
+func displayName(name string) string {
+	if name == "-" {
+		return "standard input"
+	}
+	return name
+}
+
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}

@@ -1,0 +1,103 @@
+package registry
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/toolparse/toolparse/syntax"
+	"github.com/toolparse/toolparse/syntax/xmljson"
+)
+
+// Registry maps names and aliases, in any letter case, to syntaxes. It is safe
+// for concurrent use.
+type Registry struct {
+	mu     sync.RWMutex
+	byName map[string]syntax.Syntax // lower-cased name or alias
+	list   []syntax.Syntax
+}
+
+// New returns a registry holding exactly the given syntaxes. It fails if two
+// of them share a name or alias.
+func New(syntaxes ...syntax.Syntax) (*Registry, error) {
+	r := &Registry{byName: map[string]syntax.Syntax{}}
+	for _, s := range syntaxes {
+		if err := r.Register(s); err != nil {
+			return nil, err
+		}
+	}
+	return r, nil
+}
+
+// Builtin lists the syntaxes that ship with toolparse.
+func Builtin() []syntax.Syntax {
+	return []syntax.Syntax{xmljson.Syntax}
+}
+
+var defaultRegistry = func() *Registry {
+	r, err := New(Builtin()...)
+	if err != nil {
+		panic(err) // the built-in names are fixed; a clash is a bug caught by the tests
+	}
+	return r
+}()
+
+// Default returns the registry of the built-in syntaxes, to which Register adds.
+func Default() *Registry { return defaultRegistry }
+
+// Register adds s to the default registry.
+func Register(s syntax.Syntax) error { return defaultRegistry.Register(s) }
+
+// Lookup finds a syntax by name or alias in the default registry.
+func Lookup(name string) (syntax.Syntax, error) { return defaultRegistry.Lookup(name) }
+
+// List returns the default registry's syntaxes sorted by name.
+func List() []syntax.Syntax { return defaultRegistry.List() }
+
+// Register adds s. Its name must be non-empty, it must have a constructor, and
+// neither its name nor an alias may already be taken.
+func (r *Registry) Register(s syntax.Syntax) error {
+	if s.Name == "" {
+		return fmt.Errorf("registry: syntax has no name")
+	}
+	if s.New == nil {
+		return fmt.Errorf("registry: syntax %q has no constructor", s.Name)
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	keys := append([]string{s.Name}, s.Aliases...)
+	for _, k := range keys {
+		if old, ok := r.byName[strings.ToLower(k)]; ok {
+			return fmt.Errorf("registry: name %q of syntax %q is taken by syntax %q", k, s.Name, old.Name)
+		}
+	}
+	for _, k := range keys {
+		r.byName[strings.ToLower(k)] = s
+	}
+	i, _ := slices.BinarySearchFunc(r.list, s.Name, func(a syntax.Syntax, name string) int { return strings.Compare(a.Name, name) })
+	r.list = slices.Insert(r.list, i, s)
+	return nil
+}
+
+// Lookup finds a syntax by name or alias, in any letter case. An unknown name
+// is an error that lists the known ones.
+func (r *Registry) Lookup(name string) (syntax.Syntax, error) {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	if s, ok := r.byName[strings.ToLower(strings.TrimSpace(name))]; ok {
+		return s, nil
+	}
+	names := make([]string, len(r.list))
+	for i, s := range r.list {
+		names[i] = s.Name
+	}
+	return syntax.Syntax{}, fmt.Errorf("unknown syntax %q (known: %s)", name, strings.Join(names, ", "))
+}
+
+// List returns the registered syntaxes sorted by name.
+func (r *Registry) List() []syntax.Syntax {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	return slices.Clone(r.list)
+}

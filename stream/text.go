@@ -1,0 +1,137 @@
+package stream
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/toolparse/toolparse/syntax"
+)
+
+// Text renders events for a person to read: one labelled paragraph per event,
+// long values folded. With Color set it uses ANSI colors (the CLI sets it when
+// standard output is a terminal and NO_COLOR is unset). In token mode,
+// partial fragments are written as they come, and the whole-run event that
+// follows them is not written again.
+type Text struct {
+	w      *bufio.Writer
+	Color  bool
+	Fold   int // fold values longer than this many bytes; 0 means 400
+	inRun  syntax.Type
+	runOut bool
+}
+
+// NewText returns a text renderer writing to w.
+func NewText(w io.Writer) *Text { return &Text{w: bufio.NewWriter(w)} }
+
+const (
+	ansiReset  = "\x1b[0m"
+	ansiDim    = "\x1b[2m"
+	ansiBold   = "\x1b[1m"
+	ansiRed    = "\x1b[31m"
+	ansiGreen  = "\x1b[32m"
+	ansiYellow = "\x1b[33m"
+	ansiBlue   = "\x1b[34m"
+	ansiCyan   = "\x1b[36m"
+)
+
+func (t *Text) paint(code, s string) string {
+	if !t.Color {
+		return s
+	}
+	return code + s + ansiReset
+}
+
+func (t *Text) fold(s string) string {
+	n := t.Fold
+	if n <= 0 {
+		n = 400
+	}
+	if len(s) <= n {
+		return s
+	}
+	cut := n
+	for cut > 0 && s[cut]&0xC0 == 0x80 {
+		cut--
+	}
+	return s[:cut] + t.paint(ansiDim, fmt.Sprintf(" … (%d more bytes)", len(s)-cut))
+}
+
+func label(ty syntax.Type) string { return fmt.Sprintf("%-8s", ty) }
+
+// Event writes one event.
+func (t *Text) Event(e syntax.Event) error {
+	if e.Partial && (e.Type == syntax.Think || e.Type == syntax.Respond) {
+		if t.inRun != e.Type {
+			t.closeRun()
+			t.inRun = e.Type
+			t.w.WriteString(t.runLabel(e.Type))
+		}
+		t.w.WriteString(t.runColor(e.Type, e.Content))
+		t.runOut = true
+		return nil
+	}
+	if t.inRun != "" && t.inRun == e.Type && t.runOut {
+		// The whole run after its fragments: already shown.
+		t.w.WriteString("\n")
+		t.inRun, t.runOut = "", false
+		return nil
+	}
+	t.closeRun()
+	switch e.Type {
+	case syntax.Think, syntax.Respond:
+		t.w.WriteString(t.runLabel(e.Type) + t.runColor(e.Type, indent(t.fold(e.Content))) + "\n")
+	case syntax.Call:
+		id := ""
+		if e.ID != "" {
+			id = t.paint(ansiDim, " #"+e.ID)
+		}
+		t.w.WriteString(t.paint(ansiBold+ansiYellow, label(e.Type)) + t.paint(ansiBold, e.Name) + id + " " + indent(t.fold(string(e.Args))) + "\n")
+	case syntax.Execute:
+		t.w.WriteString(t.paint(ansiYellow, label(e.Type)) + t.paint(ansiDim, "── run the batch ──") + "\n")
+	case syntax.Result:
+		status := t.paint(ansiGreen, e.Status)
+		if e.Status == syntax.Failure {
+			status = t.paint(ansiRed, e.Status)
+		}
+		t.w.WriteString(t.paint(ansiCyan, label(e.Type)) + e.Tool + " " + status + ": " + indent(t.fold(string(e.Value))) + "\n")
+	case syntax.Error:
+		t.w.WriteString(t.paint(ansiBold+ansiRed, label(e.Type)) + t.paint(ansiRed, e.Pos.String()+" "+e.Message) + "\n")
+		if e.Raw != "" {
+			t.w.WriteString(strings.Repeat(" ", 9) + t.paint(ansiDim, indent(t.fold(e.Raw))) + "\n")
+		}
+	case syntax.End:
+		t.w.WriteString(t.paint(ansiDim, "end") + "\n")
+	default:
+		t.w.WriteString(label(e.Type) + "\n")
+	}
+	return nil
+}
+
+func (t *Text) runLabel(ty syntax.Type) string {
+	if ty == syntax.Think {
+		return t.paint(ansiDim+ansiBlue, label(ty))
+	}
+	return t.paint(ansiBold, label(ty))
+}
+
+func (t *Text) runColor(ty syntax.Type, s string) string {
+	if ty == syntax.Think {
+		return t.paint(ansiDim, s)
+	}
+	return s
+}
+
+func (t *Text) closeRun() {
+	if t.inRun != "" && t.runOut {
+		t.w.WriteString("\n")
+	}
+	t.inRun, t.runOut = "", false
+}
+
+// indent lays continuation lines under the first line's value column.
+func indent(s string) string { return strings.ReplaceAll(s, "\n", "\n"+strings.Repeat(" ", 9)) }
+
+// Flush writes buffered output.
+func (t *Text) Flush() error { return t.w.Flush() }

@@ -1,0 +1,265 @@
+package syntax
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"unicode/utf8"
+)
+
+// Type names the kind of an [Event]. Its string form is the "type" field of
+// the event's JSON.
+type Type string
+
+// The event types parsers produce (SPEC §2).
+const (
+	Think   Type = "think"   // reasoning text
+	Respond Type = "respond" // text for the user
+	Call    Type = "call"    // one complete tool call
+	Execute Type = "execute" // the end of a batch of calls
+	Result  Type = "result"  // the outcome of one call
+	End     Type = "end"     // the end of the stream; exactly one closes every stream
+	Error   Type = "error"   // input that could not be used, with its position
+)
+
+// Status values of a [Result] event.
+const (
+	Success = "success"
+	Failure = "failure"
+)
+
+// Pos is a position in the input: a 0-based byte offset and a 1-based line and
+// column, the column counted in bytes.
+type Pos struct {
+	Offset int64
+	Line   int
+	Column int
+}
+
+// String formats p as "line:column".
+func (p Pos) String() string { return strconv.Itoa(p.Line) + ":" + strconv.Itoa(p.Column) }
+
+// Span is the half-open byte range [Start, End) of the input an event came from.
+type Span struct {
+	Start, End int64
+}
+
+// Len is the number of bytes in the span.
+func (s Span) Len() int64 { return s.End - s.Start }
+
+// Event is one item of the event stream every syntax produces. Which fields
+// are meaningful depends on Type:
+//
+//   - Think, Respond: Content (in token mode, Partial marks a fragment).
+//   - Call: Name, Args (a JSON object, keys in source order), ID when the source has one.
+//   - Execute, End: nothing more.
+//   - Result: Tool, Status, Value (any JSON value).
+//   - Error: Message, Pos, and Raw when source text was not used by any other event.
+//
+// Span is set by parsers on every event; it is written to JSON only when the
+// encoder is asked for spans (see [AppendJSON]).
+type Event struct {
+	Type Type
+
+	Content string // think, respond
+	Partial bool   // token mode: a fragment of a text run, not the whole run
+
+	Name string          // call
+	Args json.RawMessage // call: compact JSON object
+	ID   string          // call, when the source gives one
+
+	Tool   string          // result
+	Status string          // result: Success or Failure
+	Value  json.RawMessage // result content: any JSON value
+
+	Message string // error
+	Pos     Pos    // error: where the problem is
+	Raw     string // error: source text no other event used
+
+	Span Span
+}
+
+// String renders e as its JSON line, without span.
+func (e Event) String() string { return string(AppendJSON(nil, e, false)) }
+
+// MarshalJSON writes the event in the JSON form of SPEC §2, fields in the
+// documented order, without HTML escaping, span included.
+func (e Event) MarshalJSON() ([]byte, error) { return AppendJSON(nil, e, true), nil }
+
+// AppendJSON appends the JSON form of e to dst (no trailing newline). Fields
+// come in the order SPEC §2 shows; "<", ">" and "&" are not escaped. The span
+// is written only when withSpan is true.
+func AppendJSON(dst []byte, e Event, withSpan bool) []byte {
+	dst = append(dst, `{"type":`...)
+	dst = AppendQuote(dst, string(e.Type))
+	switch e.Type {
+	case Think, Respond:
+		dst = append(dst, `,"content":`...)
+		dst = AppendQuote(dst, e.Content)
+		if e.Partial {
+			dst = append(dst, `,"partial":true`...)
+		}
+	case Call:
+		dst = append(dst, `,"name":`...)
+		dst = AppendQuote(dst, e.Name)
+		dst = append(dst, `,"args":`...)
+		if len(e.Args) == 0 {
+			dst = append(dst, "{}"...)
+		} else {
+			dst = append(dst, e.Args...)
+		}
+		if e.ID != "" {
+			dst = append(dst, `,"id":`...)
+			dst = AppendQuote(dst, e.ID)
+		}
+		if e.Partial {
+			dst = append(dst, `,"partial":true`...)
+		}
+	case Result:
+		dst = append(dst, `,"tool":`...)
+		dst = AppendQuote(dst, e.Tool)
+		dst = append(dst, `,"status":`...)
+		dst = AppendQuote(dst, e.Status)
+		dst = append(dst, `,"content":`...)
+		if len(e.Value) == 0 {
+			dst = append(dst, "null"...)
+		} else {
+			dst = append(dst, e.Value...)
+		}
+	case Error:
+		dst = append(dst, `,"message":`...)
+		dst = AppendQuote(dst, e.Message)
+		dst = append(dst, `,"offset":`...)
+		dst = strconv.AppendInt(dst, e.Pos.Offset, 10)
+		dst = append(dst, `,"line":`...)
+		dst = strconv.AppendInt(dst, int64(e.Pos.Line), 10)
+		dst = append(dst, `,"column":`...)
+		dst = strconv.AppendInt(dst, int64(e.Pos.Column), 10)
+		if e.Raw != "" {
+			dst = append(dst, `,"raw":`...)
+			dst = AppendQuote(dst, e.Raw)
+		}
+	}
+	if withSpan {
+		dst = append(dst, `,"span":[`...)
+		dst = strconv.AppendInt(dst, e.Span.Start, 10)
+		dst = append(dst, ',')
+		dst = strconv.AppendInt(dst, e.Span.End, 10)
+		dst = append(dst, ']')
+	}
+	return append(dst, '}')
+}
+
+// wireEvent is the decoding shape of every event type.
+type wireEvent struct {
+	Type    Type            `json:"type"`
+	Content json.RawMessage `json:"content"`
+	Partial bool            `json:"partial"`
+	Name    string          `json:"name"`
+	Args    json.RawMessage `json:"args"`
+	ID      string          `json:"id"`
+	Tool    string          `json:"tool"`
+	Status  string          `json:"status"`
+	Message string          `json:"message"`
+	Offset  int64           `json:"offset"`
+	Line    int             `json:"line"`
+	Column  int             `json:"column"`
+	Raw     string          `json:"raw"`
+	Span    *[2]int64       `json:"span"`
+}
+
+// UnmarshalJSON reads the JSON form of an event. Unknown fields are ignored,
+// so readers keep working when fields are added.
+func (e *Event) UnmarshalJSON(data []byte) error {
+	var w wireEvent
+	if err := json.Unmarshal(data, &w); err != nil {
+		return err
+	}
+	if w.Type == "" {
+		return fmt.Errorf("event has no type: %s", data)
+	}
+	*e = Event{Type: w.Type, Partial: w.Partial, Name: w.Name, ID: w.ID, Tool: w.Tool,
+		Status: w.Status, Message: w.Message, Raw: w.Raw,
+		Pos: Pos{Offset: w.Offset, Line: w.Line, Column: w.Column}}
+	switch w.Type {
+	case Think, Respond:
+		if len(w.Content) > 0 && string(w.Content) != "null" {
+			if err := json.Unmarshal(w.Content, &e.Content); err != nil {
+				return fmt.Errorf("%s event: content is not a string", w.Type)
+			}
+		}
+	case Result:
+		e.Value = compactCopy(w.Content)
+	case Call:
+		if len(w.Args) > 0 && string(w.Args) != "null" {
+			if bytes.TrimSpace(w.Args)[0] != '{' {
+				return fmt.Errorf("call event: args is not an object")
+			}
+			e.Args = compactCopy(w.Args)
+		} else {
+			e.Args = json.RawMessage("{}")
+		}
+	}
+	if w.Span != nil {
+		e.Span = Span{w.Span[0], w.Span[1]}
+	}
+	return nil
+}
+
+func compactCopy(raw json.RawMessage) json.RawMessage {
+	if len(raw) == 0 {
+		return nil
+	}
+	var b bytes.Buffer
+	if err := json.Compact(&b, raw); err != nil {
+		return append(json.RawMessage(nil), raw...)
+	}
+	return b.Bytes()
+}
+
+const hexDigits = "0123456789abcdef"
+
+// AppendQuote appends s as a JSON string to dst. Unlike encoding/json it does
+// not escape '<', '>' or '&'; control characters are escaped, and invalid
+// UTF-8 becomes U+FFFD.
+func AppendQuote(dst []byte, s string) []byte {
+	dst = append(dst, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c >= 0x20 && c != '"' && c != '\\' && c < utf8.RuneSelf {
+			i++
+			continue
+		}
+		if c < utf8.RuneSelf {
+			dst = append(dst, s[start:i]...)
+			switch c {
+			case '"', '\\':
+				dst = append(dst, '\\', c)
+			case '\n':
+				dst = append(dst, '\\', 'n')
+			case '\r':
+				dst = append(dst, '\\', 'r')
+			case '\t':
+				dst = append(dst, '\\', 't')
+			default:
+				dst = append(dst, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
+			}
+			i++
+			start = i
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			dst = append(dst, s[start:i]...)
+			dst = append(dst, `\ufffd`...)
+			i++
+			start = i
+			continue
+		}
+		i += size
+	}
+	dst = append(dst, s[start:]...)
+	return append(dst, '"')
+}

@@ -1,0 +1,177 @@
+package syntax
+
+import (
+	"errors"
+	"io"
+	"iter"
+)
+
+// Handler receives events as a parser produces them, in source order. A
+// handler must not retain the event's Args or Value beyond the call unless it
+// copies them; parsers never modify them afterwards, so keeping them is safe.
+type Handler func(Event)
+
+// Parser is the streaming tool-invocation parser every syntax implements (the
+// seeds call it ToolInvocationParser). It is push-style: Write feeds the next
+// chunk of model output, in any size, split anywhere — inside a marker, inside
+// a UTF-8 character — and the parser calls its [Handler] with every event that
+// chunk completes. Close marks the end of the stream: it flushes held text,
+// reports anything unterminated as an error event, and emits the one final
+// [End] event.
+//
+// Problems in the input are never returned as Go errors: they are [Error]
+// events and parsing goes on. Write returns an error only when called after
+// Close ([ErrClosed]). A Parser is not safe for concurrent use.
+type Parser interface {
+	io.WriteCloser
+}
+
+// ErrClosed is returned by Write on a parser that was closed.
+var ErrClosed = errors.New("toolparse: write after close")
+
+// Mode chooses how text runs are reported.
+type Mode int
+
+const (
+	// EventMode reports each text run as one event with trimmed content.
+	EventMode Mode = iota
+	// TokenMode reports text as soon as it cannot be part of a marker, as
+	// Partial fragments, and then the whole run as in EventMode.
+	TokenMode
+)
+
+func (m Mode) String() string {
+	if m == TokenMode {
+		return "token"
+	}
+	return "event"
+}
+
+// Default limits used when the corresponding Options field is zero.
+const (
+	DefaultMaxBlock = 8 << 20 // bytes in one block (a call batch, a thought, a text run held in event mode)
+	DefaultMaxDepth = 512     // nesting of JSON arrays and objects
+)
+
+// Options configure a parser. The zero value is ready to use.
+type Options struct {
+	Mode Mode
+	// MaxBlock bounds the bytes a parser holds for one block. A block over
+	// the limit becomes an Error event and parsing goes on after it.
+	// Zero means DefaultMaxBlock.
+	MaxBlock int
+	// MaxDepth bounds JSON nesting. Deeper input is an Error event.
+	// Zero means DefaultMaxDepth.
+	MaxDepth int
+	// MultipleBlocks lifts the one-tool-block-per-message limit of syntaxes
+	// that have one (caret).
+	MultipleBlocks bool
+}
+
+// BlockLimit returns MaxBlock or its default.
+func (o Options) BlockLimit() int {
+	if o.MaxBlock > 0 {
+		return o.MaxBlock
+	}
+	return DefaultMaxBlock
+}
+
+// DepthLimit returns MaxDepth or its default.
+func (o Options) DepthLimit() int {
+	if o.MaxDepth > 0 {
+		return o.MaxDepth
+	}
+	return DefaultMaxDepth
+}
+
+// Syntax describes one wire syntax: how it is named and how to make its parser.
+// Every syntax package exports one as its Syntax variable.
+type Syntax struct {
+	Name        string   // canonical name, lower case
+	Aliases     []string // other names it answers to
+	Description string   // one line
+	New         func(h Handler, opts Options) Parser
+}
+
+// Parse parses a whole input at once and returns its events.
+func Parse(s Syntax, input []byte, opts Options) []Event {
+	return ParseChunks(s, [][]byte{input}, opts)
+}
+
+// ParseChunks feeds the chunks in order, as a stream would deliver them, and
+// returns the events.
+func ParseChunks(s Syntax, chunks [][]byte, opts Options) []Event {
+	var evs []Event
+	p := s.New(func(e Event) { evs = append(evs, e) }, opts)
+	for _, c := range chunks {
+		p.Write(c)
+	}
+	p.Close()
+	return evs
+}
+
+// ParseReader copies r into a new parser in chunks of up to size bytes
+// (32 KiB when size <= 0), calling h with each event, and closes the parser
+// at the end of r. It returns r's error, if any, after closing the parser.
+func ParseReader(s Syntax, r io.Reader, size int, opts Options, h Handler) error {
+	if size <= 0 {
+		size = 32 << 10
+	}
+	p := s.New(h, opts)
+	buf := make([]byte, size)
+	for {
+		n, err := r.Read(buf)
+		if n > 0 {
+			p.Write(buf[:n])
+		}
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			p.Close()
+			return err
+		}
+	}
+	return p.Close()
+}
+
+// All returns the events of r as an iterator. A read error is yielded once,
+// after the events the parser produced before it; the stream is then closed
+// as if it had ended there.
+func All(s Syntax, r io.Reader, opts Options) iter.Seq2[Event, error] {
+	return func(yield func(Event, error) bool) {
+		var queue []Event
+		p := s.New(func(e Event) { queue = append(queue, e) }, opts)
+		drain := func() bool {
+			for i, e := range queue {
+				if !yield(e, nil) {
+					queue = queue[:0]
+					_ = i
+					return false
+				}
+			}
+			queue = queue[:0]
+			return true
+		}
+		buf := make([]byte, 32<<10)
+		for {
+			n, err := r.Read(buf)
+			if n > 0 {
+				p.Write(buf[:n])
+				if !drain() {
+					return
+				}
+			}
+			if err != nil {
+				p.Close()
+				if !drain() {
+					return
+				}
+				if err != io.EOF {
+					yield(Event{}, err)
+				}
+				return
+			}
+		}
+	}
+}

@@ -1,0 +1,300 @@
+package scan
+
+import (
+	"bytes"
+	"unicode/utf8"
+
+	"github.com/toolparse/toolparse/syntax"
+)
+
+// StepFunc is a syntax's state machine. It is given the input not yet
+// consumed, starting at the position [Core.Pos] reports, and returns how many
+// bytes it consumed. Returning 0 means it needs more input to decide (for
+// example, the data is a proper prefix of a marker); the core then keeps those
+// bytes and calls again with more. When eof is true the step must consume
+// everything it is given: no more input will come.
+//
+// A step should consume whole decisions: text up to the next possible marker,
+// a whole marker, or a stretch of a block. Blocks keep their own copy of the
+// bytes they need, so what is held back between writes is never more than a
+// marker's length, and no byte is scanned twice.
+type StepFunc func(data []byte, eof bool) int
+
+// Core is the streaming machinery every syntax shares: it holds back only the
+// bytes a step could not decide on, tracks line and column in one pass,
+// gathers text runs into events (event mode) or fragments (token mode), and
+// makes sure exactly one End event closes the stream. A syntax embeds a Core,
+// calls [Core.Init] with its step function, and forwards Write and Close.
+type Core struct {
+	h      syntax.Handler
+	opts   syntax.Options
+	step   StepFunc
+	finish func(end int64)
+
+	pend   []byte     // bytes the step could not decide on yet
+	pos    syntax.Pos // position of pend[0] (the next unconsumed byte)
+	closed bool
+	ended  bool
+
+	// The open text run.
+	run      syntax.Type // "" when no run is open
+	runStart int64       // span start
+	runEnd   int64       // end of the last text added
+	runBuf   []byte      // the run's text (both modes)
+	tokFrom  int         // token mode: runBuf[tokFrom:] not yet sent as a fragment
+	tokOff   int64       // token mode: offset of runBuf[tokFrom]
+	runLead  bool        // token mode: a non-white-space byte has been seen in this run
+}
+
+// Init prepares c. finish is called once at Close, after all input has been
+// consumed, with the input's length; it reports whatever is unterminated.
+func (c *Core) Init(h syntax.Handler, opts syntax.Options, step StepFunc, finish func(end int64)) {
+	*c = Core{h: h, opts: opts, step: step, finish: finish, pos: syntax.Pos{Line: 1, Column: 1}}
+}
+
+// Options returns the options the core was made with.
+func (c *Core) Options() syntax.Options { return c.opts }
+
+// Pos is the position of the first byte of the data the current step was given.
+func (c *Core) Pos() syntax.Pos { return c.pos }
+
+// Write feeds a chunk to the step function.
+func (c *Core) Write(p []byte) (int, error) {
+	if c.closed {
+		return 0, syntax.ErrClosed
+	}
+	data := p
+	if len(c.pend) > 0 {
+		c.pend = append(c.pend, p...)
+		data = c.pend
+	}
+	n := c.drive(data, false)
+	c.pend = append(c.pend[:0], data[n:]...)
+	c.flushFragment(false)
+	return len(p), nil
+}
+
+// Close consumes what is held back, calls the finish function, closes the
+// open text run and emits the End event if the syntax has not.
+func (c *Core) Close() error {
+	if c.closed {
+		return nil
+	}
+	c.closed = true
+	c.drive(c.pend, true)
+	c.pend = nil
+	end := c.pos.Offset
+	if c.finish != nil {
+		c.finish(end)
+	}
+	c.EndRun()
+	c.EmitEnd(syntax.Span{Start: end, End: end})
+	return nil
+}
+
+func (c *Core) drive(data []byte, eof bool) int {
+	total := 0
+	for total < len(data) {
+		n := c.step(data[total:], eof)
+		if n <= 0 {
+			if eof { // a step must consume everything at EOF; never loop
+				panic("scan: step consumed nothing at end of input")
+			}
+			break
+		}
+		c.pos = Advance(c.pos, data[total:total+n])
+		total += n
+	}
+	return total
+}
+
+// Advance returns the position after p, starting at pos.
+func Advance(pos syntax.Pos, p []byte) syntax.Pos {
+	pos.Offset += int64(len(p))
+	if i := bytes.LastIndexByte(p, '\n'); i >= 0 {
+		pos.Line += bytes.Count(p, newline)
+		pos.Column = len(p) - i
+	} else {
+		pos.Column += len(p)
+	}
+	return pos
+}
+
+var newline = []byte{'\n'}
+
+// BeginRun closes the open run and opens a run of type t whose span starts at
+// start (a marker's offset, for runs that a marker opens).
+func (c *Core) BeginRun(t syntax.Type, start int64) {
+	c.EndRun()
+	c.run = t
+	c.runStart = start
+	c.runEnd = start
+}
+
+// Text adds p, found at offset off, to the run of type t, opening one (and
+// closing a run of another type) if needed.
+func (c *Core) Text(t syntax.Type, p []byte, off int64) {
+	if c.run != t {
+		c.BeginRun(t, off)
+	}
+	if len(p) == 0 {
+		return
+	}
+	limit := c.opts.BlockLimit()
+	for len(c.runBuf)+len(p) > limit {
+		// Cut the run at a UTF-8 boundary at the limit: a run longer than a
+		// block may hold is reported in limit-sized pieces.
+		k := limit - len(c.runBuf)
+		for k > 0 && k < len(p) && !utf8.RuneStart(p[k]) {
+			k--
+		}
+		if k == 0 && len(c.runBuf) == 0 {
+			k = limit // a pathological run of continuation bytes
+		}
+		c.appendRun(p[:k], off)
+		off += int64(k)
+		p = p[k:]
+		c.runEnd = off
+		run := c.run
+		c.EndRun()
+		c.BeginRun(run, off)
+		c.tokOff = off
+	}
+	c.appendRun(p, off)
+	c.runEnd = off + int64(len(p))
+}
+
+func (c *Core) appendRun(p []byte, off int64) {
+	if c.opts.Mode == syntax.TokenMode && !c.runLead {
+		i := 0
+		for i < len(p) && isSpace(p[i]) {
+			i++
+		}
+		if i == len(p) {
+			c.runBuf = append(c.runBuf, p...)
+			c.tokFrom = len(c.runBuf)
+			return
+		}
+		c.runLead = true
+		c.runBuf = append(c.runBuf, p[:i]...)
+		c.tokFrom = len(c.runBuf)
+		c.tokOff = off + int64(i)
+		p = p[i:]
+	}
+	c.runBuf = append(c.runBuf, p...)
+}
+
+// flushFragment sends, in token mode, the run's text not yet sent. Unless
+// final, an incomplete UTF-8 character at the end is kept for the next
+// fragment.
+func (c *Core) flushFragment(final bool) {
+	if c.opts.Mode != syntax.TokenMode || c.run == "" || c.tokFrom >= len(c.runBuf) {
+		return
+	}
+	frag := c.runBuf[c.tokFrom:]
+	if !final {
+		frag = frag[:completeUTF8(frag)]
+		if len(frag) == 0 {
+			return
+		}
+	}
+	c.h(syntax.Event{Type: c.run, Content: string(frag), Partial: true,
+		Span: syntax.Span{Start: c.tokOff, End: c.tokOff + int64(len(frag))}})
+	c.tokFrom += len(frag)
+	c.tokOff += int64(len(frag))
+}
+
+// completeUTF8 returns the length of the longest prefix of p that does not end
+// inside a UTF-8 character.
+func completeUTF8(p []byte) int {
+	n := len(p)
+	for i := n - 1; i >= 0 && i >= n-utf8.UTFMax; i-- {
+		if utf8.RuneStart(p[i]) {
+			if !utf8.FullRune(p[i:]) {
+				return i
+			}
+			return n
+		}
+	}
+	return n
+}
+
+// EndRun closes the open run: its text, trimmed, becomes one event unless it
+// is only white space. The run's span ends where its last text ended.
+func (c *Core) EndRun() { c.EndRunAt(-1) }
+
+// EndRunAt closes the open run with its span ending at end (a closing
+// marker's end); end < 0 means where its last text ended.
+func (c *Core) EndRunAt(end int64) {
+	if c.run == "" {
+		return
+	}
+	c.flushFragment(true)
+	if end < 0 {
+		end = c.runEnd
+	}
+	if content := bytes.TrimFunc(c.runBuf, isSpaceRune); len(content) > 0 {
+		c.h(syntax.Event{Type: c.run, Content: string(content), Span: syntax.Span{Start: c.runStart, End: end}})
+	}
+	c.run = ""
+	c.runBuf = c.runBuf[:0]
+	if cap(c.runBuf) > 64<<10 {
+		c.runBuf = nil // do not keep a large run's memory for the rest of the stream
+	}
+	c.tokFrom = 0
+	c.runLead = false
+}
+
+// RunOpen reports whether a run of type t is open.
+func (c *Core) RunOpen(t syntax.Type) bool { return c.run == t }
+
+// Emit closes the open run and hands e to the handler. An End event is
+// emitted at most once per stream; use [Core.EmitEnd] for it.
+func (c *Core) Emit(e syntax.Event) {
+	c.EndRun()
+	if e.Type == syntax.End {
+		c.EmitEnd(e.Span)
+		return
+	}
+	if c.ended {
+		return
+	}
+	c.h(e)
+}
+
+// EmitEnd emits the stream's End event unless one was emitted already.
+func (c *Core) EmitEnd(span syntax.Span) {
+	c.EndRun()
+	if c.ended {
+		return
+	}
+	c.ended = true
+	c.h(syntax.Event{Type: syntax.End, Span: span})
+}
+
+// Error emits an Error event at pos covering span, with raw as the text no
+// other event used.
+func (c *Core) Error(msg string, pos syntax.Pos, span syntax.Span, raw []byte) {
+	c.Emit(syntax.Event{Type: syntax.Error, Message: msg, Pos: pos, Raw: string(raw), Span: span})
+}
+
+func isSpace(b byte) bool { return b == ' ' || b == '\t' || b == '\n' || b == '\r' }
+
+func isSpaceRune(r rune) bool { return r == ' ' || r == '\t' || r == '\n' || r == '\r' }
+
+// IsSpace reports whether b is JSON white space (space, tab, CR, LF), the
+// white space SPEC §2 trims.
+func IsSpace(b byte) bool { return isSpace(b) }
+
+// TrimSpace trims SPEC §2 white space from both ends of p.
+func TrimSpace(p []byte) []byte { return bytes.TrimFunc(p, isSpaceRune) }
+
+// MatchPrefix compares data with marker. It returns full when data starts
+// with marker, and partial when data is a proper prefix of marker (more input
+// could complete it).
+func MatchPrefix(data []byte, marker string) (full, partial bool) {
+	if len(data) >= len(marker) {
+		return string(data[:len(marker)]) == marker, false
+	}
+	return false, string(data) == marker[:len(data)]
+}

@@ -1,0 +1,165 @@
+package scan
+
+import (
+	"bytes"
+	"encoding/json"
+)
+
+// The functions below walk JSON that [JSON] has already validated. They do
+// not check validity again; on invalid input their results are unspecified
+// (but they never panic or loop).
+
+// SkipSpace returns the index of the first non-white-space byte of b at or after i.
+func SkipSpace(b []byte, i int) int {
+	for i < len(b) && isSpace(b[i]) {
+		i++
+	}
+	return i
+}
+
+// SkipValue returns the index just past the value starting at b[i].
+func SkipValue(b []byte, i int) int {
+	if i >= len(b) {
+		return i
+	}
+	switch b[i] {
+	case '"':
+		return skipString(b, i)
+	case '{', '[':
+		depth := 0
+		for i < len(b) {
+			switch b[i] {
+			case '"':
+				i = skipString(b, i)
+				continue
+			case '{', '[':
+				depth++
+			case '}', ']':
+				depth--
+				if depth == 0 {
+					return i + 1
+				}
+			}
+			i++
+		}
+		return i
+	}
+	for i < len(b) && !isSpace(b[i]) && b[i] != ',' && b[i] != ']' && b[i] != '}' {
+		i++
+	}
+	return i
+}
+
+func skipString(b []byte, i int) int {
+	i++ // opening quote
+	for i < len(b) {
+		j := bytes.IndexAny(b[i:], `"\`)
+		if j < 0 {
+			return len(b)
+		}
+		i += j
+		if b[i] == '\\' {
+			i += 2
+			continue
+		}
+		return i + 1
+	}
+	return i
+}
+
+// Elements calls f with the raw bytes and start index of each element of the
+// array at the start of arr, stopping if f returns false.
+func Elements(arr []byte, f func(elem []byte, start int) bool) {
+	i := SkipSpace(arr, 0)
+	if i >= len(arr) || arr[i] != '[' {
+		return
+	}
+	i = SkipSpace(arr, i+1)
+	for i < len(arr) && arr[i] != ']' {
+		end := SkipValue(arr, i)
+		if !f(arr[i:end], i) {
+			return
+		}
+		i = SkipSpace(arr, end)
+		if i < len(arr) && arr[i] == ',' {
+			i = SkipSpace(arr, i+1)
+		}
+	}
+}
+
+// Members calls f with each member of the object at the start of obj: the
+// key, unquoted, and the raw value. It stops if f returns false.
+func Members(obj []byte, f func(key string, val []byte) bool) {
+	i := SkipSpace(obj, 0)
+	if i >= len(obj) || obj[i] != '{' {
+		return
+	}
+	i = SkipSpace(obj, i+1)
+	for i < len(obj) && obj[i] == '"' {
+		kend := skipString(obj, i)
+		key, _ := Unquote(obj[i:kend])
+		i = SkipSpace(obj, kend)
+		if i < len(obj) && obj[i] == ':' {
+			i = SkipSpace(obj, i+1)
+		}
+		vend := SkipValue(obj, i)
+		if !f(key, obj[i:vend]) {
+			return
+		}
+		i = SkipSpace(obj, vend)
+		if i < len(obj) && obj[i] == ',' {
+			i = SkipSpace(obj, i+1)
+		}
+	}
+}
+
+// Unquote decodes a raw JSON string. ok is false when raw is not a string.
+func Unquote(raw []byte) (s string, ok bool) {
+	if len(raw) < 2 || raw[0] != '"' || raw[len(raw)-1] != '"' {
+		return "", false
+	}
+	inner := raw[1 : len(raw)-1]
+	if bytes.IndexByte(inner, '\\') < 0 {
+		return string(inner), true
+	}
+	if err := json.Unmarshal(raw, &s); err != nil {
+		return "", false
+	}
+	return s, true
+}
+
+// Compact returns a copy of raw without insignificant white space. Strings,
+// numbers and escapes are kept byte for byte: nothing is re-serialised.
+func Compact(raw []byte) []byte {
+	if !hasSpaceOutsideStrings(raw) {
+		return append([]byte(nil), raw...)
+	}
+	var b bytes.Buffer
+	b.Grow(len(raw))
+	if err := json.Compact(&b, raw); err != nil {
+		return raw
+	}
+	return b.Bytes()
+}
+
+func hasSpaceOutsideStrings(b []byte) bool {
+	for i := 0; i < len(b); i++ {
+		switch {
+		case b[i] == '"':
+			i = skipString(b, i) - 1
+		case isSpace(b[i]):
+			return true
+		}
+	}
+	return false
+}
+
+// Kind returns the first byte of a raw JSON value after white space: '{',
+// '[', '"', 't', 'f', 'n', or a digit or '-'; 0 for empty input.
+func Kind(raw []byte) byte {
+	i := SkipSpace(raw, 0)
+	if i >= len(raw) {
+		return 0
+	}
+	return raw[i]
+}

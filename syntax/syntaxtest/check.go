@@ -1,0 +1,328 @@
+package syntaxtest
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/toolparse/toolparse/syntax"
+	"github.com/toolparse/toolparse/syntax/scan"
+)
+
+// Config tunes [Check]. The zero value checks every 2-way split of inputs up
+// to 4 KiB and every prefix of inputs up to 4 KiB, with 20 random chunkings.
+type Config struct {
+	Options     syntax.Options // the parser options under test (Mode is set by the checks)
+	RandomSplits int           // random chunkings to try (0 means 20)
+	Seed         uint64        // seed for the random chunkings
+	MaxExhaustive int          // inputs longer than this get sampled splits and prefixes (0 means 4096)
+}
+
+func (c Config) randomSplits() int {
+	if c.RandomSplits > 0 {
+		return c.RandomSplits
+	}
+	return 20
+}
+
+func (c Config) maxExhaustive() int {
+	if c.MaxExhaustive > 0 {
+		return c.MaxExhaustive
+	}
+	return 4096
+}
+
+// Check parses input with s and verifies the invariants of SPEC §2 that hold
+// for any input:
+//
+//   - the stream ends with exactly one End event, and no event follows it;
+//   - chunking does not matter: 1-byte chunks, every 2-way split, random
+//     splits and splits inside UTF-8 characters give exactly the events of
+//     the whole input, spans and positions included;
+//   - token mode gives the event-mode events once its Partial fragments are
+//     removed, and each run's fragments, joined and trimmed, are its content;
+//   - nothing is lost: every byte that is not white space lies in some
+//     event's span, or in a stretch that, parsed on its own, gives no event
+//     but End (markers around an empty block);
+//   - spans lie within the input, and an Error's line and column agree with
+//     its offset;
+//   - a truncated call is never a call: every Call that a prefix of the input
+//     gives is a Call of the whole input, at the same place.
+//
+// Panics in the parser are caught and reported as errors. Check returns nil
+// when every invariant holds, or an error listing what failed.
+func Check(s syntax.Syntax, input []byte, cfg Config) (err error) {
+	var errs []error
+	fail := func(format string, a ...any) { errs = append(errs, fmt.Errorf(format, a...)) }
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("%s parser panicked: %v", s.Name, r)
+		}
+	}()
+	opts := cfg.Options
+	opts.Mode = syntax.EventMode
+	want := syntax.Parse(s, input, opts)
+
+	checkShape(want, input, fail)
+	checkNothingLost(s, want, input, opts, fail)
+
+	compare := func(what string, chunks [][]byte) {
+		got := syntax.ParseChunks(s, chunks, opts)
+		if d := cmp.Diff(want, got); d != "" {
+			fail("%s: events differ from the whole input's (-whole +chunked):\n%s", what, d)
+		}
+	}
+	compare("1-byte chunks", Split(input, 1))
+	n := len(input)
+	step := 1
+	if n > cfg.maxExhaustive() {
+		step = n/cfg.maxExhaustive() + 1
+	}
+	for i := 1; i < n && len(errs) == 0; i += step {
+		compare(fmt.Sprintf("split at %d", i), [][]byte{input[:i], input[i:]})
+	}
+	rng := rand.New(rand.NewPCG(cfg.Seed, 0x70617273))
+	for i := 0; i < cfg.randomSplits() && len(errs) == 0; i++ {
+		compare(fmt.Sprintf("random chunking %d", i), RandomChunks(input, rng))
+	}
+	if len(errs) == 0 {
+		if chunks := utf8Splits(input); chunks != nil {
+			compare("splits inside UTF-8 characters", chunks)
+		}
+	}
+
+	// Token mode.
+	topts := opts
+	topts.Mode = syntax.TokenMode
+	for _, chunks := range [][][]byte{{input}, Split(input, 1), RandomChunks(input, rng)} {
+		if len(errs) > 0 {
+			break
+		}
+		checkTokens(syntax.ParseChunks(s, chunks, topts), want, fail)
+	}
+
+	// Truncation: calls from a prefix are calls of the whole input.
+	whole := map[string]bool{}
+	for _, e := range want {
+		if e.Type == syntax.Call {
+			whole[callKey(e)] = true
+		}
+	}
+	for k := 0; k < n && len(errs) == 0; k += step {
+		for _, e := range syntax.Parse(s, input[:k], opts) {
+			if e.Type == syntax.Call && !whole[callKey(e)] {
+				fail("input cut at byte %d gives a call the whole input does not: %s", k, e)
+				break
+			}
+		}
+	}
+	return errors.Join(errs...)
+}
+
+func callKey(e syntax.Event) string {
+	return fmt.Sprintf("%d:%d:%s:%s:%s", e.Span.Start, e.Span.End, e.Name, e.ID, e.Args)
+}
+
+func checkShape(evs []syntax.Event, input []byte, fail func(string, ...any)) {
+	ends := 0
+	for i, e := range evs {
+		if e.Type == syntax.End {
+			ends++
+			if i != len(evs)-1 {
+				fail("event %d follows the end event: %s", i+1, evs[i+1])
+			}
+		}
+		if e.Span.Start < 0 || e.Span.End < e.Span.Start || e.Span.End > int64(len(input)) {
+			fail("event %s has span %v outside the input of %d bytes", e, e.Span, len(input))
+		}
+		if e.Type == syntax.Error {
+			if e.Pos.Offset < 0 || e.Pos.Offset > int64(len(input)) {
+				fail("error %s has offset outside the input", e)
+				continue
+			}
+			if p := scan.Advance(syntax.Pos{Line: 1, Column: 1}, input[:e.Pos.Offset]); p != e.Pos {
+				fail("error %s: offset %d is at %s, not %s", e, e.Pos.Offset, p, e.Pos)
+			}
+		}
+		if e.Partial {
+			fail("event-mode event is partial: %s", e)
+		}
+		if (e.Type == syntax.Think || e.Type == syntax.Respond) && strings.TrimSpace(e.Content) != e.Content {
+			fail("%s content is not trimmed: %q", e.Type, e.Content)
+		}
+		if (e.Type == syntax.Think || e.Type == syntax.Respond) && e.Content == "" {
+			fail("%s event with no content", e.Type)
+		}
+		if e.Type == syntax.Call && (len(e.Args) == 0 || e.Args[0] != '{') {
+			fail("call %s: args is not a JSON object", e)
+		}
+	}
+	if ends != 1 {
+		fail("the stream has %d end events, not 1", ends)
+	}
+}
+
+func checkNothingLost(s syntax.Syntax, evs []syntax.Event, input []byte, opts syntax.Options, fail func(string, ...any)) {
+	covered := make([]bool, len(input)+1)
+	for _, e := range evs {
+		for i := max(e.Span.Start, 0); i < min(e.Span.End, int64(len(input))); i++ {
+			covered[i] = true
+		}
+	}
+	for i := 0; i < len(input); {
+		if covered[i] {
+			i++
+			continue
+		}
+		j := i
+		for j < len(input) && !covered[j] {
+			j++
+		}
+		gap := input[i:j]
+		if len(scan.TrimSpace(gap)) > 0 {
+			alone := syntax.Parse(s, gap, opts)
+			if len(alone) != 1 || alone[0].Type != syntax.End || alone[0].Span.Len() != 0 {
+				fail("bytes %d..%d (%q) are in no event's span, and parsed alone they give %v", i, j, clip(gap), alone)
+			}
+		}
+		i = j
+	}
+}
+
+func checkTokens(tok, want []syntax.Event, fail func(string, ...any)) {
+	var whole []syntax.Event
+	var frag strings.Builder
+	var fragType syntax.Type
+	for _, e := range tok {
+		if e.Partial {
+			if e.Type != syntax.Think && e.Type != syntax.Respond {
+				continue // argument deltas are checked by the syntaxes that send them
+			}
+			if fragType != "" && fragType != e.Type {
+				fail("token mode: %s fragment while a %s run is open", e.Type, fragType)
+			}
+			if !utf8.ValidString(e.Content) {
+				fail("token mode: fragment %q splits a UTF-8 character", e.Content)
+			}
+			fragType = e.Type
+			frag.WriteString(e.Content)
+			continue
+		}
+		if fragType != "" {
+			if e.Type != fragType || strings.TrimSpace(frag.String()) != e.Content {
+				fail("token mode: %s fragments %q are not followed by their run (got %s)", fragType, frag.String(), e)
+			}
+			fragType = ""
+			frag.Reset()
+		}
+		whole = append(whole, e)
+	}
+	if d := cmp.Diff(want, whole); d != "" {
+		fail("token mode without fragments differs from event mode (-event +token):\n%s", d)
+	}
+}
+
+func clip(b []byte) string {
+	if len(b) > 60 {
+		return string(b[:60]) + "…"
+	}
+	return string(b)
+}
+
+// Split cuts input into chunks of n bytes (the last may be shorter).
+func Split(input []byte, n int) [][]byte {
+	var chunks [][]byte
+	for len(input) > n {
+		chunks = append(chunks, input[:n])
+		input = input[n:]
+	}
+	return append(chunks, input)
+}
+
+// RandomChunks cuts input at random places into chunks of 1 to 16 bytes.
+func RandomChunks(input []byte, rng *rand.Rand) [][]byte {
+	var chunks [][]byte
+	for len(input) > 0 {
+		k := min(1+rng.IntN(16), len(input))
+		chunks = append(chunks, input[:k])
+		input = input[k:]
+	}
+	return chunks
+}
+
+// utf8Splits cuts input after the first byte of every multi-byte character,
+// or returns nil when there is none.
+func utf8Splits(input []byte) [][]byte {
+	var chunks [][]byte
+	last := 0
+	for i := 0; i < len(input); {
+		r, size := utf8.DecodeRune(input[i:])
+		if size > 1 && r != utf8.RuneError {
+			chunks = append(chunks, input[last:i+1])
+			last = i + 1
+		}
+		i += size
+	}
+	if chunks == nil {
+		return nil
+	}
+	return append(chunks, input[last:])
+}
+
+// Garbage feeds s random and mutated inputs built from the seed corpus and
+// checks that it never panics and always ends its stream with one End event.
+// It returns the first failure.
+func Garbage(s syntax.Syntax, corpus [][]byte, rounds int, seed uint64) error {
+	rng := rand.New(rand.NewPCG(seed, 0x67617262))
+	alphabet := []byte("<>/{}[]\":,\\ \n\tabcdeimnrsuxtk^-§|:0123456789é")
+	for r := 0; r < rounds; r++ {
+		var in []byte
+		if len(corpus) > 0 && r%2 == 0 {
+			in = mutate(bytes.Clone(corpus[rng.IntN(len(corpus))]), rng, alphabet)
+		} else {
+			in = make([]byte, rng.IntN(200))
+			for i := range in {
+				in[i] = alphabet[rng.IntN(len(alphabet))]
+			}
+		}
+		if err := noPanic(s, in, rng); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func mutate(in []byte, rng *rand.Rand, alphabet []byte) []byte {
+	for k := 1 + rng.IntN(4); k > 0 && len(in) > 0; k-- {
+		i := rng.IntN(len(in))
+		switch rng.IntN(3) {
+		case 0:
+			in = append(in[:i], in[i+1:]...)
+		case 1:
+			in[i] = alphabet[rng.IntN(len(alphabet))]
+		default:
+			in = append(in[:i], append([]byte{alphabet[rng.IntN(len(alphabet))]}, in[i:]...)...)
+		}
+	}
+	return in
+}
+
+func noPanic(s syntax.Syntax, in []byte, rng *rand.Rand) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("%s parser panicked on %q: %v", s.Name, in, r)
+		}
+	}()
+	for _, mode := range []syntax.Mode{syntax.EventMode, syntax.TokenMode} {
+		evs := syntax.ParseChunks(s, RandomChunks(in, rng), syntax.Options{Mode: mode})
+		if len(evs) == 0 || evs[len(evs)-1].Type != syntax.End {
+			return fmt.Errorf("%s parser: stream of %q does not end with an end event", s.Name, in)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,512 @@
+package xmljson
+
+import (
+	"bytes"
+	"fmt"
+	"strconv"
+
+	"github.com/toolparse/toolparse/syntax"
+	"github.com/toolparse/toolparse/syntax/scan"
+)
+
+// Syntax describes the xmljson syntax for the registry.
+var Syntax = syntax.Syntax{
+	Name:        "xmljson",
+	Aliases:     []string{"xml", "cogency"},
+	Description: "<think>, <execute>[JSON array]</execute>, <results>, <end>",
+	New:         New,
+}
+
+// The markers, exact and lower case.
+const (
+	openThink    = "<think>"
+	closeThink   = "</think>"
+	openExecute  = "<execute>"
+	closeExecute = "</execute>"
+	openResults  = "<results>"
+	closeResults = "</results>"
+	endTag       = "<end>"
+)
+
+var textMarkers = [...]string{openThink, openExecute, openResults, endTag}
+
+type state uint8
+
+const (
+	inText state = iota
+	inThink
+	inBlock
+	afterEnd
+)
+
+// Block phases.
+const (
+	phaseJSON   = iota // scanning the JSON value
+	phaseAfter         // the value is complete; only white space may come before the close tag
+	phaseSearch        // the JSON is broken; the next literal close tag ends the block
+)
+
+type parser struct {
+	scan.Core
+	state state
+
+	thinkStart syntax.Pos
+
+	// The open <execute> or <results> block.
+	open, close string
+	blockStart  syntax.Pos
+	block       []byte // the bytes after the open tag, up to the limit
+	blockLen    int64  // all bytes after the open tag, stored or not
+	overLimit   bool
+	phase       int
+	jsonEnd     int   // length of the JSON value within block
+	problemAt   int64 // offset within the block of the first problem
+	problem     string
+	js          scan.JSON
+
+	// After <end>.
+	endSpan   syntax.Span
+	trail     []byte
+	trailPos  syntax.Pos
+	trailEnd  int64
+	haveTrail bool
+	trailCut  bool
+}
+
+// New returns an xmljson parser that sends its events to h.
+func New(h syntax.Handler, opts syntax.Options) syntax.Parser {
+	p := &parser{}
+	p.Init(h, opts, p.step, p.finish)
+	return p
+}
+
+func (p *parser) step(data []byte, eof bool) int {
+	switch p.state {
+	case inThink:
+		return p.thinkText(data, eof)
+	case inBlock:
+		return p.blockBytes(data, eof)
+	case afterEnd:
+		return p.afterEnd(data)
+	}
+	return p.text(data, eof)
+}
+
+// text handles input outside any block: respond text and the opening markers.
+func (p *parser) text(data []byte, eof bool) int {
+	off := p.Pos().Offset
+	i := bytes.IndexByte(data, '<')
+	if i < 0 {
+		p.Text(syntax.Respond, data, off)
+		return len(data)
+	}
+	if i > 0 {
+		p.Text(syntax.Respond, data[:i], off)
+		return i
+	}
+	wait := false
+	for _, m := range textMarkers {
+		full, partial := scan.MatchPrefix(data, m)
+		if full {
+			p.openMarker(m, off)
+			return len(m)
+		}
+		wait = wait || partial && !eof
+	}
+	if wait {
+		return 0
+	}
+	p.Text(syntax.Respond, data[:1], off)
+	return 1
+}
+
+func (p *parser) openMarker(m string, off int64) {
+	switch m {
+	case openThink:
+		p.BeginRun(syntax.Think, off)
+		p.thinkStart = p.Pos()
+		p.state = inThink
+	case openExecute, openResults:
+		p.EndRun()
+		p.open, p.close = m, closeExecute
+		if m == openResults {
+			p.close = closeResults
+		}
+		p.blockStart = p.Pos()
+		p.block = p.block[:0]
+		p.blockLen = 0
+		p.overLimit = false
+		p.phase = phaseJSON
+		p.problem = ""
+		p.js.Reset(p.Options().DepthLimit())
+		p.state = inBlock
+	case endTag:
+		p.EndRun()
+		p.endSpan = syntax.Span{Start: off, End: off + int64(len(endTag))}
+		p.state = afterEnd
+	}
+}
+
+// thinkText handles the inside of <think>: nothing but </think> is a marker.
+func (p *parser) thinkText(data []byte, eof bool) int {
+	off := p.Pos().Offset
+	i := bytes.IndexByte(data, '<')
+	if i < 0 {
+		p.Text(syntax.Think, data, off)
+		return len(data)
+	}
+	if i > 0 {
+		p.Text(syntax.Think, data[:i], off)
+		return i
+	}
+	full, partial := scan.MatchPrefix(data, closeThink)
+	switch {
+	case full:
+		p.EndRunAt(off + int64(len(closeThink)))
+		p.state = inText
+		return len(closeThink)
+	case partial && !eof:
+		return 0
+	}
+	p.Text(syntax.Think, data[:1], off)
+	return 1
+}
+
+// keep stores block bytes up to the block limit.
+func (p *parser) keep(b []byte) {
+	p.blockLen += int64(len(b))
+	if p.overLimit {
+		return
+	}
+	if len(p.block)+len(b) > p.Options().BlockLimit() {
+		p.overLimit = true
+		p.block = p.block[:0]
+		return
+	}
+	p.block = append(p.block, b...)
+}
+
+// blockBytes handles the inside of <execute> and <results>.
+func (p *parser) blockBytes(data []byte, eof bool) int {
+	used := 0
+	for used < len(data) {
+		rest := data[used:]
+		switch p.phase {
+		case phaseJSON:
+			n := p.js.Scan(rest)
+			p.keep(rest[:n])
+			used += n
+			switch {
+			case p.js.Done():
+				p.phase = phaseAfter
+				p.jsonEnd = len(p.block)
+			case p.js.Err() != nil:
+				p.setProblem(p.blockLen, "invalid JSON: "+p.js.Err().Msg)
+				p.phase = phaseSearch
+			}
+		case phaseAfter:
+			i := scan.SkipSpace(rest, 0)
+			p.keep(rest[:i])
+			used += i
+			if i == len(rest) {
+				break
+			}
+			full, partial := scan.MatchPrefix(rest[i:], p.close)
+			if full {
+				p.keep(rest[i : i+len(p.close)])
+				used += len(p.close)
+				p.finishBlock(true)
+				return used
+			}
+			if partial && !eof {
+				return used
+			}
+			p.setProblem(p.blockLen, "unexpected text after the JSON value (only white space may come before "+p.close+")")
+			p.phase = phaseSearch
+		case phaseSearch:
+			if i := bytes.Index(rest, []byte(p.close)); i >= 0 {
+				n := i + len(p.close)
+				p.keep(rest[:n])
+				used += n
+				p.finishBlock(true)
+				return used
+			}
+			n := len(rest)
+			if !eof {
+				n -= partialSuffix(rest, p.close)
+			}
+			p.keep(rest[:n])
+			used += n
+			if n < len(rest) {
+				return used
+			}
+		}
+	}
+	return used
+}
+
+// partialSuffix returns the length of the longest suffix of b that is a
+// proper prefix of tag.
+func partialSuffix(b []byte, tag string) int {
+	for k := min(len(tag)-1, len(b)); k > 0; k-- {
+		if string(b[len(b)-k:]) == tag[:k] {
+			return k
+		}
+	}
+	return 0
+}
+
+func (p *parser) setProblem(at int64, msg string) {
+	if p.problem == "" {
+		p.problem, p.problemAt = msg, at
+	}
+}
+
+// contentPos is the position of the first byte after the open tag.
+func (p *parser) contentPos() syntax.Pos {
+	return scan.Advance(p.blockStart, []byte(p.open))
+}
+
+// posIn returns the position of offset k within the block's content.
+func (p *parser) posIn(k int64) syntax.Pos {
+	if k > int64(len(p.block)) {
+		k = int64(len(p.block))
+	}
+	return scan.Advance(p.contentPos(), p.block[:k])
+}
+
+// finishBlock ends the block: closed tells whether its close tag was found.
+func (p *parser) finishBlock(closed bool) {
+	p.state = inText
+	start := p.blockStart.Offset
+	span := syntax.Span{Start: start, End: p.contentPos().Offset + p.blockLen}
+	name := p.open[1 : len(p.open)-1]
+	raw := func() []byte {
+		if p.overLimit {
+			return nil
+		}
+		return append([]byte(p.open), p.block...)
+	}
+	switch {
+	case p.overLimit:
+		msg := fmt.Sprintf("<%s> block longer than the limit of %d bytes", name, p.Options().BlockLimit())
+		if !closed {
+			msg += " and unterminated"
+		}
+		p.Error(msg, p.blockStart, span, nil)
+		return
+	case !closed:
+		p.Error(fmt.Sprintf("unterminated <%s>: the stream ended before %s", name, p.close), p.blockStart, span, raw())
+		return
+	case p.problem != "":
+		p.Error(fmt.Sprintf("<%s> block at %s: %s", name, p.posIn(p.problemAt), p.problem), p.blockStart, span, raw())
+		return
+	}
+	value := p.block[:p.jsonEnd]
+	base := p.contentPos().Offset
+	var evs []syntax.Event
+	var msg string
+	var at int
+	if k := scan.Kind(value); k != '[' {
+		msg, at = "the JSON value is "+kindName(k)+", not an array", scan.SkipSpace(value, 0)
+	} else if p.open == openExecute {
+		evs, msg, at = calls(value, base)
+	} else {
+		evs, msg, at = results(value, base)
+	}
+	if msg != "" {
+		p.Error(fmt.Sprintf("<%s> block at %s: %s", name, p.posIn(int64(at)), msg), p.blockStart, span, raw())
+		return
+	}
+	if p.open == openResults && len(evs) > 0 {
+		// A results block has no event of its own: its results share its
+		// bytes, each from the end of the one before, the last to the block's end.
+		evs[0].Span.Start = span.Start
+		for i := 1; i < len(evs); i++ {
+			evs[i].Span.Start = evs[i-1].Span.End
+		}
+		evs[len(evs)-1].Span.End = span.End
+	}
+	for _, e := range evs {
+		p.Emit(e)
+	}
+	if p.open == openExecute {
+		p.Emit(syntax.Event{Type: syntax.Execute, Span: span})
+	}
+}
+
+// calls reads the elements of an <execute> array. On a problem it returns a
+// message and the offset within value it is about.
+func calls(value []byte, base int64) (evs []syntax.Event, msg string, at int) {
+	n := 0
+	scan.Elements(value, func(elem []byte, start int) bool {
+		n++
+		if scan.Kind(elem) != '{' {
+			msg, at = "element "+strconv.Itoa(n)+" is "+kindName(scan.Kind(elem))+", not an object", start
+			return false
+		}
+		var (
+			name, id        string
+			haveName, strOK bool
+			args            []byte
+		)
+		scan.Members(elem, func(k string, v []byte) bool {
+			switch k {
+			case "name":
+				haveName = true
+				name, strOK = scan.Unquote(v)
+			case "args":
+				args = v
+			case "id":
+				if s, ok := scan.Unquote(v); ok {
+					id = s
+				}
+			}
+			return true
+		})
+		switch {
+		case !haveName:
+			msg = "element " + strconv.Itoa(n) + ` has no "name"`
+		case !strOK:
+			msg = "element " + strconv.Itoa(n) + `: "name" is not a string`
+		case name == "":
+			msg = "element " + strconv.Itoa(n) + `: "name" is empty`
+		case args != nil && scan.Kind(args) != '{' && string(args) != "null":
+			msg = "element " + strconv.Itoa(n) + " (" + name + `): "args" is ` + kindName(scan.Kind(args)) + ", not an object"
+		}
+		if msg != "" {
+			at = start
+			return false
+		}
+		a := []byte("{}")
+		if args != nil && string(args) != "null" {
+			a = scan.Compact(args)
+		}
+		evs = append(evs, syntax.Event{Type: syntax.Call, Name: name, Args: a, ID: id,
+			Span: syntax.Span{Start: base + int64(start), End: base + int64(start+len(elem))}})
+		return true
+	})
+	return evs, msg, at
+}
+
+// results reads the elements of a <results> array.
+func results(value []byte, base int64) (evs []syntax.Event, msg string, at int) {
+	n := 0
+	scan.Elements(value, func(elem []byte, start int) bool {
+		n++
+		if scan.Kind(elem) != '{' {
+			msg, at = "element "+strconv.Itoa(n)+" is "+kindName(scan.Kind(elem))+", not an object", start
+			return false
+		}
+		var (
+			tool, status         string
+			haveTool, toolOK     bool
+			haveStatus, statusOK bool
+			content              []byte
+		)
+		scan.Members(elem, func(k string, v []byte) bool {
+			switch k {
+			case "tool":
+				haveTool = true
+				tool, toolOK = scan.Unquote(v)
+			case "status":
+				haveStatus = true
+				status, statusOK = scan.Unquote(v)
+			case "content":
+				content = v
+			}
+			return true
+		})
+		switch {
+		case !haveTool:
+			msg = "element " + strconv.Itoa(n) + ` has no "tool"`
+		case !toolOK:
+			msg = "element " + strconv.Itoa(n) + `: "tool" is not a string`
+		case !haveStatus:
+			msg = "element " + strconv.Itoa(n) + ` has no "status"`
+		case !statusOK || status != syntax.Success && status != syntax.Failure:
+			msg = "element " + strconv.Itoa(n) + `: "status" must be "success" or "failure"`
+		}
+		if msg != "" {
+			at = start
+			return false
+		}
+		v := []byte("null")
+		if content != nil {
+			v = scan.Compact(content)
+		}
+		evs = append(evs, syntax.Event{Type: syntax.Result, Tool: tool, Status: status, Value: v,
+			Span: syntax.Span{Start: base + int64(start), End: base + int64(start+len(elem))}})
+		return true
+	})
+	return evs, msg, at
+}
+
+func kindName(k byte) string {
+	switch k {
+	case '{':
+		return "an object"
+	case '[':
+		return "an array"
+	case '"':
+		return "a string"
+	case 't', 'f':
+		return "a boolean"
+	case 'n':
+		return "null"
+	case 0:
+		return "empty"
+	}
+	return "a number"
+}
+
+// afterEnd gathers whatever follows <end>: it is never parsed, only kept
+// (up to the block limit) for the error that reports it.
+func (p *parser) afterEnd(data []byte) int {
+	i := 0
+	if !p.haveTrail {
+		i = scan.SkipSpace(data, 0)
+		if i == len(data) {
+			return len(data)
+		}
+		p.haveTrail = true
+		p.trailPos = scan.Advance(p.Pos(), data[:i])
+	}
+	room := p.Options().BlockLimit() - len(p.trail)
+	if n := len(data) - i; n > room {
+		p.trailCut = true
+		n = max(room, 0)
+		p.trail = append(p.trail, data[i:i+n]...)
+	} else {
+		p.trail = append(p.trail, data[i:]...)
+	}
+	for k := len(data); k > i; k-- {
+		if !scan.IsSpace(data[k-1]) {
+			p.trailEnd = p.Pos().Offset + int64(k)
+			break
+		}
+	}
+	return len(data)
+}
+
+// finish reports what the end of the stream left open.
+func (p *parser) finish(end int64) {
+	switch p.state {
+	case inThink:
+		p.EndRun()
+		p.Error("unterminated <think>: the stream ended before </think>", p.thinkStart,
+			syntax.Span{Start: p.thinkStart.Offset, End: end}, nil)
+	case inBlock:
+		p.finishBlock(false)
+	case afterEnd:
+		if p.haveTrail {
+			raw := scan.TrimSpace(p.trail)
+			msg := "text after <end>"
+			if p.trailCut {
+				msg += " (longer than the block limit; raw cut)"
+			}
+			p.Error(msg, p.trailPos, syntax.Span{Start: p.trailPos.Offset, End: p.trailEnd}, raw)
+		}
+		p.EmitEnd(p.endSpan)
+	}
+}
