@@ -31,9 +31,17 @@ type Core struct {
 	step   StepFunc
 	finish func(end int64)
 
-	pend   []byte     // bytes the step could not decide on yet
-	pos    syntax.Pos // position of pend[0] (the next unconsumed byte)
+	wake   string     // see WakeOn
+	pend   []byte     // bytes the step could not decide on yet, or not shown to it yet
+	pos    syntax.Pos // position of the first byte drive is given (pend[0] between writes)
 	closed bool
+
+	// Within drive: the data, how much of it the steps consumed, and a
+	// position computed lazily (only when a step asks for one).
+	cur   []byte
+	done  int
+	trk   syntax.Pos // position of cur[trkAt]
+	trkAt int
 	ended  bool
 
 	// The open text run.
@@ -52,16 +60,43 @@ func (c *Core) Init(h syntax.Handler, opts syntax.Options, step StepFunc, finish
 	*c = Core{h: h, opts: opts, step: step, finish: finish, pos: syntax.Pos{Line: 1, Column: 1}}
 }
 
+// WakeOn tells the core that, in event mode, no event of this syntax can
+// complete in a chunk holding none of the given bytes (for a syntax whose
+// markers all end in '>', that byte). Such a chunk is then only appended to
+// what is held, up to a few KiB, and the step functions see it together with
+// the next chunk that has one of the bytes. Nothing changes but speed: events
+// come out at the same writes, and every byte is still scanned once. It
+// matters for streams of tiny chunks, where per-call overhead would dominate.
+func (c *Core) WakeOn(bytes string) { c.wake = bytes }
+
+// lazyLimit bounds what WakeOn lets the core hold without running the steps.
+const lazyLimit = 4 << 10
+
 // Options returns the options the core was made with.
 func (c *Core) Options() syntax.Options { return c.opts }
 
-// Pos is the position of the first byte of the data the current step was given.
-func (c *Core) Pos() syntax.Pos { return c.pos }
+// Pos is the position of the first byte of the data the current step was
+// given. Line and column are counted on demand, so a step that only needs
+// the byte offset should call [Core.Offset].
+func (c *Core) Pos() syntax.Pos {
+	if c.trkAt < c.done {
+		c.trk = Advance(c.trk, c.cur[c.trkAt:c.done])
+		c.trkAt = c.done
+	}
+	return c.trk
+}
+
+// Offset is the byte offset of the first byte of the data the current step was given.
+func (c *Core) Offset() int64 { return c.pos.Offset + int64(c.done) }
 
 // Write feeds a chunk to the step function.
 func (c *Core) Write(p []byte) (int, error) {
 	if c.closed {
 		return 0, syntax.ErrClosed
+	}
+	if c.wake != "" && c.opts.Mode == syntax.EventMode && len(c.pend)+len(p) < lazyLimit && !containsAny(p, c.wake) {
+		c.pend = append(c.pend, p...)
+		return len(p), nil
 	}
 	data := p
 	if len(c.pend) > 0 {
@@ -69,8 +104,12 @@ func (c *Core) Write(p []byte) (int, error) {
 		data = c.pend
 	}
 	n := c.drive(data, false)
-	c.pend = append(c.pend[:0], data[n:]...)
-	c.flushFragment(false)
+	if n < len(data) || len(c.pend) > 0 {
+		c.pend = append(c.pend[:0], data[n:]...)
+	}
+	if c.opts.Mode == syntax.TokenMode {
+		c.flushFragment(false)
+	}
 	return len(p), nil
 }
 
@@ -93,27 +132,54 @@ func (c *Core) Close() error {
 }
 
 func (c *Core) drive(data []byte, eof bool) int {
-	total := 0
-	for total < len(data) {
-		n := c.step(data[total:], eof)
+	c.cur, c.trk, c.trkAt = data, c.pos, 0
+	done := 0
+	for done < len(data) {
+		c.done = done
+		n := c.step(data[done:], eof)
 		if n <= 0 {
 			if eof { // a step must consume everything at EOF; never loop
 				panic("scan: step consumed nothing at end of input")
 			}
 			break
 		}
-		c.pos = Advance(c.pos, data[total:total+n])
-		total += n
+		done += n
 	}
-	return total
+	if c.trkAt < done {
+		c.pos = Advance(c.trk, data[c.trkAt:done])
+	} else {
+		c.pos = c.trk
+	}
+	c.cur, c.done, c.trkAt = nil, 0, 0
+	return done
+}
+
+func containsAny(p []byte, set string) bool {
+	if len(set) == 1 {
+		return bytes.IndexByte(p, set[0]) >= 0
+	}
+	return bytes.ContainsAny(p, set)
 }
 
 // Advance returns the position after p, starting at pos.
 func Advance(pos syntax.Pos, p []byte) syntax.Pos {
 	pos.Offset += int64(len(p))
-	if i := bytes.LastIndexByte(p, '\n'); i >= 0 {
-		pos.Line += bytes.Count(p, newline)
-		pos.Column = len(p) - i
+	if len(p) <= 16 { // small steps are common when a stream comes in tiny chunks
+		for _, b := range p {
+			if b == '\n' {
+				pos.Line++
+				pos.Column = 1
+			} else {
+				pos.Column++
+			}
+		}
+		return pos
+	}
+	// Count first: it is vectorised, and when there is a newline the
+	// backward search only walks the last line.
+	if n := bytes.Count(p, newline); n > 0 {
+		pos.Line += n
+		pos.Column = len(p) - bytes.LastIndexByte(p, '\n')
 	} else {
 		pos.Column += len(p)
 	}

@@ -52,19 +52,22 @@ func SkipValue(b []byte, i int) int {
 
 func skipString(b []byte, i int) int {
 	i++ // opening quote
-	for i < len(b) {
-		j := bytes.IndexAny(b[i:], `"\`)
+	for {
+		j := bytes.IndexByte(b[i:], '"')
 		if j < 0 {
 			return len(b)
 		}
 		i += j
-		if b[i] == '\\' {
-			i += 2
-			continue
+		// The quote is escaped if an odd number of backslashes precede it.
+		k := i - 1
+		for k >= 0 && b[k] == '\\' {
+			k--
 		}
-		return i + 1
+		i++
+		if (i-2-k)%2 == 0 {
+			return i
+		}
 	}
-	return i
 }
 
 // Elements calls f with the raw bytes and start index of each element of the
@@ -131,27 +134,21 @@ func Unquote(raw []byte) (s string, ok bool) {
 // Compact returns a copy of raw without insignificant white space. Strings,
 // numbers and escapes are kept byte for byte: nothing is re-serialised.
 func Compact(raw []byte) []byte {
-	if !hasSpaceOutsideStrings(raw) {
-		return append([]byte(nil), raw...)
-	}
-	var b bytes.Buffer
-	b.Grow(len(raw))
-	if err := json.Compact(&b, raw); err != nil {
-		return raw
-	}
-	return b.Bytes()
-}
-
-func hasSpaceOutsideStrings(b []byte) bool {
-	for i := 0; i < len(b); i++ {
-		switch {
-		case b[i] == '"':
-			i = skipString(b, i) - 1
-		case isSpace(b[i]):
-			return true
+	dst := make([]byte, 0, len(raw))
+	for i := 0; i < len(raw); {
+		switch c := raw[i]; {
+		case c == '"':
+			j := skipString(raw, i)
+			dst = append(dst, raw[i:j]...)
+			i = j
+		case isSpace(c):
+			i++
+		default:
+			dst = append(dst, c)
+			i++
 		}
 	}
-	return false
+	return dst
 }
 
 // Kind returns the first byte of a raw JSON value after white space: '{',

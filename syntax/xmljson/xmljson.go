@@ -77,6 +77,7 @@ type parser struct {
 func New(h syntax.Handler, opts syntax.Options) syntax.Parser {
 	p := &parser{}
 	p.Init(h, opts, p.step, p.finish)
+	p.WakeOn(">") // every marker ends in '>': no event completes without one
 	return p
 }
 
@@ -94,7 +95,7 @@ func (p *parser) step(data []byte, eof bool) int {
 
 // text handles input outside any block: respond text and the opening markers.
 func (p *parser) text(data []byte, eof bool) int {
-	off := p.Pos().Offset
+	off := p.Offset()
 	i := bytes.IndexByte(data, '<')
 	if i < 0 {
 		p.Text(syntax.Respond, data, off)
@@ -149,7 +150,7 @@ func (p *parser) openMarker(m string, off int64) {
 
 // thinkText handles the inside of <think>: nothing but </think> is a marker.
 func (p *parser) thinkText(data []byte, eof bool) int {
-	off := p.Pos().Offset
+	off := p.Offset()
 	i := bytes.IndexByte(data, '<')
 	if i < 0 {
 		p.Text(syntax.Think, data, off)
@@ -482,7 +483,7 @@ func (p *parser) afterEnd(data []byte) int {
 	}
 	for k := len(data); k > i; k-- {
 		if !scan.IsSpace(data[k-1]) {
-			p.trailEnd = p.Pos().Offset + int64(k)
+			p.trailEnd = p.Offset() + int64(k)
 			break
 		}
 	}

@@ -1,0 +1,34 @@
+// Package xmljson parses the xmljson tool-call syntax (SPEC §3.1): XML-like
+// markers around JSON.
+//
+//	<think>reasoning</think>
+//	<execute>
+//	[{"name": "read", "args": {"file": "a.txt"}}]
+//	</execute>
+//	<results>
+//	[{"tool": "read", "status": "success", "content": "..."}]
+//	</results>
+//	The answer. <end>
+//
+// Markers are exact and lower case; anything else that looks like a tag is
+// text. Text outside blocks is respond; inside <think> nothing is a marker.
+// An <execute> block holds one JSON array of {"name", "args", "id"} objects and
+// gives one call per element, then one execute. Its closing tag is found by
+// a JSON-aware scan, so "</execute>" inside a JSON string is content — the
+// reference implementation of this protocol cuts the block there. A malformed
+// block is one positioned error, whose message names the line and column of
+// the problem, with the block as raw; it gives no call, and parsing resumes
+// after its closing tag (after a JSON syntax error, the next literal
+// </execute>). A block cut off by the end of the stream is an error, never a
+// call.
+//
+// Choices where the spec is silent:
+//   - An empty array, <execute>[]</execute>, is a valid empty batch: one
+//     execute event and no call.
+//   - A results block has no event of its own, so its results' spans share
+//     its bytes between them.
+//   - The end event for <end> is emitted when the stream closes, after the
+//     error for any text that follows <end>, so that it is the last event.
+//   - A block over Options.MaxBlock is an error without raw (its span still
+//     covers it); the JSON scan goes on without storing it, to find its end.
+package xmljson

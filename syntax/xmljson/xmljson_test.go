@@ -1,0 +1,168 @@
+package xmljson_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/toolparse/toolparse/syntax"
+	"github.com/toolparse/toolparse/syntax/syntaxtest"
+	"github.com/toolparse/toolparse/syntax/xmljson"
+)
+
+func corpus(tb testing.TB) [][]byte {
+	gs, err := syntaxtest.ReadGoldens(filepath.Join("..", "..", "testdata", "xmljson"))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	var c [][]byte
+	for _, g := range gs {
+		c = append(c, g.Input)
+	}
+	return c
+}
+
+func TestGarbage(t *testing.T) {
+	if err := syntaxtest.Garbage(xmljson.Syntax, corpus(t), 3000, 1); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// FuzzParse checks, on any input, that the parser does not panic and that
+// every invariant of SPEC §2 holds (chunking invariance among them).
+func FuzzParse(f *testing.F) {
+	for _, in := range corpus(f) {
+		f.Add(in, uint64(0))
+	}
+	f.Fuzz(func(t *testing.T, in []byte, seed uint64) {
+		cfg := syntaxtest.Config{Seed: seed, RandomSplits: 3, MaxExhaustive: 256}
+		if err := syntaxtest.Check(xmljson.Syntax, in, cfg); err != nil {
+			t.Fatal(err)
+		}
+	})
+}
+
+func TestLimitsKeepParsing(t *testing.T) {
+	big := `<execute>[{"name": "w", "args": {"c": "` + strings.Repeat("x", 5000) + `"}}]</execute>after<execute>[{"name": "ok"}]</execute>`
+	evs := syntax.Parse(xmljson.Syntax, []byte(big), syntax.Options{MaxBlock: 1000})
+	var types []string
+	for _, e := range evs {
+		types = append(types, string(e.Type))
+	}
+	if got := strings.Join(types, " "); got != "error respond call execute end" {
+		t.Fatalf("events %s", got)
+	}
+	if evs[0].Span != (syntax.Span{Start: 0, End: int64(strings.Index(big, "after"))}) {
+		t.Errorf("over-limit error span %v does not cover the block", evs[0].Span)
+	}
+}
+
+func TestTokenModeStreamsText(t *testing.T) {
+	var evs []syntax.Event
+	p := xmljson.New(func(e syntax.Event) { evs = append(evs, e) }, syntax.Options{Mode: syntax.TokenMode})
+	p.Write([]byte("<think>  I need"))
+	if len(evs) != 1 || !evs[0].Partial || evs[0].Content != "I need" {
+		t.Fatalf("after the first chunk: %v", evs)
+	}
+	p.Write([]byte(" to look <"))     // '<' may start </think>: held back
+	p.Write([]byte("b> closely</th")) // "<b>" is text; "</th" held back
+	p.Write([]byte("ink>ok"))
+	p.Close()
+	var got []string
+	for _, e := range evs {
+		got = append(got, e.String())
+	}
+	want := []string{
+		`{"type":"think","content":"I need","partial":true}`,
+		`{"type":"think","content":" to look ","partial":true}`,
+		`{"type":"think","content":"<b> closely","partial":true}`,
+		`{"type":"think","content":"I need to look <b> closely"}`,
+		`{"type":"respond","content":"ok","partial":true}`,
+		`{"type":"respond","content":"ok"}`,
+		`{"type":"end"}`,
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("token events:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// bigCall is one message carrying a write call whose content is about size bytes.
+func bigCall(size int) (msg, jsonPart []byte) {
+	var line bytes.Buffer
+	for line.Len() < size {
+		fmt.Fprintf(&line, "func f%d() { return \"</execute> {[\" + x }\n", line.Len())
+	}
+	content, _ := json.Marshal(line.String())
+	jsonPart = []byte(`[{"name": "write", "args": {"path": "big.go", "content": ` + string(content) + `}}]`)
+	msg = []byte("<think>Write the file.</think>\n<execute>\n" + string(jsonPart) + "\n</execute>\nWritten.")
+	return msg, jsonPart
+}
+
+// transcript is a multi-turn conversation of about size bytes.
+func transcript(tb testing.TB, size int) []byte {
+	turn, err := os.ReadFile(filepath.Join("..", "..", "testdata", "examples", "xmljson-turn.txt"))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	turn = bytes.TrimSuffix(bytes.TrimSpace(turn), []byte("<end>"))
+	var b bytes.Buffer
+	for b.Len() < size {
+		b.Write(turn)
+		b.WriteString("\nSome more prose between turns, with a <div> and 3 < 4.\n")
+	}
+	return b.Bytes()
+}
+
+func benchParse(b *testing.B, in []byte, chunk int) {
+	b.SetBytes(int64(len(in)))
+	b.ReportAllocs()
+	events := 0
+	for b.Loop() {
+		p := xmljson.New(func(syntax.Event) { events++ }, syntax.Options{})
+		if chunk <= 0 {
+			p.Write(in)
+		} else {
+			for i := 0; i < len(in); i += chunk {
+				p.Write(in[i:min(i+chunk, len(in))])
+			}
+		}
+		p.Close()
+	}
+	b.ReportMetric(float64(events)/float64(b.N), "events/op")
+}
+
+func benchValid(b *testing.B, in []byte) {
+	b.SetBytes(int64(len(in)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if !json.Valid(in) {
+			b.Fatal("invalid")
+		}
+	}
+}
+
+func BenchmarkCall300K(b *testing.B) {
+	msg, js := bigCall(300 << 10)
+	b.Run("whole", func(b *testing.B) { benchParse(b, msg, 0) })
+	b.Run("chunk4", func(b *testing.B) { benchParse(b, msg, 4) })
+	b.Run("json.Valid", func(b *testing.B) { benchValid(b, js) })
+}
+
+func BenchmarkTranscript(b *testing.B) {
+	in := transcript(b, 1<<20)
+	b.Run("whole", func(b *testing.B) { benchParse(b, in, 0) })
+	b.Run("chunk4", func(b *testing.B) { benchParse(b, in, 4) })
+}
+
+// BenchmarkCallScaling shows the cost of a call streamed in 4-byte chunks at
+// 30 KB, 300 KB and 3 MB: linear cost means constant MB/s.
+func BenchmarkCallScaling(b *testing.B) {
+	for _, size := range []int{30 << 10, 300 << 10, 3 << 20} {
+		msg, _ := bigCall(size)
+		b.Run(fmt.Sprintf("%dKB/chunk4", size>>10), func(b *testing.B) { benchParse(b, msg, 4) })
+	}
+}
