@@ -143,10 +143,8 @@ func All(s Syntax, r io.Reader, opts Options) iter.Seq2[Event, error] {
 		var queue []Event
 		p := s.New(func(e Event) { queue = append(queue, e) }, opts)
 		drain := func() bool {
-			for i, e := range queue {
+			for _, e := range queue {
 				if !yield(e, nil) {
-					queue = queue[:0]
-					_ = i
 					return false
 				}
 			}

@@ -42,7 +42,7 @@ type Core struct {
 	done  int
 	trk   syntax.Pos // position of cur[trkAt]
 	trkAt int
-	ended  bool
+	ended bool
 
 	// The open text run.
 	run      syntax.Type // "" when no run is open

@@ -27,26 +27,26 @@ type JSON struct {
 type jstate uint8
 
 const (
-	jValue          jstate = iota // a value must come next
-	jObjKeyOrEnd                  // after '{'
-	jObjKey                       // after ',' in an object
-	jColon                        // after a key
-	jObjCommaOrEnd                // after a member's value
-	jArrValueOrEnd                // after '['
-	jArrCommaOrEnd                // after an element
-	jString                       // inside a string
-	jStringEsc                    // after '\'
-	jStringHex                    // inside \uXXXX
-	jNeg                          // after '-'
-	jZero                         // after a leading 0
-	jInt                          // in integer digits
-	jDot                          // after '.'
-	jFrac                         // in fraction digits
-	jE                            // after 'e'
-	jESign                        // after 'e+' or 'e-'
-	jExp                          // in exponent digits
-	jLit                          // inside true, false or null
-	jDone                         // the value is complete
+	jValue         jstate = iota // a value must come next
+	jObjKeyOrEnd                 // after '{'
+	jObjKey                      // after ',' in an object
+	jColon                       // after a key
+	jObjCommaOrEnd               // after a member's value
+	jArrValueOrEnd               // after '['
+	jArrCommaOrEnd               // after an element
+	jString                      // inside a string
+	jStringEsc                   // after '\'
+	jStringHex                   // inside \uXXXX
+	jNeg                         // after '-'
+	jZero                        // after a leading 0
+	jInt                         // in integer digits
+	jDot                         // after '.'
+	jFrac                        // in fraction digits
+	jE                           // after 'e'
+	jESign                       // after 'e+' or 'e-'
+	jExp                         // in exponent digits
+	jLit                         // inside true, false or null
+	jDone                        // the value is complete
 )
 
 // SyntaxError says where and why a value is not valid JSON.

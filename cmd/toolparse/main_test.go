@@ -1,0 +1,109 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/toolparse/toolparse/registry"
+	"github.com/toolparse/toolparse/syntax/syntaxtest"
+)
+
+func runCLI(t *testing.T, stdin string, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code = run(args, strings.NewReader(stdin), &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+// TestGoldensAtEveryChunkSize runs the CLI on every golden case of every
+// syntax at several chunk sizes: the output must be the golden file's events.
+func TestGoldensAtEveryChunkSize(t *testing.T) {
+	dirs, _ := filepath.Glob(filepath.Join("..", "..", "testdata", "*"))
+	n := 0
+	for _, dir := range dirs {
+		s, err := registry.Lookup(filepath.Base(dir))
+		if err != nil {
+			continue
+		}
+		gs, err := syntaxtest.ReadGoldens(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, g := range gs {
+			if g.Options.MaxBlock != 0 || g.Options.MaxDepth != 0 || g.Options.MultipleBlocks {
+				continue // options are covered by the library tests
+			}
+			for _, size := range []string{"0", "1", "2", "3", "7", "64"} {
+				n++
+				code, out, errs := runCLI(t, string(g.Input), "-s", s.Name, "--chunk-size", size)
+				if code != 0 || out != string(g.Events) {
+					t.Errorf("%s at --chunk-size %s: exit %d, stderr %q\n got:\n%s\nwant:\n%s", g.Path, size, code, errs, out, g.Events)
+				}
+			}
+		}
+	}
+	if n == 0 {
+		t.Fatal("no golden cases")
+	}
+}
+
+func TestExitCodes(t *testing.T) {
+	bad := `<execute>[oops]</execute>`
+	if code, _, _ := runCLI(t, bad, "-s", "xmljson"); code != 0 {
+		t.Errorf("errors without --strict: exit %d, want 0", code)
+	}
+	if code, out, _ := runCLI(t, bad, "-s", "xmljson", "--strict"); code != 1 || !strings.Contains(out, `"type":"error"`) {
+		t.Errorf("--strict: exit %d, want 1 with the error written", code)
+	}
+	if code, _, _ := runCLI(t, "fine", "--strict"); code != 0 {
+		t.Errorf("--strict on good input: exit %d", code)
+	}
+	for _, args := range [][]string{{"-s", "nope"}, {"--mode", "fast"}, {"-o", "xml"}, {"--bogus"}, {"--chunk-size", "-1"}, {"/no/such/file"}} {
+		code, _, errs := runCLI(t, "", args...)
+		if code != 2 || errs == "" {
+			t.Errorf("%v: exit %d, stderr %q; want 2 and a message", args, code, errs)
+		}
+	}
+}
+
+func TestInfoFlags(t *testing.T) {
+	if code, out, _ := runCLI(t, "", "--list"); code != 0 || !strings.Contains(out, "xmljson (xml, cogency)") {
+		t.Errorf("--list: %d %q", code, out)
+	}
+	if code, out, _ := runCLI(t, "", "--version"); code != 0 || !strings.HasPrefix(out, "toolparse ") {
+		t.Errorf("--version: %d %q", code, out)
+	}
+	if code, out, _ := runCLI(t, "", "-h"); code != 0 || !strings.Contains(out, "--chunk-size") || !strings.Contains(out, "Exit status") {
+		t.Errorf("-h: %d %q", code, out)
+	}
+}
+
+func TestFilesAndOutputs(t *testing.T) {
+	dir := t.TempDir()
+	a := filepath.Join(dir, "a.txt")
+	os.WriteFile(a, []byte("<think>hm</think>hi"), 0o644)
+	code, out, _ := runCLI(t, "", a, a)
+	if code != 0 || strings.Count(out, `{"type":"end"}`) != 2 {
+		t.Errorf("two files: exit %d, output %q; want one stream each", code, out)
+	}
+	code, out, _ = runCLI(t, "", "--spans", a)
+	if code != 0 || !strings.Contains(out, `{"type":"think","content":"hm","span":[0,17]}`) {
+		t.Errorf("--spans: %q", out)
+	}
+	_, out, _ = runCLI(t, "<think>a</think>x <execute>[{\"name\":\"ls\"}]</execute><results>[{\"tool\":\"ls\",\"status\":\"failure\",\"content\":\"no\"}]</results><execute>[", "-o", "text")
+	for _, want := range []string{"think   a", "respond x", "call    ls {}", "result  ls failure: \"no\"", "error   1:"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("text output lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "\x1b[") {
+		t.Error("text output to a non-terminal has colors")
+	}
+	code, out, _ = runCLI(t, "Hello there", "--mode", "token", "--chunk-size", "5")
+	if code != 0 || !strings.Contains(out, `"partial":true`) || !strings.Contains(out, `{"type":"respond","content":"Hello there"}`) {
+		t.Errorf("token mode: %q", out)
+	}
+}
