@@ -95,7 +95,7 @@ func (c *Core) Write(p []byte) (int, error) {
 		return 0, syntax.ErrClosed
 	}
 	if c.wake != "" && c.opts.Mode == syntax.EventMode && len(c.pend)+len(p) < lazyLimit && !containsAny(p, c.wake) {
-		c.pend = append(c.pend, p...)
+		c.pend = Append(c.pend, p)
 		return len(p), nil
 	}
 	data := p
@@ -247,7 +247,7 @@ func (c *Core) appendRun(p []byte, off int64) {
 		c.tokOff = off + int64(i)
 		p = p[i:]
 	}
-	c.runBuf = append(c.runBuf, p...)
+	c.runBuf = Append(c.runBuf, p)
 }
 
 // flushFragment sends, in token mode, the run's text not yet sent. Unless
@@ -363,4 +363,17 @@ func MatchPrefix(data []byte, marker string) (full, partial bool) {
 		return string(data[:len(marker)]) == marker, false
 	}
 	return false, string(data) == marker[:len(data)]
+}
+
+// Append appends p to dst like the built-in append, but doubles the capacity
+// when it must grow, so that a block built from many small writes is copied
+// about once in all (the built-in grows large slices by only 1.25×).
+func Append(dst, p []byte) []byte {
+	if len(dst)+len(p) > cap(dst) {
+		need := len(dst) + len(p)
+		grown := make([]byte, len(dst), max(2*cap(dst), need+need/8+512))
+		copy(grown, dst)
+		dst = grown
+	}
+	return append(dst, p...)
 }

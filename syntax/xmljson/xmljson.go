@@ -184,7 +184,7 @@ func (p *parser) keep(b []byte) {
 		p.block = p.block[:0]
 		return
 	}
-	p.block = append(p.block, b...)
+	p.block = scan.Append(p.block, b)
 }
 
 // blockBytes handles the inside of <execute> and <results>.
