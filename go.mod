@@ -6,3 +6,5 @@ require (
 	github.com/google/go-cmp v0.7.0
 	github.com/spf13/pflag v1.0.10
 )
+
+require gopkg.in/yaml.v3 v3.0.1 // indirect

@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/toolparse/toolparse/syntax"
+	"github.com/toolparse/toolparse/syntax/caret"
 	"github.com/toolparse/toolparse/syntax/xmljson"
 )
 
@@ -32,7 +33,7 @@ func New(syntaxes ...syntax.Syntax) (*Registry, error) {
 
 // Builtin lists the syntaxes that ship with toolparse.
 func Builtin() []syntax.Syntax {
-	return []syntax.Syntax{xmljson.Syntax}
+	return []syntax.Syntax{caret.Syntax, xmljson.Syntax}
 }
 
 var defaultRegistry = func() *Registry {

@@ -2,6 +2,7 @@ package scan
 
 import (
 	"bytes"
+	"fmt"
 	"unicode/utf8"
 
 	"github.com/toolparse/toolparse/syntax"
@@ -336,6 +337,11 @@ func (c *Core) EmitEnd(span syntax.Span) {
 	}
 	c.ended = true
 	c.h(syntax.Event{Type: syntax.End, Span: span})
+}
+
+// Errorf emits an Error event with a formatted message.
+func (c *Core) Errorf(pos syntax.Pos, span syntax.Span, raw []byte, format string, args ...any) {
+	c.Error(fmt.Sprintf(format, args...), pos, span, raw)
 }
 
 // Error emits an Error event at pos covering span, with raw as the text no

@@ -21,6 +21,12 @@ type Config struct {
 	RandomSplits  int            // random chunkings to try (0 means 20)
 	Seed          uint64         // seed for the random chunkings
 	MaxExhaustive int            // inputs longer than this get sampled splits and prefixes (0 means 4096)
+	// CompleteAt, if set, reports cut points where the truncated input is,
+	// by the syntax's own rules, complete: the truncation check skips them.
+	// (In caret, a line that is exactly ^^^ at the end of the input closes a
+	// block, since models often end their output there with no newline; a
+	// cut just after the ^^^ of a longer body line cannot be told apart.)
+	CompleteAt func(prefix []byte) bool
 }
 
 func (c Config) randomSplits() int {
@@ -116,6 +122,9 @@ func Check(s syntax.Syntax, input []byte, cfg Config) (err error) {
 		}
 	}
 	for k := 0; k < n && len(errs) == 0; k += step {
+		if cfg.CompleteAt != nil && cfg.CompleteAt(input[:k]) {
+			continue
+		}
 		for _, e := range syntax.Parse(s, input[:k], opts) {
 			if e.Type == syntax.Call && !whole[callKey(e)] {
 				fail("input cut at byte %d gives a call the whole input does not: %s", k, e)

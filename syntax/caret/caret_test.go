@@ -1,0 +1,106 @@
+package caret_test
+
+import (
+	"bytes"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/toolparse/toolparse/syntax"
+	"github.com/toolparse/toolparse/syntax/caret"
+	"github.com/toolparse/toolparse/syntax/syntaxtest"
+)
+
+func corpus(tb testing.TB) [][]byte {
+	gs, err := syntaxtest.ReadGoldens(filepath.Join("..", "..", "testdata", "caret"))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	var c [][]byte
+	for _, g := range gs {
+		c = append(c, g.Input)
+	}
+	return c
+}
+
+func TestGarbage(t *testing.T) {
+	if err := syntaxtest.Garbage(caret.Syntax, corpus(t), 3000, 2); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// FuzzParse checks the invariants of SPEC §2 on any input, the multiple-blocks
+// option on and off.
+func FuzzParse(f *testing.F) {
+	for _, in := range corpus(f) {
+		f.Add(in, uint64(0), false)
+	}
+	f.Fuzz(func(t *testing.T, in []byte, seed uint64, multiple bool) {
+		cfg := syntaxtest.Config{Seed: seed, RandomSplits: 3, MaxExhaustive: 256, CompleteAt: caret.EndsWithFence,
+			Options: syntax.Options{MultipleBlocks: multiple}}
+		if err := syntaxtest.Check(caret.Syntax, in, cfg); err != nil {
+			t.Fatal(err)
+		}
+	})
+}
+
+func TestEndsWithFence(t *testing.T) {
+	for in, want := range map[string]bool{
+		"^^^": true, "a\n^^^": true, "a\n^^^  \r": true, "a\n^^^\n": false, "a^^^": false, "a\n^^^^": false, "": false,
+	} {
+		if got := caret.EndsWithFence([]byte(in)); got != want {
+			t.Errorf("EndsWithFence(%q) = %v, want %v", in, got, want)
+		}
+	}
+}
+
+func TestOneBlockPerStream(t *testing.T) {
+	in := "^^^a\n^^^\n^^^b\n^^^\n"
+	var types []string
+	for _, e := range syntax.Parse(caret.Syntax, []byte(in), syntax.Options{}) {
+		types = append(types, string(e.Type))
+	}
+	if got := strings.Join(types, " "); got != "call execute error end" {
+		t.Fatalf("events %s", got)
+	}
+}
+
+func bigBlock(size int) []byte {
+	var b bytes.Buffer
+	b.WriteString("I will write the file.\n^^^write_file\npath: big.go\n---\n")
+	for n := 0; b.Len() < size; n++ {
+		fmt.Fprintf(&b, "func f%d() { return \"^^^ not a fence\" }\n", n)
+	}
+	b.WriteString("^^^\nDone.\n")
+	return b.Bytes()
+}
+
+func benchParse(b *testing.B, in []byte, chunk int) {
+	b.SetBytes(int64(len(in)))
+	b.ReportAllocs()
+	for b.Loop() {
+		p := caret.New(func(syntax.Event) {}, syntax.Options{})
+		if chunk <= 0 {
+			p.Write(in)
+		} else {
+			for i := 0; i < len(in); i += chunk {
+				p.Write(in[i:min(i+chunk, len(in))])
+			}
+		}
+		p.Close()
+	}
+}
+
+func BenchmarkBody300K(b *testing.B) {
+	in := bigBlock(300 << 10)
+	b.Run("whole", func(b *testing.B) { benchParse(b, in, 0) })
+	b.Run("chunk4", func(b *testing.B) { benchParse(b, in, 4) })
+}
+
+func BenchmarkBodyScaling(b *testing.B) {
+	for _, size := range []int{30 << 10, 300 << 10, 3 << 20} {
+		in := bigBlock(size)
+		b.Run(fmt.Sprintf("%dKB/chunk4", size>>10), func(b *testing.B) { benchParse(b, in, 4) })
+	}
+}
