@@ -184,8 +184,7 @@ func (p *parser) blockBytes(data []byte, eof bool) int {
 		}
 		j := bytes.IndexByte(data[i:], '\n')
 		if j < 0 {
-			i = len(data)
-			break
+			break // the rest of the line is in this chunk
 		}
 		i += j + 1
 		p.fence = 0
