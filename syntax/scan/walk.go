@@ -160,3 +160,61 @@ func Kind(raw []byte) byte {
 	}
 	return raw[i]
 }
+
+// ReadCall reads a validated JSON object of the form {"name": …, "args": {…},
+// "id": …}: name a non-empty string; args an object, or absent or null for
+// {}; an id string kept (an id of another type is ignored); other keys
+// ignored. It returns the compacted args, or a problem saying what is wrong.
+func ReadCall(obj []byte) (name, id string, args []byte, problem string) {
+	if k := Kind(obj); k != '{' {
+		return "", "", nil, "is " + KindName(k) + ", not an object"
+	}
+	var haveName, nameOK bool
+	var rawArgs []byte
+	Members(obj, func(k string, v []byte) bool {
+		switch k {
+		case "name":
+			haveName = true
+			name, nameOK = Unquote(v)
+		case "args":
+			rawArgs = v
+		case "id":
+			if s, ok := Unquote(v); ok {
+				id = s
+			}
+		}
+		return true
+	})
+	switch {
+	case !haveName:
+		return "", "", nil, `has no "name"`
+	case !nameOK:
+		return "", "", nil, `has a "name" that is not a string`
+	case name == "":
+		return "", "", nil, `has an empty "name"`
+	case rawArgs == nil || string(rawArgs) == "null":
+		return name, id, []byte("{}"), ""
+	case Kind(rawArgs) != '{':
+		return name, id, nil, "(" + name + `) has "args" that is ` + KindName(Kind(rawArgs)) + ", not an object"
+	}
+	return name, id, Compact(rawArgs), ""
+}
+
+// KindName names the JSON type whose first byte is k (see [Kind]).
+func KindName(k byte) string {
+	switch k {
+	case '{':
+		return "an object"
+	case '[':
+		return "an array"
+	case '"':
+		return "a string"
+	case 't', 'f':
+		return "a boolean"
+	case 'n':
+		return "null"
+	case 0:
+		return "empty"
+	}
+	return "a number"
+}

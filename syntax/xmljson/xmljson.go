@@ -65,12 +65,8 @@ type parser struct {
 	js          scan.JSON
 
 	// After <end>.
-	endSpan   syntax.Span
-	trail     []byte
-	trailPos  syntax.Pos
-	trailEnd  int64
-	haveTrail bool
-	trailCut  bool
+	endSpan syntax.Span
+	trail   scan.Trail
 }
 
 // New returns an xmljson parser that sends its events to h.
@@ -88,7 +84,7 @@ func (p *parser) step(data []byte, eof bool) int {
 	case inBlock:
 		return p.blockBytes(data, eof)
 	case afterEnd:
-		return p.afterEnd(data)
+		return p.trail.Add(&p.Core, data)
 	}
 	return p.text(data, eof)
 }
@@ -309,7 +305,7 @@ func (p *parser) finishBlock(closed bool) {
 	var msg string
 	var at int
 	if k := scan.Kind(value); k != '[' {
-		msg, at = "the JSON value is "+kindName(k)+", not an array", scan.SkipSpace(value, 0)
+		msg, at = "the JSON value is "+scan.KindName(k)+", not an array", scan.SkipSpace(value, 0)
 	} else if p.open == openExecute {
 		evs, msg, at = calls(value, base)
 	} else {
@@ -342,48 +338,12 @@ func calls(value []byte, base int64) (evs []syntax.Event, msg string, at int) {
 	n := 0
 	scan.Elements(value, func(elem []byte, start int) bool {
 		n++
-		if scan.Kind(elem) != '{' {
-			msg, at = "element "+strconv.Itoa(n)+" is "+kindName(scan.Kind(elem))+", not an object", start
+		name, id, args, problem := scan.ReadCall(elem)
+		if problem != "" {
+			msg, at = "element "+strconv.Itoa(n)+" "+problem, start
 			return false
 		}
-		var (
-			name, id        string
-			haveName, strOK bool
-			args            []byte
-		)
-		scan.Members(elem, func(k string, v []byte) bool {
-			switch k {
-			case "name":
-				haveName = true
-				name, strOK = scan.Unquote(v)
-			case "args":
-				args = v
-			case "id":
-				if s, ok := scan.Unquote(v); ok {
-					id = s
-				}
-			}
-			return true
-		})
-		switch {
-		case !haveName:
-			msg = "element " + strconv.Itoa(n) + ` has no "name"`
-		case !strOK:
-			msg = "element " + strconv.Itoa(n) + `: "name" is not a string`
-		case name == "":
-			msg = "element " + strconv.Itoa(n) + `: "name" is empty`
-		case args != nil && scan.Kind(args) != '{' && string(args) != "null":
-			msg = "element " + strconv.Itoa(n) + " (" + name + `): "args" is ` + kindName(scan.Kind(args)) + ", not an object"
-		}
-		if msg != "" {
-			at = start
-			return false
-		}
-		a := []byte("{}")
-		if args != nil && string(args) != "null" {
-			a = scan.Compact(args)
-		}
-		evs = append(evs, syntax.Event{Type: syntax.Call, Name: name, Args: a, ID: id,
+		evs = append(evs, syntax.Event{Type: syntax.Call, Name: name, Args: args, ID: id,
 			Span: syntax.Span{Start: base + int64(start), End: base + int64(start+len(elem))}})
 		return true
 	})
@@ -396,7 +356,7 @@ func results(value []byte, base int64) (evs []syntax.Event, msg string, at int) 
 	scan.Elements(value, func(elem []byte, start int) bool {
 		n++
 		if scan.Kind(elem) != '{' {
-			msg, at = "element "+strconv.Itoa(n)+" is "+kindName(scan.Kind(elem))+", not an object", start
+			msg, at = "element "+strconv.Itoa(n)+" is "+scan.KindName(scan.Kind(elem))+", not an object", start
 			return false
 		}
 		var (
@@ -443,53 +403,6 @@ func results(value []byte, base int64) (evs []syntax.Event, msg string, at int) 
 	return evs, msg, at
 }
 
-func kindName(k byte) string {
-	switch k {
-	case '{':
-		return "an object"
-	case '[':
-		return "an array"
-	case '"':
-		return "a string"
-	case 't', 'f':
-		return "a boolean"
-	case 'n':
-		return "null"
-	case 0:
-		return "empty"
-	}
-	return "a number"
-}
-
-// afterEnd gathers whatever follows <end>: it is never parsed, only kept
-// (up to the block limit) for the error that reports it.
-func (p *parser) afterEnd(data []byte) int {
-	i := 0
-	if !p.haveTrail {
-		i = scan.SkipSpace(data, 0)
-		if i == len(data) {
-			return len(data)
-		}
-		p.haveTrail = true
-		p.trailPos = scan.Advance(p.Pos(), data[:i])
-	}
-	room := p.Options().BlockLimit() - len(p.trail)
-	if n := len(data) - i; n > room {
-		p.trailCut = true
-		n = max(room, 0)
-		p.trail = append(p.trail, data[i:i+n]...)
-	} else {
-		p.trail = append(p.trail, data[i:]...)
-	}
-	for k := len(data); k > i; k-- {
-		if !scan.IsSpace(data[k-1]) {
-			p.trailEnd = p.Offset() + int64(k)
-			break
-		}
-	}
-	return len(data)
-}
-
 // finish reports what the end of the stream left open.
 func (p *parser) finish(end int64) {
 	switch p.state {
@@ -500,14 +413,7 @@ func (p *parser) finish(end int64) {
 	case inBlock:
 		p.finishBlock(false)
 	case afterEnd:
-		if p.haveTrail {
-			raw := scan.TrimSpace(p.trail)
-			msg := "text after <end>"
-			if p.trailCut {
-				msg += " (longer than the block limit; raw cut)"
-			}
-			p.Error(msg, p.trailPos, syntax.Span{Start: p.trailPos.Offset, End: p.trailEnd}, raw)
-		}
+		p.trail.Report(&p.Core, endTag)
 		p.EmitEnd(p.endSpan)
 	}
 }
