@@ -8,6 +8,7 @@ import (
 
 	"github.com/toolparse/toolparse/syntax"
 	"github.com/toolparse/toolparse/syntax/caret"
+	"github.com/toolparse/toolparse/syntax/delimiter"
 	"github.com/toolparse/toolparse/syntax/xmljson"
 )
 
@@ -33,7 +34,7 @@ func New(syntaxes ...syntax.Syntax) (*Registry, error) {
 
 // Builtin lists the syntaxes that ship with toolparse.
 func Builtin() []syntax.Syntax {
-	return []syntax.Syntax{caret.Syntax, xmljson.Syntax}
+	return []syntax.Syntax{caret.Syntax, delimiter.Syntax, xmljson.Syntax}
 }
 
 var defaultRegistry = func() *Registry {

@@ -15,6 +15,8 @@ var Syntax = syntax.Syntax{
 	New:         New,
 }
 
+var wakeSet = scan.Bytes("\n")
+
 // maxFenceLine bounds how long an opening fence line may be (name and
 // trailing spaces); a longer line starting with ^^^ is text.
 const maxFenceLine = 1024
@@ -41,7 +43,7 @@ type parser struct {
 func New(h syntax.Handler, opts syntax.Options) syntax.Parser {
 	p := &parser{atLineStart: true}
 	p.Init(h, opts, p.step, p.finish)
-	p.WakeOn("\n") // a block closes, and a fence is recognised, only at a line end
+	p.WakeOn(wakeSet) // a block closes, and a fence is recognised, only at a line end
 	return p
 }
 

@@ -32,7 +32,8 @@ type Core struct {
 	step   StepFunc
 	finish func(end int64)
 
-	wake   string     // see WakeOn
+	wake      *ByteSet // see WakeOn
+	undecided bool     // the last drive stopped at bytes a step could not decide on
 	pend   []byte     // bytes the step could not decide on yet, or not shown to it yet
 	pos    syntax.Pos // position of the first byte drive is given (pend[0] between writes)
 	closed bool
@@ -61,14 +62,30 @@ func (c *Core) Init(h syntax.Handler, opts syntax.Options, step StepFunc, finish
 	*c = Core{h: h, opts: opts, step: step, finish: finish, pos: syntax.Pos{Line: 1, Column: 1}}
 }
 
-// WakeOn tells the core that, in event mode, no event of this syntax can
-// complete in a chunk holding none of the given bytes (for a syntax whose
-// markers all end in '>', that byte). Such a chunk is then only appended to
-// what is held, up to a few KiB, and the step functions see it together with
-// the next chunk that has one of the bytes. Nothing changes but speed: events
-// come out at the same writes, and every byte is still scanned once. It
-// matters for streams of tiny chunks, where per-call overhead would dominate.
-func (c *Core) WakeOn(bytes string) { c.wake = bytes }
+// ByteSet is a set of byte values.
+type ByteSet [256]bool
+
+// Bytes returns the set of the bytes of s.
+func Bytes(s string) *ByteSet {
+	var set ByteSet
+	for i := 0; i < len(s); i++ {
+		set[s[i]] = true
+	}
+	return &set
+}
+
+// WakeOn tells the core that, in event mode and in the syntax's present
+// state, no event can complete in a chunk holding none of the bytes in set
+// (for a syntax whose markers all end in '>', that byte; inside a JSON
+// string, a quote, a backslash or a control byte). Such a chunk is then only
+// appended to what is held, up to a few KiB, and the step functions see it
+// together with the next chunk that has one of the bytes. Nothing changes but
+// speed: events come out at the same writes, and every byte is still scanned
+// once. It matters for streams of tiny chunks, where the per-call overhead
+// would dominate. A step may change the set as its state changes; nil means
+// every chunk is run at once. While a step is waiting on undecided bytes,
+// every chunk is run at once too.
+func (c *Core) WakeOn(set *ByteSet) { c.wake = set }
 
 // lazyLimit bounds what WakeOn lets the core hold without running the steps.
 const lazyLimit = 4 << 10
@@ -95,7 +112,7 @@ func (c *Core) Write(p []byte) (int, error) {
 	if c.closed {
 		return 0, syntax.ErrClosed
 	}
-	if c.wake != "" && c.opts.Mode == syntax.EventMode && len(c.pend)+len(p) < lazyLimit && !containsAny(p, c.wake) {
+	if c.wake != nil && !c.undecided && c.opts.Mode == syntax.EventMode && len(c.pend)+len(p) < lazyLimit && !c.wake.any(p) {
 		c.pend = Append(c.pend, p)
 		return len(p), nil
 	}
@@ -105,6 +122,7 @@ func (c *Core) Write(p []byte) (int, error) {
 		data = c.pend
 	}
 	n := c.drive(data, false)
+	c.undecided = n < len(data)
 	if n < len(data) || len(c.pend) > 0 {
 		c.pend = append(c.pend[:0], data[n:]...)
 	}
@@ -155,11 +173,13 @@ func (c *Core) drive(data []byte, eof bool) int {
 	return done
 }
 
-func containsAny(p []byte, set string) bool {
-	if len(set) == 1 {
-		return bytes.IndexByte(p, set[0]) >= 0
+func (set *ByteSet) any(p []byte) bool {
+	for _, b := range p {
+		if set[b] {
+			return true
+		}
 	}
-	return bytes.ContainsAny(p, set)
+	return false
 }
 
 // Advance returns the position after p, starting at pos.

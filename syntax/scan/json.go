@@ -78,6 +78,19 @@ func (s *JSON) Err() *SyntaxError { return s.err }
 // Started reports whether the value's first byte (after white space) was seen.
 func (s *JSON) Started() bool { return s.started }
 
+// InString reports whether the scanner is inside a string (not in an escape).
+func (s *JSON) InString() bool { return s.state == jString && s.err == nil }
+
+// StringWake is the set of bytes that can change the state of a scanner
+// inside a string: a quote, a backslash, or a control byte (an error).
+var StringWake = func() *ByteSet {
+	set := Bytes("\"\\")
+	for c := 0; c < 0x20; c++ {
+		set[c] = true
+	}
+	return set
+}()
+
 // Depth is the number of containers open.
 func (s *JSON) Depth() int { return len(s.stack) }
 

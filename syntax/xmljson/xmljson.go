@@ -30,6 +30,8 @@ const (
 
 var textMarkers = [...]string{openThink, openExecute, openResults, endTag}
 
+var wakeSet = scan.Bytes(">")
+
 type state uint8
 
 const (
@@ -73,7 +75,7 @@ type parser struct {
 func New(h syntax.Handler, opts syntax.Options) syntax.Parser {
 	p := &parser{}
 	p.Init(h, opts, p.step, p.finish)
-	p.WakeOn(">") // every marker ends in '>': no event completes without one
+	p.WakeOn(wakeSet) // every marker ends in '>': no event completes without one
 	return p
 }
 

@@ -1,0 +1,453 @@
+package delimiter
+
+import (
+	"fmt"
+	"unicode/utf8"
+
+	"github.com/toolparse/toolparse/syntax"
+	"github.com/toolparse/toolparse/syntax/scan"
+)
+
+// Syntax describes the delimiter syntax for the registry.
+var Syntax = syntax.Syntax{
+	Name:        "delimiter",
+	Aliases:     []string{"section", "§"},
+	Description: "legacy §think: §call: §execute §respond: §end delimiters",
+	New:         New,
+}
+
+// The section sign § is two bytes in UTF-8.
+const (
+	sect0 = 0xC2
+	sect1 = 0xA7
+)
+
+// The delimiters' keywords, after §, matched in any letter case. Those with a
+// colon take the text that follows; the others must not run on into a word.
+var keywords = [...]string{"think:", "call:", "respond:", "execute", "end"}
+
+const systemPrefix = "[SYSTEM:"
+
+type state uint8
+
+const (
+	inText     state = iota
+	inCallWS         // after §call:, before the JSON
+	inCallJSON       // inside the call's JSON
+	afterEnd
+)
+
+type parser struct {
+	scan.Core
+	state       state
+	run         syntax.Type // the kind of text now: respond, or think after §think:
+	atLineStart bool
+
+	// The call being read.
+	callStart syntax.Pos // the §call: delimiter
+	callEnd   int64      // just after the delimiter
+	jsonStart syntax.Pos
+	json      []byte
+	jsonLen   int64
+	overLimit bool
+	js        scan.JSON
+
+	pending    []syntax.Event // calls since the last §execute
+	pendingPos syntax.Pos     // where the first of them starts
+	batch     []string       // the names of the last executed batch
+	resultIdx int            // results seen since the last §execute
+
+	// [SYSTEM: candidates.
+	sysScanned   int   // how far the open candidate has been searched
+	noCloseUntil int64 // no "]" ends a line before this offset (searched already)
+
+	endSpan syntax.Span
+	trail   scan.Trail
+}
+
+// New returns a delimiter parser that sends its events to h.
+func New(h syntax.Handler, opts syntax.Options) syntax.Parser {
+	p := &parser{run: syntax.Respond, atLineStart: true}
+	p.Init(h, opts, p.step, p.finish)
+	return p
+}
+
+func (p *parser) step(data []byte, eof bool) int {
+	for {
+		st := p.state
+		var n int
+		switch st {
+		case inCallWS:
+			n = p.callWS(data)
+		case inCallJSON:
+			n = p.callJSON(data)
+		case afterEnd:
+			n = p.trail.Add(&p.Core, data)
+		default:
+			n = p.text(data, eof)
+		}
+		if n > 0 || p.state == st {
+			p.setWake()
+			return n
+		}
+		// The state changed without taking a byte: the new state reads them.
+	}
+}
+
+// textWake holds the bytes at which an event can complete in text: a § (its
+// first byte) and a line end ([SYSTEM: lines end there).
+var textWake = scan.Bytes("\xc2\n")
+
+// setWake tells the core which bytes can complete an event in this state.
+func (p *parser) setWake() {
+	switch {
+	case p.state == inText:
+		p.WakeOn(textWake)
+	case p.state == inCallJSON && p.js.InString():
+		p.WakeOn(scan.StringWake)
+	default:
+		p.WakeOn(nil)
+	}
+}
+
+// text handles text: it stops at every § and at every line start, where a
+// delimiter or a [SYSTEM: line may begin.
+func (p *parser) text(data []byte, eof bool) int {
+	off := p.Offset()
+	if p.atLineStart && data[0] == '[' {
+		if n := p.system(data, eof); n != 1 {
+			return n // 0: undecided; more: a result line
+		}
+	}
+	if data[0] == sect0 {
+		if n, ok := p.delimiter(data, eof); n == 0 || ok {
+			return n
+		}
+	}
+	i := 0
+	if data[0] == sect0 {
+		i = 1 // a § that is not a delimiter
+	}
+	for i < len(data) && data[i] != '\n' && data[i] != sect0 {
+		i++
+	}
+	if i < len(data) && data[i] == '\n' {
+		i++
+		p.atLineStart = true
+	} else {
+		p.atLineStart = false
+	}
+	p.Text(p.run, data[:i], off)
+	return i
+}
+
+// delimiter checks for a delimiter at data[0] == 0xC2. It returns the bytes
+// it took and ok when there is one; n == 0 means more input is needed.
+func (p *parser) delimiter(data []byte, eof bool) (n int, ok bool) {
+	if len(data) < 2 {
+		if eof {
+			return 1, false
+		}
+		return 0, false
+	}
+	if data[1] != sect1 {
+		return 1, false
+	}
+	rest := data[2:]
+	wait := false
+	for _, kw := range keywords {
+		if len(rest) < len(kw) {
+			wait = wait || !eof && equalFold(rest, kw[:len(rest)])
+			continue
+		}
+		if !equalFold(rest[:len(kw)], kw) {
+			continue
+		}
+		if kw[len(kw)-1] != ':' { // execute, end: no word may follow
+			if len(rest) == len(kw) && !eof {
+				return 0, false
+			}
+			if len(rest) > len(kw) && isWordByte(rest[len(kw)]) {
+				continue
+			}
+		}
+		p.act(kw, 2+len(kw))
+		return 2 + len(kw), true
+	}
+	if wait {
+		return 0, false
+	}
+	return 1, false
+}
+
+func (p *parser) act(kw string, n int) {
+	off := p.Offset()
+	span := syntax.Span{Start: off, End: off + int64(n)}
+	p.atLineStart = false
+	switch kw {
+	case "think:":
+		p.run = syntax.Think
+		p.BeginRun(syntax.Think, off)
+	case "respond:":
+		p.run = syntax.Respond
+		p.BeginRun(syntax.Respond, off)
+	case "call:":
+		p.EndRun()
+		p.callStart = p.Pos()
+		p.callEnd = span.End
+		p.state = inCallWS
+	case "execute":
+		p.EndRun()
+		p.Emit(syntax.Event{Type: syntax.Execute, Span: span})
+		p.batch = p.batch[:0]
+		for _, c := range p.pending {
+			p.batch = append(p.batch, c.Name)
+		}
+		p.pending = p.pending[:0]
+		p.resultIdx = 0
+		p.run = syntax.Respond
+	case "end":
+		p.EndRun()
+		p.reportPending()
+		p.endSpan = span
+		p.state = afterEnd
+	}
+}
+
+// reportPending reports calls that no §execute followed.
+func (p *parser) reportPending() {
+	if len(p.pending) == 0 {
+		return
+	}
+	first := p.pending[0]
+	msg := fmt.Sprintf("call without §execute: %d call(s) were not followed by §execute (%s", len(p.pending), first.Name)
+	for _, c := range p.pending[1:] {
+		msg += ", " + c.Name
+	}
+	p.Error(msg+")", p.pendingPos, syntax.Span{Start: first.Span.Start, End: first.Span.Start}, nil)
+	p.pending = p.pending[:0]
+}
+
+// callWS skips the white space after §call:, which is not content.
+func (p *parser) callWS(data []byte) int {
+	i := scan.SkipSpace(data, 0)
+	if i == len(data) {
+		return i
+	}
+	if i > 0 {
+		return i
+	}
+	p.jsonStart = p.Pos()
+	p.json = p.json[:0]
+	p.jsonLen = 0
+	p.overLimit = false
+	p.js.Reset(p.Options().DepthLimit())
+	if data[0] != '{' {
+		p.badCall(fmt.Sprintf("§call: must be followed by a JSON object, not %s", describe(data)), p.jsonStart)
+		return 0 // the text is read again, as respond text
+	}
+	p.state = inCallJSON
+	return 0
+}
+
+// callJSON reads the call's JSON object, JSON-aware: a § inside a string is content.
+func (p *parser) callJSON(data []byte) int {
+	n := p.js.Scan(data)
+	p.keep(data[:n])
+	switch {
+	case p.js.Done():
+		p.finishCall()
+	case p.js.Err() != nil:
+		p.badCall("invalid JSON: "+p.js.Err().Msg, scan.Advance(p.jsonStart, p.json))
+	}
+	return n
+}
+
+func (p *parser) keep(b []byte) {
+	p.jsonLen += int64(len(b))
+	if p.overLimit {
+		return
+	}
+	if len(p.json)+len(b) > p.Options().BlockLimit() {
+		p.overLimit = true
+		p.json = p.json[:0]
+		return
+	}
+	p.json = scan.Append(p.json, b)
+}
+
+// badCall reports a §call: whose JSON is not a call. The error covers the
+// delimiter; the JSON read so far becomes respond text (the seed's rule:
+// invalid JSON is treated as content), and text goes on from there.
+func (p *parser) badCall(problem string, at syntax.Pos) {
+	p.state = inText
+	p.run = syntax.Respond
+	span := syntax.Span{Start: p.callStart.Offset, End: p.callEnd}
+	if p.overLimit {
+		p.Errorf(p.callStart, syntax.Span{Start: span.Start, End: p.jsonStart.Offset + p.jsonLen}, nil,
+			"§call: JSON longer than the limit of %d bytes", p.Options().BlockLimit())
+		return
+	}
+	p.Errorf(p.callStart, span, nil, "§call: at %s: %s; the text is kept as respond", at, problem)
+	p.Text(syntax.Respond, p.json, p.jsonStart.Offset)
+}
+
+func (p *parser) finishCall() {
+	if p.overLimit {
+		p.badCall("", p.jsonStart)
+		return
+	}
+	name, id, args, problem := scan.ReadCall(p.json)
+	if problem != "" {
+		p.badCall("the JSON object "+problem, p.jsonStart)
+		return
+	}
+	p.state = inText
+	p.run = syntax.Respond
+	e := syntax.Event{Type: syntax.Call, Name: name, ID: id, Args: args,
+		Span: syntax.Span{Start: p.callStart.Offset, End: p.jsonStart.Offset + p.jsonLen}}
+	if len(p.pending) == 0 {
+		p.pendingPos = p.callStart
+	}
+	p.pending = append(p.pending, e)
+	p.Emit(e)
+}
+
+// system decides whether data, at the start of a line, begins a result line
+// "[SYSTEM: …]": from "[SYSTEM:" to the first "]" that ends a line (or the
+// input). It returns 0 while undecided, 1 when it is not one (the caller
+// takes the "[" as text), or the length of the result line.
+func (p *parser) system(data []byte, eof bool) int {
+	full, partial := scan.MatchPrefix(data, systemPrefix)
+	if partial && !eof {
+		return 0
+	}
+	if !full {
+		p.sysScanned = 0
+		return 1
+	}
+	off := p.Offset()
+	from := max(p.sysScanned, len(systemPrefix), int(p.noCloseUntil-off))
+	for from < len(data) {
+		j := indexByte(data[from:], ']')
+		if j < 0 {
+			from = len(data)
+			break
+		}
+		j += from
+		end, ok := lineEnd(data, j+1, eof)
+		if end < 0 { // "]" or "]\r" at the end of the data: wait
+			from = j
+			break
+		}
+		if ok {
+			p.sysScanned = 0
+			p.result(data[:end], data[len(systemPrefix):j], off)
+			return end
+		}
+		from = j + 1
+	}
+	if !eof && from < p.Options().BlockLimit() {
+		p.sysScanned = from
+		return 0
+	}
+	// No "]" ends a line: it is text. Remember what was searched.
+	p.noCloseUntil = off + int64(from)
+	p.sysScanned = 0
+	return 1
+}
+
+// lineEnd checks whether data[i:] starts a line end (or is the end of the
+// input). It returns the index after the line end and true; -1 when more
+// input is needed; or i and false.
+func lineEnd(data []byte, i int, eof bool) (int, bool) {
+	switch {
+	case i == len(data):
+		if eof {
+			return i, true
+		}
+		return -1, false
+	case data[i] == '\n':
+		return i + 1, true
+	case data[i] == '\r':
+		if i+1 == len(data) {
+			if eof {
+				return i + 1, true
+			}
+			return -1, false
+		}
+		if data[i+1] == '\n' {
+			return i + 2, true
+		}
+	}
+	return i, false
+}
+
+func (p *parser) result(line, inner []byte, off int64) {
+	tool := ""
+	if p.resultIdx < len(p.batch) {
+		tool = p.batch[p.resultIdx]
+	}
+	p.resultIdx++
+	p.atLineStart = true
+	p.Emit(syntax.Event{Type: syntax.Result, Tool: tool, Status: syntax.Success,
+		Value: syntax.AppendQuote(nil, string(scan.TrimSpace(inner))),
+		Span:  syntax.Span{Start: off, End: off + int64(len(line))}})
+}
+
+func (p *parser) finish(end int64) {
+	switch p.state {
+	case inCallWS:
+		p.Errorf(p.callStart, syntax.Span{Start: p.callStart.Offset, End: end}, nil, "§call: at the end of the stream, with no JSON after it")
+		p.state = inText
+	case inCallJSON:
+		if p.overLimit {
+			p.badCall("", p.jsonStart)
+		} else {
+			p.badCall("truncated call: the stream ended inside the JSON object", scan.Advance(p.jsonStart, p.json))
+		}
+		p.EndRun()
+	}
+	if p.state == afterEnd {
+		p.trail.Report(&p.Core, "§end")
+		p.EmitEnd(p.endSpan)
+		return
+	}
+	p.EndRun()
+	p.reportPending()
+}
+
+func equalFold(b []byte, lower string) bool {
+	for i := range len(lower) {
+		c := b[i]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if c != lower[i] {
+			return false
+		}
+	}
+	return true
+}
+
+func isWordByte(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_'
+}
+
+func indexByte(b []byte, c byte) int {
+	for i, x := range b {
+		if x == c {
+			return i
+		}
+	}
+	return -1
+}
+
+// describe names the character at the start of b.
+func describe(b []byte) string {
+	r, size := utf8.DecodeRune(b)
+	if r == utf8.RuneError && size <= 1 {
+		return fmt.Sprintf("byte 0x%02x", b[0])
+	}
+	return fmt.Sprintf("%q", r)
+}
