@@ -54,8 +54,8 @@ type parser struct {
 
 	pending    []syntax.Event // calls since the last §execute
 	pendingPos syntax.Pos     // where the first of them starts
-	batch     []string       // the names of the last executed batch
-	resultIdx int            // results seen since the last §execute
+	batch      []string       // the names of the last executed batch
+	resultIdx  int            // results seen since the last §execute
 
 	// [SYSTEM: candidates.
 	sysScanned   int   // how far the open candidate has been searched

@@ -32,11 +32,11 @@ type Core struct {
 	step   StepFunc
 	finish func(end int64)
 
-	wake      *ByteSet // see WakeOn
-	undecided bool     // the last drive stopped at bytes a step could not decide on
-	pend   []byte     // bytes the step could not decide on yet, or not shown to it yet
-	pos    syntax.Pos // position of the first byte drive is given (pend[0] between writes)
-	closed bool
+	wake      *ByteSet   // see WakeOn
+	undecided bool       // the last drive stopped at bytes a step could not decide on
+	pend      []byte     // bytes the step could not decide on yet, or not shown to it yet
+	pos       syntax.Pos // position of the first byte drive is given (pend[0] between writes)
+	closed    bool
 
 	// Within drive: the data, how much of it the steps consumed, and a
 	// position computed lazily (only when a step asks for one).
