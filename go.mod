@@ -7,4 +7,7 @@ require (
 	github.com/spf13/pflag v1.0.10
 )
 
-require gopkg.in/yaml.v3 v3.0.1 // indirect
+require (
+	github.com/alecthomas/participle/v2 v2.1.4 // indirect
+	gopkg.in/yaml.v3 v3.0.1 // indirect
+)

@@ -10,6 +10,7 @@ import (
 	"github.com/toolparse/toolparse/syntax/caret"
 	"github.com/toolparse/toolparse/syntax/delimiter"
 	"github.com/toolparse/toolparse/syntax/xmljson"
+	"github.com/toolparse/toolparse/syntax/xmltag"
 )
 
 // Registry maps names and aliases, in any letter case, to syntaxes. It is safe
@@ -34,7 +35,7 @@ func New(syntaxes ...syntax.Syntax) (*Registry, error) {
 
 // Builtin lists the syntaxes that ship with toolparse.
 func Builtin() []syntax.Syntax {
-	return []syntax.Syntax{caret.Syntax, delimiter.Syntax, xmljson.Syntax}
+	return []syntax.Syntax{caret.Syntax, delimiter.Syntax, xmljson.Syntax, xmltag.Syntax}
 }
 
 var defaultRegistry = func() *Registry {

@@ -9,6 +9,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/toolparse/toolparse/syntax"
+	"github.com/toolparse/toolparse/syntax/scan"
 )
 
 // blockError is a problem in a finished block, at the line it is about.
@@ -46,50 +47,6 @@ func splitLines(content []byte) []line {
 	return ls
 }
 
-// params keeps the block's parameters in the order their keys first appear.
-type params struct {
-	keys []string
-	vals map[string][]string
-	list map[string]bool // the value is an array
-}
-
-func (ps *params) add(key string, vals []string, list bool) {
-	if ps.vals == nil {
-		ps.vals, ps.list = map[string][]string{}, map[string]bool{}
-	}
-	old, seen := ps.vals[key]
-	if !seen {
-		ps.keys = append(ps.keys, key)
-	}
-	ps.vals[key] = append(old, vals...)
-	ps.list[key] = ps.list[key] || list || seen // a repeated key is an array
-}
-
-func (ps *params) json() []byte {
-	b := []byte{'{'}
-	for i, k := range ps.keys {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = syntax.AppendQuote(b, k)
-		b = append(b, ':')
-		vs := ps.vals[k]
-		if !ps.list[k] {
-			b = syntax.AppendQuote(b, vs[0])
-			continue
-		}
-		b = append(b, '[')
-		for j, v := range vs {
-			if j > 0 {
-				b = append(b, ',')
-			}
-			b = syntax.AppendQuote(b, v)
-		}
-		b = append(b, ']')
-	}
-	return append(b, '}')
-}
-
 var (
 	keyLine     = regexp.MustCompile(`^([A-Za-z_][A-Za-z0-9_.-]*):(?:[ \t]+(.*))?$`)
 	blockHeader = regexp.MustCompile(`^[|>](?:[1-9][+-]?|[+-][1-9]?)?$`)
@@ -122,7 +79,7 @@ func parseBlock(content []byte, body syntax.Pos) ([]byte, *blockError) {
 		header = content[:sep.off]
 	}
 	lines := splitLines(header)
-	var ps params
+	var ps scan.Params
 	for i := 0; i < len(lines); i++ {
 		l := lines[i]
 		t := l.trimmed()
@@ -156,9 +113,9 @@ func parseBlock(content []byte, body syntax.Pos) ([]byte, *blockError) {
 				items = append(items, string(bytes.TrimSpace(item[1:])))
 			}
 			if items == nil {
-				ps.add(key, []string{""}, false)
+				ps.Add(key, false, "")
 			} else {
-				ps.add(key, items, true)
+				ps.Add(key, true, items...)
 			}
 			i = j - 1
 		case blockHeader.MatchString(value):
@@ -170,14 +127,14 @@ func parseBlock(content []byte, body syntax.Pos) ([]byte, *blockError) {
 			if err != nil {
 				return nil, err
 			}
-			ps.add(key, []string{v}, false)
+			ps.Add(key, false, v)
 			i = j - 1
 		default:
-			ps.add(key, []string{value}, false)
+			ps.Add(key, false, value)
 		}
 	}
 	if sep.off < 0 {
-		return ps.json(), nil // no body
+		return ps.JSON(), nil // no body
 	}
 	// After "---": a mapping of block scalars, or the verbatim content.
 	start := sep.off + len(sep.text) + 1
@@ -195,13 +152,13 @@ func parseBlock(content []byte, body syntax.Pos) ([]byte, *blockError) {
 			return bodyMapping(bodyLines, &ps, at)
 		}
 	}
-	if _, ok := ps.vals["content"]; ok {
+	if ps.Has("content") {
 		return fail(sep, "the body after --- is the \"content\" parameter, but the header already gave \"content\"")
 	}
 	text = bytes.TrimSuffix(text, []byte("\n"))
 	text = bytes.TrimSuffix(text, []byte("\r"))
-	ps.add("content", []string{string(text)}, false)
-	return ps.json(), nil
+	ps.Add("content", false, string(text))
+	return ps.JSON(), nil
 }
 
 // firstNonBlankLine returns the first line of text that is not white space,
@@ -249,7 +206,7 @@ func blockScalar(ls []line, at func(line) syntax.Pos) (string, *blockError) {
 }
 
 // bodyMapping reads a body that is a mapping of block scalars.
-func bodyMapping(ls []line, ps *params, at func(line) syntax.Pos) ([]byte, *blockError) {
+func bodyMapping(ls []line, ps *scan.Params, at func(line) syntax.Pos) ([]byte, *blockError) {
 	var n yaml.Node
 	if err := yaml.Unmarshal(joinLines(ls), &n); err != nil {
 		return nil, yamlError(err, ls, at)
@@ -265,13 +222,13 @@ func bodyMapping(ls []line, ps *params, at func(line) syntax.Pos) ([]byte, *bloc
 		if val.Kind != yaml.ScalarNode || val.Style&(yaml.LiteralStyle|yaml.FoldedStyle) == 0 {
 			return nil, &blockError{at(l), fmt.Sprintf("line %d: %q in the body is not a block scalar (\"%s: |\" and indented lines)", at(l).Line, key.Value, key.Value)}
 		}
-		if _, ok := ps.vals[key.Value]; ok && !inBody[key.Value] {
+		if ps.Has(key.Value) && !inBody[key.Value] {
 			return nil, &blockError{at(l), fmt.Sprintf("line %d: %q is given in both the header and the body", at(l).Line, key.Value)}
 		}
 		inBody[key.Value] = true
-		ps.add(key.Value, []string{val.Value}, false)
+		ps.Add(key.Value, false, val.Value)
 	}
-	return ps.json(), nil
+	return ps.JSON(), nil
 }
 
 func joinLines(ls []line) []byte {

@@ -1,0 +1,245 @@
+package xmltag
+
+import (
+	"bytes"
+
+	"github.com/toolparse/toolparse/syntax"
+	"github.com/toolparse/toolparse/syntax/scan"
+)
+
+// Syntax describes the xmltag syntax for the registry.
+var Syntax = syntax.Syntax{
+	Name:        "xmltag",
+	Aliases:     []string{"tool-xml"},
+	Description: "<tool:NAME><param:KEY>value</param:KEY></tool:NAME>",
+	New:         New,
+}
+
+const (
+	openThinking  = "<thinking>"
+	closeThinking = "</thinking>"
+	toolPrefix    = "<tool:"
+	maxName       = 256 // a longer "<tool:…" is text
+)
+
+var wakeSet = scan.Bytes(">") // every tag ends in '>'
+
+type state uint8
+
+const (
+	inText state = iota
+	inThinking
+	inTool
+)
+
+type parser struct {
+	scan.Core
+	state state
+
+	thinkStart syntax.Pos
+
+	// The open tool.
+	name      string
+	closeTag  string
+	start     syntax.Pos
+	block     []byte // the whole tool, open tag first, up to the limit
+	blockLen  int64
+	overLimit bool
+}
+
+// New returns an xmltag parser that sends its events to h.
+func New(h syntax.Handler, opts syntax.Options) syntax.Parser {
+	p := &parser{}
+	p.Init(h, opts, p.step, p.finish)
+	p.WakeOn(wakeSet)
+	return p
+}
+
+func (p *parser) step(data []byte, eof bool) int {
+	switch p.state {
+	case inThinking:
+		return p.thinking(data, eof)
+	case inTool:
+		return p.tool(data, eof)
+	}
+	return p.text(data, eof)
+}
+
+// text handles input outside tools: respond text, <thinking> and <tool:NAME>.
+func (p *parser) text(data []byte, eof bool) int {
+	off := p.Offset()
+	i := bytes.IndexByte(data, '<')
+	if i < 0 {
+		p.Text(syntax.Respond, data, off)
+		return len(data)
+	}
+	if i > 0 {
+		p.Text(syntax.Respond, data[:i], off)
+		return i
+	}
+	full, partial := scan.MatchPrefix(data, openThinking)
+	if full {
+		p.BeginRun(syntax.Think, off)
+		p.thinkStart = p.Pos()
+		p.state = inThinking
+		return len(openThinking)
+	}
+	wait := partial
+	if n, name := openTool(data, eof); n > 0 {
+		p.EndRun()
+		p.openTool(name, data[:n])
+		return n
+	} else if n < 0 {
+		wait = true
+	}
+	if wait && !eof {
+		return 0
+	}
+	p.Text(syntax.Respond, data[:1], off)
+	return 1
+}
+
+// openTool matches "<tool:NAME>" at the start of data. It returns the tag's
+// length and the name; 0 when there is none; -1 when more input is needed.
+func openTool(data []byte, eof bool) (int, string) {
+	full, partial := scan.MatchPrefix(data, toolPrefix)
+	if !full {
+		if partial && !eof {
+			return -1, ""
+		}
+		return 0, ""
+	}
+	i := len(toolPrefix)
+	for i < len(data) && i-len(toolPrefix) <= maxName && isNameByte(data[i]) {
+		i++
+	}
+	switch {
+	case i-len(toolPrefix) > maxName:
+		return 0, ""
+	case i == len(data):
+		if eof {
+			return 0, ""
+		}
+		return -1, ""
+	case data[i] != '>' || i == len(toolPrefix):
+		return 0, ""
+	}
+	return i + 1, string(data[len(toolPrefix):i])
+}
+
+func isNameByte(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_' || c == '-' || c == '.'
+}
+
+// thinking handles the inside of <thinking>: nothing but </thinking> is a tag.
+func (p *parser) thinking(data []byte, eof bool) int {
+	off := p.Offset()
+	i := bytes.IndexByte(data, '<')
+	if i < 0 {
+		p.Text(syntax.Think, data, off)
+		return len(data)
+	}
+	if i > 0 {
+		p.Text(syntax.Think, data[:i], off)
+		return i
+	}
+	full, partial := scan.MatchPrefix(data, closeThinking)
+	switch {
+	case full:
+		p.EndRunAt(off + int64(len(closeThinking)))
+		p.state = inText
+		return len(closeThinking)
+	case partial && !eof:
+		return 0
+	}
+	p.Text(syntax.Think, data[:1], off)
+	return 1
+}
+
+func (p *parser) openTool(name string, tag []byte) {
+	p.state = inTool
+	p.name = name
+	p.closeTag = "</tool:" + name + ">"
+	p.start = p.Pos()
+	p.block = p.block[:0]
+	p.blockLen = 0
+	p.overLimit = false
+	p.keep(tag)
+}
+
+func (p *parser) keep(b []byte) {
+	p.blockLen += int64(len(b))
+	if p.overLimit {
+		return
+	}
+	if len(p.block)+len(b) > p.Options().BlockLimit() {
+		p.overLimit = true
+		p.block = p.block[:0]
+		return
+	}
+	p.block = scan.Append(p.block, b)
+}
+
+// tool stores the tool's bytes up to its close tag </tool:NAME>, the first
+// one: the block's structure is read when it is complete.
+func (p *parser) tool(data []byte, eof bool) int {
+	if i := bytes.Index(data, []byte(p.closeTag)); i >= 0 {
+		n := i + len(p.closeTag)
+		p.keep(data[:n])
+		p.closeTool()
+		return n
+	}
+	n := len(data)
+	if !eof {
+		n -= partialSuffix(data, p.closeTag)
+	}
+	p.keep(data[:n])
+	if n == 0 && !eof {
+		return 0
+	}
+	return n
+}
+
+// partialSuffix returns the length of the longest suffix of b that is a
+// proper prefix of tag.
+func partialSuffix(b []byte, tag string) int {
+	for k := min(len(tag)-1, len(b)); k > 0; k-- {
+		if string(b[len(b)-k:]) == tag[:k] {
+			return k
+		}
+	}
+	return 0
+}
+
+func (p *parser) closeTool() {
+	p.state = inText
+	span := syntax.Span{Start: p.start.Offset, End: p.start.Offset + p.blockLen}
+	if p.overLimit {
+		p.Errorf(p.start, span, nil, "<tool:%s> longer than the limit of %d bytes", p.name, p.Options().BlockLimit())
+		return
+	}
+	args, perr := parseTool(p.block, p.name)
+	if perr != nil {
+		p.Errorf(p.start, span, p.block, "<tool:%s> at %s: %s", p.name, scan.Advance(p.start, p.block[:perr.off]), perr.msg)
+		return
+	}
+	p.Emit(syntax.Event{Type: syntax.Call, Name: p.name, Args: args, Span: span})
+	closeAt := span.End - int64(len(p.closeTag))
+	p.Emit(syntax.Event{Type: syntax.Execute, Span: syntax.Span{Start: closeAt, End: span.End}})
+}
+
+func (p *parser) finish(end int64) {
+	switch p.state {
+	case inThinking:
+		p.EndRun()
+		p.Error("unterminated <thinking>: the stream ended before </thinking>", p.thinkStart,
+			syntax.Span{Start: p.thinkStart.Offset, End: end}, nil)
+	case inTool:
+		var raw []byte
+		if !p.overLimit {
+			raw = p.block
+		}
+		p.Errorf(p.start, syntax.Span{Start: p.start.Offset, End: end}, raw,
+			"unterminated <tool:%s>: the stream ended before %s", p.name, p.closeTag)
+	}
+}
