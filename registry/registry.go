@@ -9,6 +9,7 @@ import (
 	"github.com/toolparse/toolparse/syntax"
 	"github.com/toolparse/toolparse/syntax/caret"
 	"github.com/toolparse/toolparse/syntax/delimiter"
+	"github.com/toolparse/toolparse/syntax/native"
 	"github.com/toolparse/toolparse/syntax/xmljson"
 	"github.com/toolparse/toolparse/syntax/xmltag"
 )
@@ -35,7 +36,7 @@ func New(syntaxes ...syntax.Syntax) (*Registry, error) {
 
 // Builtin lists the syntaxes that ship with toolparse.
 func Builtin() []syntax.Syntax {
-	return []syntax.Syntax{caret.Syntax, delimiter.Syntax, xmljson.Syntax, xmltag.Syntax}
+	return []syntax.Syntax{caret.Syntax, delimiter.Syntax, native.Syntax, xmljson.Syntax, xmltag.Syntax}
 }
 
 var defaultRegistry = func() *Registry {

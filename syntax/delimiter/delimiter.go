@@ -78,7 +78,7 @@ func (p *parser) step(data []byte, eof bool) int {
 		var n int
 		switch st {
 		case inCallWS:
-			n = p.callWS(data)
+			n = p.callWS(data, eof)
 		case inCallJSON:
 			n = p.callJSON(data)
 		case afterEnd:
@@ -229,13 +229,16 @@ func (p *parser) reportPending() {
 }
 
 // callWS skips the white space after §call:, which is not content.
-func (p *parser) callWS(data []byte) int {
+func (p *parser) callWS(data []byte, eof bool) int {
 	i := scan.SkipSpace(data, 0)
 	if i == len(data) {
 		return i
 	}
 	if i > 0 {
 		return i
+	}
+	if data[0] != '{' && !eof && !utf8.FullRune(data) {
+		return 0 // the error message names the character: wait for all of it
 	}
 	p.jsonStart = p.Pos()
 	p.json = p.json[:0]

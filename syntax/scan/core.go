@@ -54,6 +54,8 @@ type Core struct {
 	tokFrom  int         // token mode: runBuf[tokFrom:] not yet sent as a fragment
 	tokOff   int64       // token mode: offset of runBuf[tokFrom]
 	runLead  bool        // token mode: a non-white-space byte has been seen in this run
+	decoded  bool        // the run's text was decoded (TextDecoded), not copied from the source
+	fragFrom int64       // decoded runs: where the source of the next fragment starts
 }
 
 // Init prepares c. finish is called once at Close, after all input has been
@@ -251,6 +253,22 @@ func (c *Core) Text(t syntax.Type, p []byte, off int64) {
 	c.runEnd = off + int64(len(p))
 }
 
+// TextDecoded adds to the run of type t text that was decoded from the
+// source (a JSON string in a provider's stream) rather than copied from it:
+// content is the text, span the source bytes it came from. The run's span,
+// and in token mode each fragment's, cover the source it came from.
+func (c *Core) TextDecoded(t syntax.Type, content []byte, span syntax.Span) {
+	if c.run == t && len(c.runBuf)+len(content) > c.opts.BlockLimit() {
+		c.EndRun() // a run longer than a block may hold is reported in pieces
+	}
+	if c.run != t {
+		c.BeginRun(t, span.Start)
+		c.decoded, c.fragFrom = true, span.Start
+	}
+	c.appendRun(content, span.Start)
+	c.runEnd = span.End
+}
+
 func (c *Core) appendRun(p []byte, off int64) {
 	if c.opts.Mode == syntax.TokenMode && !c.runLead {
 		i := 0
@@ -285,8 +303,12 @@ func (c *Core) flushFragment(final bool) {
 			return
 		}
 	}
-	c.h(syntax.Event{Type: c.run, Content: string(frag), Partial: true,
-		Span: syntax.Span{Start: c.tokOff, End: c.tokOff + int64(len(frag))}})
+	span := syntax.Span{Start: c.tokOff, End: c.tokOff + int64(len(frag))}
+	if c.decoded {
+		span = syntax.Span{Start: c.fragFrom, End: c.runEnd}
+		c.fragFrom = c.runEnd
+	}
+	c.h(syntax.Event{Type: c.run, Content: string(frag), Partial: true, Span: span})
 	c.tokFrom += len(frag)
 	c.tokOff += int64(len(frag))
 }
@@ -330,6 +352,7 @@ func (c *Core) EndRunAt(end int64) {
 	}
 	c.tokFrom = 0
 	c.runLead = false
+	c.decoded = false
 }
 
 // RunOpen reports whether a run of type t is open.

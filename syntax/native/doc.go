@@ -1,0 +1,43 @@
+// Package native parses the function-call JSON of provider APIs (SPEC §3.5):
+// OpenAI Chat Completions and Responses, Anthropic Messages and Gemini, as
+// whole responses or as streams — SSE ("data:" and "event:" lines, "data:
+// [DONE]") or one JSON object per line — and conversations that carry tool
+// results (OpenAI "tool" messages, Anthropic tool_result blocks, Gemini
+// functionResponse parts, Responses function_call_output items).
+//
+// The stream is split into JSON documents by the same incremental JSON scanner
+// the other syntaxes use, so a chunk boundary may fall anywhere; each document
+// is then read by its shape (choices, a "type" of the Responses or Anthropic
+// stream, output, candidates, messages, contents, or a role).
+//
+// Reasoning is think, text is respond. Tool calls are assembled per message:
+// by index (Chat Completions), by item id or output index (Responses), by
+// content block (Anthropic); Gemini's come whole. A call is emitted when it
+// is complete — at finish_reason (Chat Completions), at content_block_stop
+// (Anthropic), at output_item.done (Responses), at once (Gemini) — with its
+// provider id; execute follows at the message's end (finish_reason,
+// message_delta's stop_reason or message_stop, response.completed, Gemini's
+// finishReason, or the end of a whole message) when the message had a valid
+// call. Arguments that are not a JSON object are an error naming the call, with
+// the arguments as raw. A call still open when the stream ends, or the call
+// being written when a message is cut off by its token limit (finish_reason
+// "length", stop_reason "max_tokens", response.incomplete), is an error,
+// never a call. Calls emitted in a message that never ended get an error
+// instead of execute.
+//
+// Quirks handled, each with a golden case: arguments absent, "" or {} for a
+// parameterless tool (→ {}); a first fragment of ""; an index of -1 or
+// starting above 0; the name, or the whole arguments, sent again in later
+// chunks (ignored); parallel calls that share an index but have different ids
+// (two calls); arguments sent as an object instead of a string; two JSON
+// objects glued together (an error). Argument text is kept byte for byte:
+// escapes such as \u00e9 are not re-serialised.
+//
+// Choices where the spec is silent: only the first choice (or candidate) is
+// read, and one error says so when there are others; user and system messages
+// give no events (parsers produce no "user" events), except their tool
+// results; a result's tool name comes from the call with its id seen earlier
+// in the stream ("" when there was none); documents that fit no shape, and
+// lines that are not JSON, are errors with their text as raw; an "error"
+// event of the Anthropic stream becomes an error event.
+package native

@@ -1,0 +1,202 @@
+package native
+
+import (
+	"bytes"
+	"fmt"
+	"strconv"
+
+	"github.com/toolparse/toolparse/syntax"
+	"github.com/toolparse/toolparse/syntax/scan"
+)
+
+// call is a tool call being assembled from a provider's stream (or read
+// whole from a response).
+type call struct {
+	key      string
+	id, name string
+	pos      syntax.Pos  // the document where it started
+	span     syntax.Span // from its first document to its last
+	args     []byte      // argument text accumulated from fragments
+	whole    []byte      // arguments given whole (an object, or a .done event), if any
+	start    []byte      // Anthropic: the input of content_block_start
+	js       scan.JSON   // scans args as they arrive
+	trailing bool        // text came after the arguments' JSON value
+	tooLong  bool
+}
+
+// message is the assistant message whose calls are being assembled.
+type message struct {
+	calls   []*call // not yet finished, in order of first appearance
+	byKey   map[string]*call
+	emitted int // valid calls emitted
+	first   syntax.Pos
+}
+
+func (m *message) reset() {
+	m.calls = m.calls[:0]
+	if m.byKey == nil || len(m.byKey) > 0 {
+		m.byKey = map[string]*call{}
+	}
+	m.emitted = 0
+}
+
+// callFor returns the call at key, starting one if there is none, or if the
+// call there has another id (parallel calls that share one index).
+func (p *parser) callFor(key, id, name string, span syntax.Span) *call {
+	c := p.msg.byKey[key]
+	if c != nil && id != "" && c.id != "" && id != c.id {
+		p.completeCall(c, "")
+		c = nil
+	}
+	if c == nil {
+		if len(p.msg.calls) == 0 && p.msg.emitted == 0 {
+			p.msg.first = p.docStart
+		}
+		c = &call{key: key, pos: p.docStart, span: span}
+		c.js.Reset(p.Options().DepthLimit())
+		p.msg.byKey[key] = c
+		p.msg.calls = append(p.msg.calls, c)
+	}
+	c.span.End = span.End
+	if c.id == "" {
+		c.id = id
+	}
+	switch {
+	case name == "" || name == c.name:
+	case c.name == "":
+		c.name = name
+	default:
+		c.name += name // a name streamed in pieces
+	}
+	return c
+}
+
+// addArgs appends an argument fragment. A fragment that repeats all the
+// arguments so far, once they are complete JSON, is a resend and is ignored.
+func (p *parser) addArgs(c *call, frag []byte, span syntax.Span) {
+	c.span.End = span.End
+	if len(frag) == 0 || c.tooLong {
+		return
+	}
+	if c.js.Done() && bytes.Equal(frag, c.args) {
+		return
+	}
+	if len(c.args)+len(frag) > p.Options().BlockLimit() {
+		c.tooLong, c.args = true, nil
+		return
+	}
+	c.args = scan.Append(c.args, frag)
+	if c.trailing || c.js.Err() != nil {
+		return
+	}
+	n := c.js.Scan(frag)
+	if c.js.Done() && len(scan.TrimSpace(frag[n:])) > 0 {
+		c.trailing = true
+	}
+}
+
+// completeCall ends a call: a valid one is emitted, anything else becomes an
+// error naming the call. cut, if set, says why the call was cut off.
+func (p *parser) completeCall(c *call, cut string) {
+	delete(p.msg.byKey, c.key)
+	for i, x := range p.msg.calls {
+		if x == c {
+			p.msg.calls = append(p.msg.calls[:i], p.msg.calls[i+1:]...)
+			break
+		}
+	}
+	if c.id != "" && c.name != "" {
+		p.names[c.id] = c.name
+	}
+	args, problem := c.finalArgs()
+	switch {
+	case c.tooLong:
+		problem = fmt.Sprintf("its arguments are longer than the limit of %d bytes", p.Options().BlockLimit())
+	case cut != "":
+		problem = "it was cut off (" + cut + ") and is not executed"
+	case c.name == "":
+		problem = "it has no name"
+	}
+	if problem != "" {
+		raw := c.args
+		if c.whole != nil {
+			raw = c.whole
+		}
+		p.Error("call "+c.label()+": "+problem, c.pos, c.span, raw)
+		return
+	}
+	p.msg.emitted++
+	p.Emit(syntax.Event{Type: syntax.Call, Name: c.name, ID: c.id, Args: args, Span: c.span})
+}
+
+func (c *call) label() string {
+	switch {
+	case c.id != "" && c.name != "":
+		return c.id + " (" + c.name + ")"
+	case c.id != "":
+		return c.id
+	case c.name != "":
+		return c.name
+	}
+	return "at " + c.key
+}
+
+// finalArgs returns the call's arguments as a compact JSON object, or a
+// problem. Absent or empty arguments, "" included, are {}.
+func (c *call) finalArgs() ([]byte, string) {
+	text := c.args
+	if c.whole != nil {
+		text = c.whole
+	}
+	text = scan.TrimSpace(text)
+	if len(text) == 0 {
+		if k := scan.Kind(c.start); k == '{' {
+			return scan.Compact(c.start), ""
+		}
+		return []byte("{}"), ""
+	}
+	js := scan.NewJSON(512)
+	n := js.Scan(text)
+	if !js.Done() && js.Err() == nil {
+		js.End()
+	}
+	switch {
+	case js.Err() != nil:
+		return nil, "its arguments are not valid JSON (" + js.Err().Msg + " at byte " + strconv.FormatInt(js.Err().Offset, 10) + ")"
+	case len(scan.TrimSpace(text[n:])) > 0:
+		return nil, "its arguments hold more than one JSON value"
+	case scan.Kind(text) != '{':
+		return nil, "its arguments are " + scan.KindName(scan.Kind(text)) + ", not a JSON object"
+	}
+	return scan.Compact(text), ""
+}
+
+// endMessage ends the assistant message: calls not yet complete are
+// completed in order (if cut says the message was cut off, the last one is
+// reported as cut off), and execute follows if any call was valid.
+func (p *parser) endMessage(span syntax.Span, cut string) {
+	calls := append([]*call(nil), p.msg.calls...)
+	for i, c := range calls {
+		reason := ""
+		if i == len(calls)-1 {
+			reason = cut
+		}
+		p.completeCall(c, reason)
+	}
+	if p.msg.emitted > 0 {
+		p.Emit(syntax.Event{Type: syntax.Execute, Span: span})
+	}
+	p.msg.reset()
+}
+
+// endOfStream reports what the stream left unfinished.
+func (p *parser) endOfStream() {
+	for _, c := range append([]*call(nil), p.msg.calls...) {
+		p.completeCall(c, "the stream ended before the call was complete")
+	}
+	if p.msg.emitted > 0 {
+		p.Errorf(p.msg.first, syntax.Span{Start: p.msg.first.Offset, End: p.msg.first.Offset}, nil,
+			"the stream ended before the message did: its %d call(s) get no execute", p.msg.emitted)
+	}
+	p.msg.reset()
+}

@@ -1,0 +1,209 @@
+package native
+
+import (
+	"bytes"
+	"fmt"
+
+	"github.com/toolparse/toolparse/syntax"
+	"github.com/toolparse/toolparse/syntax/scan"
+)
+
+// Syntax describes the native syntax for the registry.
+var Syntax = syntax.Syntax{
+	Name:        "native",
+	Aliases:     []string{"json", "openai", "anthropic", "gemini"},
+	Description: "provider function-call JSON (OpenAI, Anthropic, Gemini), whole or streamed",
+	New:         New,
+}
+
+type state uint8
+
+const (
+	atLine   state = iota // between documents
+	inDoc                 // inside a JSON document
+	skipLine              // skipping the rest of an SSE field line (event:, id:, …)
+	badLine               // gathering a line that is not JSON
+)
+
+type parser struct {
+	scan.Core
+	state     state
+	lineStart bool // only white space since the last newline
+	afterData bool // just after "data:": "[DONE]" may follow
+
+	// The document being read.
+	docStart  syntax.Pos
+	doc       []byte
+	docLen    int64
+	overLimit bool
+	js        scan.JSON
+
+	// A line that is not JSON.
+	badStart syntax.Pos
+	bad      []byte
+	badMsg   string
+
+	msg       message
+	names     map[string]string // call id → tool name, to name results
+	otherSeen bool              // a choice other than the first was reported
+}
+
+// New returns a native parser that sends its events to h.
+func New(h syntax.Handler, opts syntax.Options) syntax.Parser {
+	p := &parser{lineStart: true, names: map[string]string{}}
+	p.msg.reset()
+	p.Init(h, opts, p.step, p.finish)
+	return p
+}
+
+func (p *parser) step(data []byte, eof bool) int {
+	for {
+		st := p.state
+		var n int
+		switch st {
+		case inDoc:
+			n = p.docBytes(data)
+		case skipLine:
+			n = p.skipLineBytes(data)
+		case badLine:
+			n = p.badBytes(data)
+		default:
+			n = p.between(data, eof)
+		}
+		if n > 0 || p.state == st {
+			return n
+		}
+	}
+}
+
+// sseFields are the SSE field names; only data: carries a document.
+var sseFields = [...]string{"data:", "event:", "id:", "retry:", ":"}
+
+// between handles the bytes between documents: white space, SSE field
+// names, "data: [DONE]", the start of a document, or a line that is not JSON.
+func (p *parser) between(data []byte, eof bool) int {
+	if i := scan.SkipSpace(data, 0); i > 0 {
+		if bytes.IndexByte(data[:i], '\n') >= 0 {
+			p.lineStart, p.afterData = true, false
+		}
+		return i
+	}
+	if p.afterData {
+		full, partial := scan.MatchPrefix(data, "[DONE]")
+		if partial && !eof {
+			return 0
+		}
+		p.afterData = false
+		if full {
+			return len("[DONE]")
+		}
+	}
+	if c := data[0]; c == '{' || c == '[' {
+		p.state = inDoc
+		p.docStart = p.Pos()
+		p.doc = p.doc[:0]
+		p.docLen = 0
+		p.overLimit = false
+		p.js.Reset(p.Options().DepthLimit())
+		return 0
+	}
+	if p.lineStart {
+		for _, f := range sseFields {
+			full, partial := scan.MatchPrefix(data, f)
+			if partial && !eof {
+				return 0
+			}
+			if !full {
+				continue
+			}
+			if f != "data:" {
+				p.state = skipLine
+				return len(f)
+			}
+			p.lineStart, p.afterData = false, true
+			return len(f)
+		}
+	}
+	p.state = badLine
+	p.badStart = p.Pos()
+	p.bad = p.bad[:0]
+	p.badMsg = "not a JSON document or an SSE line"
+	return 0
+}
+
+func (p *parser) skipLineBytes(data []byte) int {
+	i := bytes.IndexByte(data, '\n')
+	if i < 0 {
+		return len(data)
+	}
+	p.state, p.lineStart = atLine, true
+	return i + 1
+}
+
+// badBytes gathers the rest of a line that is not JSON, for its error.
+func (p *parser) badBytes(data []byte) int {
+	i := bytes.IndexByte(data, '\n')
+	n := len(data)
+	if i >= 0 {
+		n = i + 1
+	}
+	if len(p.bad)+n <= p.Options().BlockLimit() {
+		p.bad = scan.Append(p.bad, data[:n])
+	}
+	if i >= 0 {
+		p.endBadLine(p.Offset() + int64(n))
+		p.lineStart = true
+	}
+	return n
+}
+
+func (p *parser) endBadLine(end int64) {
+	p.state = atLine
+	p.Error(p.badMsg, p.badStart, syntax.Span{Start: p.badStart.Offset, End: end}, scan.TrimSpace(p.bad))
+}
+
+// docBytes reads a JSON document, JSON-aware, to its end.
+func (p *parser) docBytes(data []byte) int {
+	n := p.js.Scan(data)
+	p.docLen += int64(n)
+	if !p.overLimit {
+		if len(p.doc)+n > p.Options().BlockLimit() {
+			p.overLimit = true
+			p.doc = p.doc[:0]
+		} else {
+			p.doc = scan.Append(p.doc, data[:n])
+		}
+	}
+	span := syntax.Span{Start: p.docStart.Offset, End: p.docStart.Offset + p.docLen}
+	switch {
+	case p.js.Done():
+		p.state, p.lineStart = atLine, false
+		if p.overLimit {
+			p.Errorf(p.docStart, span, nil, "JSON document longer than the limit of %d bytes", p.Options().BlockLimit())
+		} else {
+			p.document(p.doc, span)
+		}
+	case p.js.Err() != nil:
+		// The rest of the line joins the error; the next line starts afresh.
+		p.state = badLine
+		p.badStart = p.docStart
+		p.badMsg = fmt.Sprintf("invalid JSON at %s: %s", scan.Advance(p.docStart, p.doc), p.js.Err().Msg)
+		p.bad = append(p.bad[:0], p.doc...)
+	}
+	return n
+}
+
+func (p *parser) finish(end int64) {
+	switch p.state {
+	case inDoc:
+		var raw []byte
+		if !p.overLimit {
+			raw = p.doc
+		}
+		p.Errorf(p.docStart, syntax.Span{Start: p.docStart.Offset, End: end}, raw,
+			"truncated JSON document: the stream ended inside it")
+	case badLine:
+		p.endBadLine(end)
+	}
+	p.endOfStream()
+}

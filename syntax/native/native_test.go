@@ -1,0 +1,118 @@
+package native_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/toolparse/toolparse/syntax"
+	"github.com/toolparse/toolparse/syntax/native"
+	"github.com/toolparse/toolparse/syntax/syntaxtest"
+)
+
+func corpus(tb testing.TB) [][]byte {
+	gs, err := syntaxtest.ReadGoldens(filepath.Join("..", "..", "testdata", "native"))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	var c [][]byte
+	for _, g := range gs {
+		c = append(c, g.Input)
+	}
+	return c
+}
+
+func TestGarbage(t *testing.T) {
+	if err := syntaxtest.Garbage(native.Syntax, corpus(t), 3000, 5); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// FuzzParse checks the invariants of SPEC §2 on any input.
+func FuzzParse(f *testing.F) {
+	for _, in := range corpus(f) {
+		f.Add(in, uint64(0))
+	}
+	f.Fuzz(func(t *testing.T, in []byte, seed uint64) {
+		cfg := syntaxtest.Config{Seed: seed, RandomSplits: 3, MaxExhaustive: 256}
+		if err := syntaxtest.Check(native.Syntax, in, cfg); err != nil {
+			t.Fatal(err)
+		}
+	})
+}
+
+// openAIDeltas is a Chat Completions stream whose one call's arguments arrive
+// one character per chunk.
+func openAIDeltas(args string) []byte {
+	var b bytes.Buffer
+	b.WriteString(`data: {"id":"c1","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"call_1","type":"function","function":{"name":"write","arguments":""}}]},"finish_reason":null}]}` + "\n\n")
+	for _, r := range args {
+		frag, _ := json.Marshal(string(r))
+		fmt.Fprintf(&b, `data: {"id":"c1","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"arguments":%s}}]},"finish_reason":null}]}`+"\n\n", frag)
+	}
+	b.WriteString(`data: {"id":"c1","object":"chat.completion.chunk","choices":[{"index":0,"delta":{},"finish_reason":"tool_calls"}]}` + "\n\ndata: [DONE]\n")
+	return b.Bytes()
+}
+
+// anthropicDeltas is the same as an Anthropic stream.
+func anthropicDeltas(args string) []byte {
+	var b bytes.Buffer
+	b.WriteString("event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"id\":\"msg_1\",\"type\":\"message\",\"role\":\"assistant\",\"content\":[]}}\n\n")
+	b.WriteString("event: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":0,\"content_block\":{\"type\":\"tool_use\",\"id\":\"toolu_1\",\"name\":\"write\",\"input\":{}}}\n\n")
+	for _, r := range args {
+		frag, _ := json.Marshal(string(r))
+		fmt.Fprintf(&b, "event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"input_json_delta\",\"partial_json\":%s}}\n\n", frag)
+	}
+	b.WriteString("event: content_block_stop\ndata: {\"type\":\"content_block_stop\",\"index\":0}\n\n")
+	b.WriteString("event: message_delta\ndata: {\"type\":\"message_delta\",\"delta\":{\"stop_reason\":\"tool_use\"}}\n\nevent: message_stop\ndata: {\"type\":\"message_stop\"}\n")
+	return b.Bytes()
+}
+
+func bigArgs(n int) string {
+	content := strings.Repeat("x", n)
+	return `{"path":"big.txt","content":"` + content + `"}`
+}
+
+// The quirk of arguments streamed as 100,000 one-character deltas, in both
+// shapes: one call with all of them, byte for byte.
+func TestHundredThousandDeltas(t *testing.T) {
+	args := bigArgs(100_000)
+	for name, in := range map[string][]byte{"openai": openAIDeltas(args), "anthropic": anthropicDeltas(args)} {
+		evs := syntax.ParseChunks(native.Syntax, syntaxtest.Split(in, 4096), syntax.Options{})
+		if len(evs) != 3 || evs[0].Type != syntax.Call || evs[1].Type != syntax.Execute {
+			t.Fatalf("%s: %d events, first %v", name, len(evs), evs[0].Type)
+		}
+		if string(evs[0].Args) != args {
+			t.Errorf("%s: arguments differ (%d bytes, want %d)", name, len(evs[0].Args), len(args))
+		}
+	}
+}
+
+func benchParse(b *testing.B, in []byte, chunk int) {
+	b.SetBytes(int64(len(in)))
+	b.ReportAllocs()
+	for b.Loop() {
+		p := native.New(func(syntax.Event) {}, syntax.Options{})
+		if chunk <= 0 {
+			p.Write(in)
+		} else {
+			for i := 0; i < len(in); i += chunk {
+				p.Write(in[i:min(i+chunk, len(in))])
+			}
+		}
+		p.Close()
+	}
+}
+
+// BenchmarkOneCharDeltas streams a call's arguments as one-character deltas:
+// 100 KB and 1 MB of arguments, so linear cost shows as equal MB/s.
+func BenchmarkOneCharDeltas(b *testing.B) {
+	for _, size := range []int{100_000, 1_000_000} {
+		args := bigArgs(size)
+		b.Run(fmt.Sprintf("openai/%dKB", size/1000), func(b *testing.B) { benchParse(b, openAIDeltas(args), 64<<10) })
+		b.Run(fmt.Sprintf("anthropic/%dKB", size/1000), func(b *testing.B) { benchParse(b, anthropicDeltas(args), 64<<10) })
+	}
+}
