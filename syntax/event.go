@@ -53,7 +53,8 @@ func (s Span) Len() int64 { return s.End - s.Start }
 // are meaningful depends on Type:
 //
 //   - Think, Respond: Content (in token mode, Partial marks a fragment).
-//   - Call: Name, Args (a JSON object, keys in source order), ID when the source has one.
+//   - Call: Name, Args (a JSON object, keys in source order), ID when the source
+//     has one, and Invalid when a tool schema rejected it (the call is still reported).
 //   - Execute, End: nothing more.
 //   - Result: Tool, Status, Value (any JSON value).
 //   - Error: Message, Pos, and Raw when source text was not used by any other event.
@@ -66,9 +67,10 @@ type Event struct {
 	Content string // think, respond
 	Partial bool   // token mode: a fragment of a text run, not the whole run
 
-	Name string          // call
-	Args json.RawMessage // call: compact JSON object
-	ID   string          // call, when the source gives one
+	Name    string          // call
+	Args    json.RawMessage // call: compact JSON object
+	ID      string          // call, when the source gives one
+	Invalid string          // call: why it failed validation against its tool's schema, if it did
 
 	Tool   string          // result
 	Status string          // result: Success or Failure
@@ -113,6 +115,10 @@ func AppendJSON(dst []byte, e Event, withSpan bool) []byte {
 		if e.ID != "" {
 			dst = append(dst, `,"id":`...)
 			dst = AppendQuote(dst, e.ID)
+		}
+		if e.Invalid != "" {
+			dst = append(dst, `,"invalid":`...)
+			dst = AppendQuote(dst, e.Invalid)
 		}
 		if e.Partial {
 			dst = append(dst, `,"partial":true`...)
@@ -160,6 +166,7 @@ type wireEvent struct {
 	Name    string          `json:"name"`
 	Args    json.RawMessage `json:"args"`
 	ID      string          `json:"id"`
+	Invalid string          `json:"invalid"`
 	Tool    string          `json:"tool"`
 	Status  string          `json:"status"`
 	Message string          `json:"message"`
@@ -180,7 +187,7 @@ func (e *Event) UnmarshalJSON(data []byte) error {
 	if w.Type == "" {
 		return fmt.Errorf("event has no type: %s", data)
 	}
-	*e = Event{Type: w.Type, Partial: w.Partial, Name: w.Name, ID: w.ID, Tool: w.Tool,
+	*e = Event{Type: w.Type, Partial: w.Partial, Name: w.Name, ID: w.ID, Invalid: w.Invalid, Tool: w.Tool,
 		Status: w.Status, Message: w.Message, Raw: w.Raw,
 		Pos: Pos{Offset: w.Offset, Line: w.Line, Column: w.Column}}
 	switch w.Type {

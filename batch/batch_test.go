@@ -1,0 +1,156 @@
+package batch_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/toolparse/toolparse/batch"
+	"github.com/toolparse/toolparse/syntax"
+)
+
+func call(name, args string) syntax.Event {
+	return syntax.Event{Type: syntax.Call, Name: name, Args: json.RawMessage(args)}
+}
+
+type result struct{ Tool, Status, Content string }
+
+func summary(evs []syntax.Event) []result {
+	var rs []result
+	for _, e := range evs {
+		rs = append(rs, result{e.Tool, e.Status, string(e.Value)})
+	}
+	return rs
+}
+
+func sleepy(d time.Duration, out string) batch.Tool {
+	return func(ctx context.Context, _ json.RawMessage) (json.RawMessage, error) {
+		select {
+		case <-time.After(d):
+			return json.RawMessage(out), nil
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}
+}
+
+func TestOrderIsCallOrderNotCompletionOrder(t *testing.T) {
+	r := batch.Runner{Tools: map[string]batch.Tool{
+		"slow": sleepy(60*time.Millisecond, `"slow done"`),
+		"fast": sleepy(0, `"fast done"`),
+	}}
+	start := time.Now()
+	got := r.Run(context.Background(), batch.Batch{Calls: []syntax.Event{call("slow", "{}"), call("fast", "{}"), call("slow", "{}")}})
+	want := []result{{"slow", "success", `"slow done"`}, {"fast", "success", `"fast done"`}, {"slow", "success", `"slow done"`}}
+	if d := cmp.Diff(want, summary(got)); d != "" {
+		t.Fatal(d)
+	}
+	if el := time.Since(start); el > 110*time.Millisecond {
+		t.Errorf("took %v: the two slow calls did not run concurrently", el)
+	}
+}
+
+func TestFailuresAreIsolated(t *testing.T) {
+	r := batch.Runner{Timeout: 50 * time.Millisecond, Tools: map[string]batch.Tool{
+		"ok":    sleepy(0, `{"n":1}`),
+		"fails": func(context.Context, json.RawMessage) (json.RawMessage, error) { return nil, errors.New("disk full") },
+		"panics": func(context.Context, json.RawMessage) (json.RawMessage, error) { panic("index out of range") },
+		"hangs": func(context.Context, json.RawMessage) (json.RawMessage, error) { select {} }, // ignores its context
+		"bad":   func(context.Context, json.RawMessage) (json.RawMessage, error) { return json.RawMessage("{oops"), nil },
+	}}
+	invalid := call("ok", "{}")
+	invalid.Invalid = `missing required argument "path"`
+	calls := []syntax.Event{call("ok", "{}"), call("fails", "{}"), call("panics", "{}"), call("hangs", "{}"), call("nope", "{}"), invalid, call("bad", "{}"), call("ok", "{}")}
+	got := r.Run(context.Background(), batch.Batch{Calls: calls})
+	if len(got) != len(calls) {
+		t.Fatalf("%d results for %d calls", len(got), len(calls))
+	}
+	wants := []struct{ status, contains string }{
+		{"success", `{"n":1}`}, {"failure", "disk full"}, {"failure", "panicked"}, {"failure", "timed out after 50ms"},
+		{"failure", `unknown tool \"nope\"`}, {"failure", "invalid call: missing required argument"}, {"failure", "not JSON"}, {"success", `{"n":1}`},
+	}
+	for i, w := range wants {
+		if got[i].Type != syntax.Result || got[i].Tool != calls[i].Name || got[i].Status != w.status || !strings.Contains(string(got[i].Value), w.contains) {
+			t.Errorf("result %d = %s, want %s containing %q", i, got[i], w.status, w.contains)
+		}
+		if !json.Valid(got[i].Value) {
+			t.Errorf("result %d content is not JSON: %s", i, got[i].Value)
+		}
+	}
+}
+
+func TestCancellation(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	var started atomic.Int32
+	r := batch.Runner{Concurrency: 1, Tools: map[string]batch.Tool{
+		"wait": func(ctx context.Context, _ json.RawMessage) (json.RawMessage, error) {
+			started.Add(1)
+			<-ctx.Done()
+			return nil, ctx.Err()
+		},
+	}}
+	go func() { time.Sleep(30 * time.Millisecond); cancel() }()
+	got := r.Run(ctx, batch.Batch{Calls: []syntax.Event{call("wait", "{}"), call("wait", "{}"), call("wait", "{}")}})
+	for i, e := range got {
+		if e.Status != syntax.Failure || !strings.Contains(string(e.Value), "cancel") {
+			t.Errorf("result %d = %s, want a cancelled failure", i, e)
+		}
+	}
+	if n := started.Load(); n != 1 {
+		t.Errorf("%d calls started with concurrency 1 and a cancel during the first", n)
+	}
+}
+
+func TestConcurrencyLimit(t *testing.T) {
+	var running, peak atomic.Int32
+	tool := func(context.Context, json.RawMessage) (json.RawMessage, error) {
+		n := running.Add(1)
+		for {
+			p := peak.Load()
+			if n <= p || peak.CompareAndSwap(p, n) {
+				break
+			}
+		}
+		time.Sleep(10 * time.Millisecond)
+		running.Add(-1)
+		return json.RawMessage("true"), nil
+	}
+	r := batch.Runner{Concurrency: 2, Tools: map[string]batch.Tool{"t": tool}}
+	calls := make([]syntax.Event, 8)
+	for i := range calls {
+		calls[i] = call("t", "{}")
+	}
+	got := r.Run(context.Background(), batch.Batch{Calls: calls})
+	if len(got) != 8 || peak.Load() != 2 {
+		t.Errorf("%d results, peak concurrency %d; want 8 and 2", len(got), peak.Load())
+	}
+}
+
+func TestCollectorGroupsByExecute(t *testing.T) {
+	var batches [][]string
+	c := batch.Collector{OnBatch: func(b batch.Batch) {
+		var names []string
+		for _, e := range b.Calls {
+			names = append(names, e.Name)
+		}
+		batches = append(batches, names)
+	}}
+	for _, e := range []syntax.Event{
+		{Type: syntax.Respond, Content: "x"}, call("a", "{}"), call("b", "{}"), {Type: syntax.Execute},
+		{Type: syntax.Execute}, call("c", "{}"), {Type: syntax.End},
+	} {
+		c.Event(e)
+	}
+	if d := cmp.Diff([][]string{{"a", "b"}, nil}, batches); d != "" {
+		t.Error(d)
+	}
+	if p := c.Pending(); len(p) != 1 || p[0].Name != "c" {
+		t.Errorf("pending %v, want the call no execute followed", p)
+	}
+}
