@@ -58,11 +58,11 @@ func TestOrderIsCallOrderNotCompletionOrder(t *testing.T) {
 
 func TestFailuresAreIsolated(t *testing.T) {
 	r := batch.Runner{Timeout: 50 * time.Millisecond, Tools: map[string]batch.Tool{
-		"ok":    sleepy(0, `{"n":1}`),
-		"fails": func(context.Context, json.RawMessage) (json.RawMessage, error) { return nil, errors.New("disk full") },
+		"ok":     sleepy(0, `{"n":1}`),
+		"fails":  func(context.Context, json.RawMessage) (json.RawMessage, error) { return nil, errors.New("disk full") },
 		"panics": func(context.Context, json.RawMessage) (json.RawMessage, error) { panic("index out of range") },
-		"hangs": func(context.Context, json.RawMessage) (json.RawMessage, error) { select {} }, // ignores its context
-		"bad":   func(context.Context, json.RawMessage) (json.RawMessage, error) { return json.RawMessage("{oops"), nil },
+		"hangs":  func(context.Context, json.RawMessage) (json.RawMessage, error) { select {} }, // ignores its context
+		"bad":    func(context.Context, json.RawMessage) (json.RawMessage, error) { return json.RawMessage("{oops"), nil },
 	}}
 	invalid := call("ok", "{}")
 	invalid.Invalid = `missing required argument "path"`

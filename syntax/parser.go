@@ -84,13 +84,27 @@ func (o Options) DepthLimit() int {
 	return DefaultMaxDepth
 }
 
-// Syntax describes one wire syntax: how it is named and how to make its parser.
-// Every syntax package exports one as its Syntax variable.
+// Syntax describes one wire syntax: how it is named, how to make its parser,
+// and how to write events back in it. Every syntax package exports one as its
+// Syntax variable.
 type Syntax struct {
 	Name        string   // canonical name, lower case
 	Aliases     []string // other names it answers to
 	Description string   // one line
 	New         func(h Handler, opts Options) Parser
+	// Render, if set, returns a renderer that writes events to w in this
+	// syntax's wire form, for a parser with the given options to read back.
+	Render func(w io.Writer, opts Options) Renderer
+}
+
+// Renderer writes events in a syntax's wire form: the reverse of a Parser.
+// Event takes events in stream order; Close writes what is buffered. An
+// error says that something could not be carried faithfully (a syntax may
+// have no form for results, say); the renderer writes what it can and goes
+// on, so the caller may report the error and continue.
+type Renderer interface {
+	Event(e Event) error
+	Close() error
 }
 
 // Parse parses a whole input at once and returns its events.

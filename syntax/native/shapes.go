@@ -232,8 +232,15 @@ func (p *parser) message(d *doc, raw []byte, span syntax.Span) {
 		json.Unmarshal(d.Content, &s)
 		p.TextDecoded(syntax.Respond, []byte(s), span)
 	} else {
-		for i, b := range blocks(d.Content) {
-			p.wholeBlock(&b, strconv.Itoa(i), span)
+		bs := blocks(d.Content)
+		lastUse := -1 // cut off by max_tokens: the last tool_use is left for endMessage to report
+		for i, b := range bs {
+			if b.Type == "tool_use" && anthropicCut(d.StopReason) != "" {
+				lastUse = i
+			}
+		}
+		for i, b := range bs {
+			p.wholeBlock(&b, strconv.Itoa(i), span, i != lastUse)
 		}
 	}
 	for i, tc := range d.ToolCalls {
@@ -262,7 +269,7 @@ func contentValue(raw json.RawMessage) json.RawMessage {
 }
 
 // wholeBlock reads one Anthropic content block of a whole message.
-func (p *parser) wholeBlock(b *block, key string, span syntax.Span) {
+func (p *parser) wholeBlock(b *block, key string, span syntax.Span, complete bool) {
 	switch b.Type {
 	case "text":
 		if b.Text != nil {
@@ -272,11 +279,14 @@ func (p *parser) wholeBlock(b *block, key string, span syntax.Span) {
 		if b.Thinking != nil {
 			p.TextDecoded(syntax.Think, []byte(*b.Thinking), span)
 		}
-	case "tool_use":
+	case "tool_use": // complete: emitted at its place among the blocks
 		c := p.callFor("block:"+key, b.ID, b.Name, span)
 		c.whole = b.Input
 		if len(c.whole) == 0 {
 			c.whole = []byte("{}")
+		}
+		if complete {
+			p.completeCall(c, "")
 		}
 	case "tool_result":
 		p.toolResult(b, span)
@@ -288,7 +298,11 @@ func (p *parser) toolResult(b *block, span syntax.Span) {
 	if b.IsError {
 		status = syntax.Failure
 	}
-	p.Emit(syntax.Event{Type: syntax.Result, Tool: p.names[b.ToolUseID], Status: status, Value: contentValue(b.Content), Span: span})
+	tool := p.names[b.ToolUseID]
+	if tool == "" {
+		tool = b.Name // not Anthropic's: the renderer's name for a result whose call had no id
+	}
+	p.Emit(syntax.Event{Type: syntax.Result, Tool: tool, Status: status, Value: contentValue(b.Content), Span: span})
 }
 
 func anthropicCut(stop string) string {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/toolparse/toolparse/syntax"
 	"github.com/toolparse/toolparse/syntax/scan"
+	"github.com/toolparse/toolparse/syntax/wire"
 )
 
 // Config tunes [Check]. The zero value checks every 2-way split of inputs up
@@ -60,7 +61,10 @@ func (c Config) maxExhaustive() int {
 //   - spans lie within the input, and an Error's line and column agree with
 //     its offset;
 //   - a truncated call is never a call: every Call that a prefix of the input
-//     gives is a Call of the whole input, at the same place.
+//     gives is a Call of the whole input, at the same place;
+//   - round trip, for syntaxes with a renderer: rendering the events and
+//     parsing the result gives the same events, errors removed and adjacent
+//     text runs of one type joined (see package wire).
 //
 // Panics in the parser are caught and reported as errors. Check returns nil
 // when every invariant holds, or an error listing what failed.
@@ -78,6 +82,9 @@ func Check(s syntax.Syntax, input []byte, cfg Config) (err error) {
 
 	checkShape(want, input, fail)
 	checkNothingLost(s, want, input, opts, fail)
+	if s.Render != nil {
+		checkRoundTrip(s, want, opts, fail)
+	}
 
 	compare := func(what string, chunks [][]byte) {
 		got := syntax.ParseChunks(s, chunks, opts)
@@ -202,6 +209,26 @@ func checkNothingLost(s syntax.Syntax, evs []syntax.Event, input []byte, opts sy
 			}
 		}
 		i = j
+	}
+}
+
+// checkRoundTrip renders the events in the syntax and parses the result: it
+// must give the same events, errors removed and adjacent runs of a type
+// joined (wire.Normalize).
+func checkRoundTrip(s syntax.Syntax, evs []syntax.Event, opts syntax.Options, fail func(string, ...any)) {
+	var buf bytes.Buffer
+	r := s.Render(&buf, opts)
+	for _, e := range evs {
+		if err := r.Event(e); err != nil {
+			fail("round trip: rendering %s: %v", e, err)
+		}
+	}
+	if err := r.Close(); err != nil {
+		fail("round trip: closing the renderer: %v", err)
+	}
+	back := syntax.Parse(s, buf.Bytes(), opts)
+	if d := cmp.Diff(wire.Normalize(evs), wire.Normalize(back)); d != "" {
+		fail("round trip: rendered as %q, the events come back different (-parsed +rendered and parsed again):\n%s", clip(buf.Bytes()), d)
 	}
 }
 

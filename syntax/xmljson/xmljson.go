@@ -15,6 +15,7 @@ var Syntax = syntax.Syntax{
 	Aliases:     []string{"xml", "cogency"},
 	Description: "<think>, <execute>[JSON array]</execute>, <results>, <end>",
 	New:         New,
+	Render:      NewRenderer,
 }
 
 // The markers, exact and lower case.
