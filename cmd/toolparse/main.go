@@ -20,6 +20,7 @@ import (
 	"github.com/toolparse/toolparse/registry"
 	"github.com/toolparse/toolparse/stream"
 	"github.com/toolparse/toolparse/syntax"
+	"github.com/toolparse/toolparse/syntax/native"
 )
 
 // version is the toolparse release; builds may set it with -ldflags "-X main.version=…".
@@ -41,6 +42,7 @@ type config struct {
 	maxBlock  int
 	maxDepth  int
 	multiple  bool
+	to        string
 }
 
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -49,6 +51,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.SetOutput(io.Discard)
 	fs.StringVarP(&c.syntax, "syntax", "s", "xmljson", "the syntax of the input: a name or alias from --list")
 	fs.StringVarP(&c.output, "output", "o", "jsonl", "output format: jsonl or text")
+	fs.StringVar(&c.to, "to", "", "write the events back in syntax `NAME` instead (transcode); openai and anthropic pick the native form")
 	fs.StringVar(&c.mode, "mode", "event", "event (one event per text run) or token (text fragments as they stream)")
 	fs.IntVar(&c.chunkSize, "chunk-size", 0, "feed the input in chunks of `N` bytes, to replay streaming (0: as read)")
 	fs.BoolVar(&c.strict, "strict", false, "exit 1 if the input produced any error event")
@@ -107,12 +110,27 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 2
 	}
 	var out stream.Writer
-	switch c.output {
-	case "jsonl":
+	switch {
+	case c.to != "":
+		to, err := registry.Lookup(c.to)
+		if err != nil {
+			fmt.Fprintf(stderr, "toolparse: --to: %v\n", err)
+			return 2
+		}
+		render := to.Render
+		if strings.EqualFold(c.to, "openai") {
+			render = native.NewOpenAIRenderer
+		}
+		if render == nil {
+			fmt.Fprintf(stderr, "toolparse: --to: syntax %s cannot be written\n", to.Name)
+			return 2
+		}
+		out = &transcoder{r: render(stdout, opts), stderr: stderr, to: to.Name, seen: map[string]bool{}}
+	case c.output == "jsonl":
 		j := stream.NewJSONL(stdout)
 		j.Spans = c.spans
 		out = j
-	case "text":
+	case c.output == "text":
 		t := stream.NewText(stdout)
 		t.Color = isTerminal(stdout) && os.Getenv("NO_COLOR") == ""
 		out = t
@@ -152,6 +170,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return 2
 		}
 	}
+	if t, ok := out.(*transcoder); ok {
+		t.Close()
+	}
 	if err := out.Flush(); err != nil && writeErr == nil {
 		writeErr = err
 	}
@@ -159,10 +180,46 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "toolparse: writing output: %v\n", writeErr)
 		return 2
 	}
+	if t, ok := out.(*transcoder); ok && len(t.seen) > 0 {
+		sawError = true
+	}
 	if c.strict && sawError {
 		return 1
 	}
 	return 0
+}
+
+// transcoder writes events through a syntax's renderer. What the syntax
+// cannot carry is reported on standard error, once per kind of loss.
+type transcoder struct {
+	r      syntax.Renderer
+	stderr io.Writer
+	to     string
+	seen   map[string]bool
+}
+
+func (t *transcoder) Event(e syntax.Event) error {
+	t.report(t.r.Event(e))
+	return nil
+}
+
+func (t *transcoder) Flush() error { return nil }
+
+func (t *transcoder) Close() error {
+	t.report(t.r.Close())
+	return nil
+}
+
+func (t *transcoder) report(err error) {
+	if err == nil {
+		return
+	}
+	for _, line := range strings.Split(err.Error(), "\n") {
+		if !t.seen[line] {
+			t.seen[line] = true
+			fmt.Fprintf(t.stderr, "toolparse: --to %s: %s\n", t.to, line)
+		}
+	}
 }
 
 // parse feeds r to a new parser, in chunks of chunkSize bytes when it is set,

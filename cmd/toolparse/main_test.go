@@ -107,3 +107,63 @@ func TestFilesAndOutputs(t *testing.T) {
 		t.Errorf("token mode: %q", out)
 	}
 }
+
+// examples are the transcripts shipped in testdata/examples, with their syntax.
+var examples = map[string]string{
+	"xmljson-turn.txt":     "xmljson",
+	"caret-turn.txt":       "caret",
+	"delimiter-turn.txt":   "delimiter",
+	"xmltag-turn.txt":      "xmltag",
+	"anthropic-stream.sse": "native",
+	"openai-stream.sse":    "openai",
+}
+
+func TestExamplesParseCleanly(t *testing.T) {
+	for file, syn := range examples {
+		code, out, errs := runCLI(t, "", "-s", syn, "--strict", filepath.Join("..", "..", "testdata", "examples", file))
+		if code != 0 || !strings.Contains(out, `"type":"call"`) {
+			t.Errorf("%s: exit %d, stderr %q, output:\n%s", file, code, errs, out)
+		}
+	}
+}
+
+// TestTranscodeEveryPair writes every shipped example in every syntax and
+// parses the result back: the calls' names must survive in order, whatever
+// else a syntax cannot carry (which --to reports on standard error).
+func TestTranscodeEveryPair(t *testing.T) {
+	targets := []string{"xmljson", "caret", "delimiter", "xmltag", "native", "openai"}
+	for file, from := range examples {
+		path := filepath.Join("..", "..", "testdata", "examples", file)
+		_, orig, _ := runCLI(t, "", "-s", from, path)
+		want := callNames(t, orig)
+		for _, to := range targets {
+			code, wire, errs := runCLI(t, "", "-s", from, "--to", to, path)
+			if code != 0 {
+				t.Errorf("%s --to %s: exit %d: %s", file, to, code, errs)
+				continue
+			}
+			args := []string{"-s", to}
+			if to == "caret" {
+				args = append(args, "--multiple-blocks")
+			}
+			_, back, _ := runCLI(t, wire, args...)
+			if got := callNames(t, back); strings.Join(got, ",") != strings.Join(want, ",") {
+				t.Errorf("%s --to %s: calls %v, want %v\nwritten:\n%s", file, to, got, want, wire)
+			}
+		}
+	}
+}
+
+func callNames(t *testing.T, jsonl string) []string {
+	evs, err := syntaxtest.DecodeJSONL([]byte(jsonl))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, e := range evs {
+		if e.Type == "call" {
+			names = append(names, e.Name)
+		}
+	}
+	return names
+}

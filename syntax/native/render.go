@@ -23,29 +23,63 @@ func NewRenderer(w io.Writer, _ syntax.Options) syntax.Renderer {
 	return wire.New(&anthropicUnits{w: bufio.NewWriter(w)})
 }
 
+// The JSON written, in the providers' field order.
+type (
+	aBlock struct {
+		Type      string          `json:"type"`
+		Text      *string         `json:"text,omitempty"`
+		Thinking  *string         `json:"thinking,omitempty"`
+		ID        string          `json:"id,omitempty"`
+		ToolUseID string          `json:"tool_use_id,omitempty"`
+		Name      string          `json:"name,omitempty"`
+		Input     json.RawMessage `json:"input,omitempty"`
+		Content   json.RawMessage `json:"content,omitempty"`
+		IsError   bool            `json:"is_error,omitempty"`
+	}
+	aMessage struct {
+		Type       string   `json:"type,omitempty"`
+		Role       string   `json:"role"`
+		Content    []aBlock `json:"content"`
+		StopReason string   `json:"stop_reason,omitempty"`
+	}
+	oFunction struct {
+		Name      string `json:"name"`
+		Arguments string `json:"arguments"`
+	}
+	oToolCall struct {
+		ID       string    `json:"id,omitempty"`
+		Type     string    `json:"type"`
+		Function oFunction `json:"function"`
+	}
+	oMessage struct {
+		Role             string          `json:"role"`
+		ToolCallID       string          `json:"tool_call_id,omitempty"`
+		Name             string          `json:"name,omitempty"`
+		ReasoningContent string          `json:"reasoning_content,omitempty"`
+		Content          json.RawMessage `json:"content"`
+		ToolCalls        []oToolCall     `json:"tool_calls,omitempty"`
+	}
+)
+
 type anthropicUnits struct {
 	w       *bufio.Writer
-	content []map[string]any // the open assistant message's blocks
-	calls   []syntax.Event   // its calls
-	batch   []syntax.Event   // the last executed batch
+	content []aBlock       // the open assistant message's blocks
+	calls   []syntax.Event // its calls
+	batch   []syntax.Event // the last executed batch
 }
 
 func (u *anthropicUnits) Text(t syntax.Type, s string) error {
 	if t == syntax.Think {
-		u.content = append(u.content, map[string]any{"type": "thinking", "thinking": s})
+		u.content = append(u.content, aBlock{Type: "thinking", Thinking: &s})
 	} else {
-		u.content = append(u.content, map[string]any{"type": "text", "text": s})
+		u.content = append(u.content, aBlock{Type: "text", Text: &s})
 	}
 	return nil
 }
 
 func (u *anthropicUnits) Calls(calls []syntax.Event) error {
 	for _, c := range calls {
-		b := map[string]any{"type": "tool_use", "name": c.Name, "input": argsOf(c)}
-		if c.ID != "" {
-			b["id"] = c.ID
-		}
-		u.content = append(u.content, b)
+		u.content = append(u.content, aBlock{Type: "tool_use", ID: c.ID, Name: c.Name, Input: argsOf(c)})
 	}
 	u.calls = append(u.calls, calls...)
 	return nil
@@ -72,7 +106,7 @@ func (u *anthropicUnits) message(stop string) error {
 	if len(u.content) == 0 {
 		return nil
 	}
-	err := u.line(map[string]any{"type": "message", "role": "assistant", "content": u.content, "stop_reason": stop})
+	err := u.line(aMessage{Type: "message", Role: "assistant", Content: u.content, StopReason: stop})
 	u.content = nil
 	return err
 }
@@ -116,20 +150,17 @@ func (u *anthropicUnits) Results(rs []syntax.Event) error {
 	if err == nil {
 		err = u.message("end_turn")
 	}
-	blocks := make([]map[string]any, len(rs))
+	blocks := make([]aBlock, len(rs))
 	for i, r := range rs {
-		b := map[string]any{"type": "tool_result", "content": valueOf(r)}
+		b := aBlock{Type: "tool_result", Content: valueOf(r), IsError: r.Status == syntax.Failure}
 		if i < len(u.batch) && u.batch[i].Name == r.Tool && u.batch[i].ID != "" {
-			b["tool_use_id"] = u.batch[i].ID
+			b.ToolUseID = u.batch[i].ID
 		} else {
-			b["name"] = r.Tool
-		}
-		if r.Status == syntax.Failure {
-			b["is_error"] = true
+			b.Name = r.Tool
 		}
 		blocks[i] = b
 	}
-	if e := u.line(map[string]any{"role": "user", "content": blocks}); err == nil {
+	if e := u.line(aMessage{Role: "user", Content: blocks}); err == nil {
 		err = e
 	}
 	return err
@@ -171,11 +202,9 @@ type openaiUnits struct {
 	reasoning, content string
 	calls              []syntax.Event
 	batch              []syntax.Event
-	texts              int
 }
 
 func (u *openaiUnits) Text(t syntax.Type, s string) error {
-	u.texts++
 	var err error
 	if len(u.calls) > 0 || (t == syntax.Think && u.content != "") {
 		err = wire.CannotCarry("openai", "order within a message: thoughts, text and calls have fixed places")
@@ -212,23 +241,12 @@ func (u *openaiUnits) message() error {
 	if u.reasoning == "" && u.content == "" && len(u.calls) == 0 {
 		return nil
 	}
-	m := map[string]any{"role": "assistant", "content": nil}
+	m := oMessage{Role: "assistant", ReasoningContent: u.reasoning, Content: json.RawMessage("null")}
 	if u.content != "" {
-		m["content"] = u.content
+		m.Content = syntax.AppendQuote(nil, u.content)
 	}
-	if u.reasoning != "" {
-		m["reasoning_content"] = u.reasoning
-	}
-	if len(u.calls) > 0 {
-		tcs := make([]map[string]any, len(u.calls))
-		for i, c := range u.calls {
-			tc := map[string]any{"type": "function", "function": map[string]any{"name": c.Name, "arguments": string(argsOf(c))}}
-			if c.ID != "" {
-				tc["id"] = c.ID
-			}
-			tcs[i] = tc
-		}
-		m["tool_calls"] = tcs
+	for _, c := range u.calls {
+		m.ToolCalls = append(m.ToolCalls, oToolCall{ID: c.ID, Type: "function", Function: oFunction{Name: c.Name, Arguments: string(argsOf(c))}})
 	}
 	u.reasoning, u.content, u.calls = "", "", nil
 	b, err := marshal(m)
@@ -249,9 +267,9 @@ func (u *openaiUnits) Results(rs []syntax.Event) error {
 		err = e
 	}
 	for i, r := range rs {
-		m := map[string]any{"role": "tool", "name": r.Tool, "content": valueOf(r)}
+		m := oMessage{Role: "tool", Name: r.Tool, Content: valueOf(r)}
 		if i < len(u.batch) && u.batch[i].Name == r.Tool && u.batch[i].ID != "" {
-			m["tool_call_id"] = u.batch[i].ID
+			m.ToolCallID = u.batch[i].ID
 		}
 		if r.Status == syntax.Failure && err == nil {
 			err = wire.CannotCarry("openai", "a failure status (tool messages have none)")
