@@ -9,6 +9,7 @@
 package main
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -17,6 +18,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/toolparse/toolparse/conversation"
 	"github.com/toolparse/toolparse/registry"
 	"github.com/toolparse/toolparse/stream"
 	"github.com/toolparse/toolparse/syntax"
@@ -43,6 +45,7 @@ type config struct {
 	maxDepth  int
 	multiple  bool
 	to        string
+	convo     bool
 }
 
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -60,6 +63,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.IntVar(&c.maxBlock, "max-block", 0, "the most bytes one block may hold (0: the default, 8 MiB)")
 	fs.IntVar(&c.maxDepth, "max-depth", 0, "the deepest JSON nesting allowed (0: the default, 512)")
 	fs.BoolVar(&c.multiple, "multiple-blocks", false, "allow more than one tool block per message (caret)")
+	fs.BoolVar(&c.convo, "conversation", false, "the input is a chat transcript (JSON messages); assistant messages are in the syntax, results in user and tool messages")
 	fs.BoolVar(&c.version, "version", false, "print the version and exit")
 	help := fs.BoolP("help", "h", false, "show this help")
 	usage := func(w io.Writer) {
@@ -164,6 +168,12 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			defer f.Close()
 			r = f
 		}
+		if c.convo {
+			if code := convo(syn, r, name, c.to, opts, h, stdout, stderr); code != 0 {
+				return code
+			}
+			continue
+		}
 		if err := parse(syn, r, c.chunkSize, opts, h, out); err != nil {
 			out.Flush()
 			fmt.Fprintf(stderr, "toolparse: reading %s: %v\n", displayName(name), err)
@@ -250,6 +260,37 @@ func parse(s syntax.Syntax, r io.Reader, chunkSize int, opts syntax.Options, h s
 		}
 	}
 	return p.Close()
+}
+
+// convo reads a chat transcript. With to set, it writes the conversation
+// back as JSON lines of messages in that syntax; otherwise its events go to h.
+func convo(syn syntax.Syntax, r io.Reader, name, to string, opts syntax.Options, h syntax.Handler, stdout, stderr io.Writer) int {
+	msgs, err := conversation.Decode(r)
+	if err != nil {
+		fmt.Fprintf(stderr, "toolparse: reading %s: %v\n", displayName(name), err)
+		return 2
+	}
+	c := conversation.Read(msgs, syn, opts)
+	if to == "" {
+		for _, e := range c.Events() {
+			h(e)
+		}
+		return 0
+	}
+	target, err := registry.Lookup(to)
+	if err != nil {
+		fmt.Fprintf(stderr, "toolparse: --to: %v\n", err)
+		return 2
+	}
+	back, err := conversation.Write(c, target, opts)
+	if err != nil {
+		fmt.Fprintf(stderr, "toolparse: --to %s: %v\n", target.Name, err)
+	}
+	for _, m := range back {
+		b, _ := json.Marshal(m)
+		fmt.Fprintf(stdout, "%s\n", b)
+	}
+	return 0
 }
 
 func displayName(name string) string {

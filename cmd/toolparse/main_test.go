@@ -167,3 +167,20 @@ func callNames(t *testing.T, jsonl string) []string {
 	}
 	return names
 }
+
+func TestConversationFlag(t *testing.T) {
+	transcript := `[{"role":"user","content":"hi"},
+{"role":"assistant","content":"<execute>[{\"name\":\"ls\"}]</execute>"},
+{"role":"user","content":"<results>[{\"tool\":\"ls\",\"status\":\"success\",\"content\":\"a\"}]</results>"}]`
+	code, out, errs := runCLI(t, transcript, "--conversation")
+	if code != 0 || !strings.Contains(out, `{"type":"result","tool":"ls","status":"success","content":"a"}`) {
+		t.Fatalf("exit %d, stderr %q, out:\n%s", code, errs, out)
+	}
+	code, out, _ = runCLI(t, transcript, "--conversation", "--to", "delimiter")
+	if code != 0 || !strings.Contains(out, `[SYSTEM: a]`) || !strings.Contains(out, `§execute`) {
+		t.Fatalf("--to delimiter: exit %d, out:\n%s", code, out)
+	}
+	if code, _, _ := runCLI(t, "not json", "--conversation"); code != 2 {
+		t.Errorf("a transcript that is not JSON: exit %d, want 2", code)
+	}
+}
