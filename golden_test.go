@@ -5,6 +5,7 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -80,5 +81,53 @@ func runGolden(t *testing.T, s syntax.Syntax, g *syntaxtest.Golden) {
 	}
 	if err := syntaxtest.Check(s, g.Input, syntaxtest.Config{Options: g.Options, CompleteAt: completeAt[s.Name]}); err != nil {
 		t.Error(err)
+	}
+}
+
+// TestRenderGolden writes every shipped example in every syntax and compares
+// the text with testdata/render/<example>.<syntax> (rewritten by -update):
+// the renderers' golden cases, one per direction. What a syntax cannot carry
+// is listed after the text.
+func TestRenderGolden(t *testing.T) {
+	examples := map[string]string{
+		"xmljson-turn.txt": "xmljson", "caret-turn.txt": "caret", "delimiter-turn.txt": "delimiter",
+		"xmltag-turn.txt": "xmltag", "anthropic-stream.sse": "native", "openai-stream.sse": "native",
+	}
+	for file, from := range examples {
+		in, err := os.ReadFile(filepath.Join("testdata", "examples", file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		src, _ := registry.Lookup(from)
+		evs := syntax.Parse(src, in, syntax.Options{})
+		for _, to := range registry.List() {
+			var out bytes.Buffer
+			r := to.Render(&out, syntax.Options{})
+			var lost []string
+			for _, e := range evs {
+				if err := r.Event(e); err != nil {
+					lost = append(lost, err.Error())
+				}
+			}
+			if err := r.Close(); err != nil {
+				lost = append(lost, err.Error())
+			}
+			if len(lost) > 0 {
+				out.WriteString("-- not carried --\n" + strings.Join(lost, "\n") + "\n")
+			}
+			path := filepath.Join("testdata", "render", file+"."+to.Name)
+			if *update {
+				os.MkdirAll(filepath.Dir(path), 0o755)
+				os.WriteFile(path, out.Bytes(), 0o644)
+				continue
+			}
+			want, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatalf("%v (run go test . -update)", err)
+			}
+			if !bytes.Equal(out.Bytes(), want) {
+				t.Errorf("%s rendered as %s:\n got:\n%s\nwant:\n%s", file, to.Name, out.Bytes(), want)
+			}
+		}
 	}
 }
