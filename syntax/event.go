@@ -77,7 +77,7 @@ type Event struct {
 	Value  json.RawMessage // result content: any JSON value
 
 	Message string // error
-	Pos     Pos    // error: where the problem is
+	Pos     Pos    // error: where the problem is; call: where it starts (not written to JSON)
 	Raw     string // error: source text no other event used
 
 	Span Span

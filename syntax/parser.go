@@ -92,6 +92,9 @@ type Syntax struct {
 	Aliases     []string // other names it answers to
 	Description string   // one line
 	New         func(h Handler, opts Options) Parser
+	// StringValues is set for syntaxes whose argument values are all
+	// strings (caret, xmltag): a tool schema converts them to its types.
+	StringValues bool
 	// Render, if set, returns a renderer that writes events to w in this
 	// syntax's wire form, for a parser with the given options to read back.
 	Render func(w io.Writer, opts Options) Renderer

@@ -14,6 +14,8 @@ var Syntax = syntax.Syntax{
 	Description: "^^^tool fenced blocks with a YAML-like header",
 	New:         New,
 	Render:      NewRenderer,
+
+	StringValues: true,
 }
 
 var wakeSet = scan.Bytes("\n")
@@ -219,7 +221,7 @@ func (p *parser) closeBlock(end int64) {
 		return
 	}
 	closeLine := syntax.Span{Start: p.body.Offset + p.lineStart, End: end}
-	p.Emit(syntax.Event{Type: syntax.Call, Name: p.name, Args: args, Span: syntax.Span{Start: span.Start, End: closeLine.Start}})
+	p.Emit(syntax.Event{Type: syntax.Call, Name: p.name, Args: args, Pos: p.start, Span: syntax.Span{Start: span.Start, End: closeLine.Start}})
 	p.Emit(syntax.Event{Type: syntax.Execute, Span: closeLine})
 }
 

@@ -308,7 +308,7 @@ func (p *parser) finishCall() {
 	}
 	p.state = inText
 	p.run = syntax.Respond
-	e := syntax.Event{Type: syntax.Call, Name: name, ID: id, Args: args,
+	e := syntax.Event{Type: syntax.Call, Name: name, ID: id, Args: args, Pos: p.callStart,
 		Span: syntax.Span{Start: p.callStart.Offset, End: p.jsonStart.Offset + p.jsonLen}}
 	if len(p.pending) == 0 {
 		p.pendingPos = p.callStart

@@ -126,7 +126,7 @@ func (p *parser) completeCall(c *call, cut string) {
 		return
 	}
 	p.msg.emitted++
-	p.Emit(syntax.Event{Type: syntax.Call, Name: c.name, ID: c.id, Args: args, Span: c.span})
+	p.Emit(syntax.Event{Type: syntax.Call, Name: c.name, ID: c.id, Args: args, Pos: c.pos, Span: c.span})
 }
 
 func (c *call) label() string {

@@ -327,8 +327,11 @@ func (p *parser) finishBlock(closed bool) {
 		}
 		evs[len(evs)-1].Span.End = span.End
 	}
-	for _, e := range evs {
-		p.Emit(e)
+	for i := range evs {
+		if evs[i].Type == syntax.Call {
+			evs[i].Pos = p.posIn(evs[i].Span.Start - base)
+		}
+		p.Emit(evs[i])
 	}
 	if p.open == openExecute {
 		p.Emit(syntax.Event{Type: syntax.Execute, Span: span})

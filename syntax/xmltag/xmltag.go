@@ -14,6 +14,8 @@ var Syntax = syntax.Syntax{
 	Description: "<tool:NAME><param:KEY>value</param:KEY></tool:NAME>",
 	New:         New,
 	Render:      NewRenderer,
+
+	StringValues: true,
 }
 
 const (
@@ -224,7 +226,7 @@ func (p *parser) closeTool() {
 		p.Errorf(p.start, span, p.block, "<tool:%s> at %s: %s", p.name, scan.Advance(p.start, p.block[:perr.off]), perr.msg)
 		return
 	}
-	p.Emit(syntax.Event{Type: syntax.Call, Name: p.name, Args: args, Span: span})
+	p.Emit(syntax.Event{Type: syntax.Call, Name: p.name, Args: args, Pos: p.start, Span: span})
 	closeAt := span.End - int64(len(p.closeTag))
 	p.Emit(syntax.Event{Type: syntax.Execute, Span: syntax.Span{Start: closeAt, End: span.End}})
 }
