@@ -12,6 +12,7 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/toolparse/toolparse/registry"
+	"github.com/toolparse/toolparse/schema"
 	"github.com/toolparse/toolparse/syntax"
 	"github.com/toolparse/toolparse/syntax/caret"
 	"github.com/toolparse/toolparse/syntax/syntaxtest"
@@ -59,7 +60,18 @@ var completeAt = map[string]func([]byte) bool{
 }
 
 func runGolden(t *testing.T, s syntax.Syntax, g *syntaxtest.Golden) {
-	got := syntax.Parse(s, g.Input, g.Options)
+	var got []syntax.Event
+	h := func(e syntax.Event) { got = append(got, e) }
+	if g.Tools != "" {
+		set, err := schema.LoadFile(g.Tools)
+		if err != nil {
+			t.Fatal(err)
+		}
+		h = set.Check(h, s.StringValues)
+	}
+	p := s.New(h, g.Options)
+	p.Write(g.Input)
+	p.Close()
 	text := syntaxtest.EncodeJSONL(got)
 	if *update {
 		if !bytes.Equal(text, g.Events) {

@@ -20,6 +20,7 @@ import (
 
 	"github.com/toolparse/toolparse/conversation"
 	"github.com/toolparse/toolparse/registry"
+	"github.com/toolparse/toolparse/schema"
 	"github.com/toolparse/toolparse/stream"
 	"github.com/toolparse/toolparse/syntax"
 	"github.com/toolparse/toolparse/syntax/native"
@@ -46,6 +47,7 @@ type config struct {
 	multiple  bool
 	to        string
 	convo     bool
+	tools     string
 }
 
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -64,6 +66,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.IntVar(&c.maxDepth, "max-depth", 0, "the deepest JSON nesting allowed (0: the default, 512)")
 	fs.BoolVar(&c.multiple, "multiple-blocks", false, "allow more than one tool block per message (caret)")
 	fs.BoolVar(&c.convo, "conversation", false, "the input is a chat transcript (JSON messages); assistant messages are in the syntax, results in user and tool messages")
+	fs.StringVar(&c.tools, "tools", "", "validate calls against the tool definitions in `FILE` (OpenAI, Anthropic, MCP or plain JSON), converting caret and xmltag values to their types")
 	fs.BoolVar(&c.version, "version", false, "print the version and exit")
 	help := fs.BoolP("help", "h", false, "show this help")
 	usage := func(w io.Writer) {
@@ -149,13 +152,21 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	sawError := false
 	var writeErr error
-	h := func(e syntax.Event) {
+	var h syntax.Handler = func(e syntax.Event) {
 		if e.Type == syntax.Error {
 			sawError = true
 		}
 		if err := out.Event(e); err != nil && writeErr == nil {
 			writeErr = err
 		}
+	}
+	if c.tools != "" {
+		set, err := schema.LoadFile(c.tools)
+		if err != nil {
+			fmt.Fprintf(stderr, "toolparse: --tools: %v\n", err)
+			return 2
+		}
+		h = set.Check(h, syn.StringValues)
 	}
 	for _, name := range files {
 		var r io.Reader = stdin

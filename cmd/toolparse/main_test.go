@@ -38,7 +38,11 @@ func TestGoldensAtEveryChunkSize(t *testing.T) {
 			}
 			for _, size := range []string{"0", "1", "2", "3", "7", "64"} {
 				n++
-				code, out, errs := runCLI(t, string(g.Input), "-s", s.Name, "--chunk-size", size)
+				args := []string{"-s", s.Name, "--chunk-size", size}
+				if g.Tools != "" {
+					args = append(args, "--tools", g.Tools)
+				}
+				code, out, errs := runCLI(t, string(g.Input), args...)
 				if code != 0 || out != string(g.Events) {
 					t.Errorf("%s at --chunk-size %s: exit %d, stderr %q\n got:\n%s\nwant:\n%s", g.Path, size, code, errs, out, g.Events)
 				}

@@ -25,12 +25,15 @@ import (
 //	option max-block=N        Options.MaxBlock
 //	option max-depth=N        Options.MaxDepth
 //	option multiple-blocks    Options.MultipleBlocks
+//	option tools=FILE         validate calls against the tool definitions in FILE
+//	                          (relative to the golden file's folder)
 type Golden struct {
 	Path    string
 	Comment string
 	Input   []byte
 	Events  []byte // the expected JSON lines, as in the file
 	Options syntax.Options
+	Tools   string // the tools option, resolved against the file's folder
 }
 
 // ReadGolden reads a golden case file.
@@ -44,6 +47,9 @@ func ReadGolden(path string) (*Golden, error) {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	g.Path = path
+	if g.Tools != "" {
+		g.Tools = filepath.Join(filepath.Dir(path), g.Tools)
+	}
 	return g, nil
 }
 
@@ -90,6 +96,8 @@ func ParseGolden(data []byte) (*Golden, error) {
 			g.Options.MaxDepth = n
 		case "multiple-blocks":
 			g.Options.MultipleBlocks = true
+		case "tools":
+			g.Tools = value
 		default:
 			return nil, fmt.Errorf("unknown option %q", name)
 		}
