@@ -19,6 +19,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/toolparse/toolparse/conversation"
+	"github.com/toolparse/toolparse/prompt"
 	"github.com/toolparse/toolparse/registry"
 	"github.com/toolparse/toolparse/schema"
 	"github.com/toolparse/toolparse/stream"
@@ -51,6 +52,9 @@ type config struct {
 }
 
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) > 0 && args[0] == "prompt" {
+		return runPrompt(args[1:], stdout, stderr)
+	}
 	var c config
 	fs := pflag.NewFlagSet("toolparse", pflag.ContinueOnError)
 	fs.SetOutput(io.Discard)
@@ -72,7 +76,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	usage := func(w io.Writer) {
 		fmt.Fprintf(w, "Usage: toolparse [flags] [FILE...]\n\n"+
 			"Reads model output (FILEs, or standard input) in a tool-call syntax and\n"+
-			"writes its events, one JSON object per line.\n\nFlags:\n%s\n"+
+			"writes its events, one JSON object per line.\n"+
+			"\"toolparse prompt --syntax NAME --tools FILE\" writes a system prompt for the tools.\n\nFlags:\n%s\n"+
 			"Exit status: 0 done; 1 error events under --strict; 2 usage or I/O error.\n", fs.FlagUsages())
 	}
 	if err := fs.Parse(args); err != nil {
@@ -241,6 +246,45 @@ func (t *transcoder) report(err error) {
 			fmt.Fprintf(t.stderr, "toolparse: --to %s: %s\n", t.to, line)
 		}
 	}
+}
+
+// runPrompt is "toolparse prompt": it writes the system-prompt text that
+// teaches a model to call the given tools in a syntax.
+func runPrompt(args []string, stdout, stderr io.Writer) int {
+	fs := pflag.NewFlagSet("toolparse prompt", pflag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	name := fs.StringP("syntax", "s", "xmljson", "the syntax to teach")
+	tools := fs.String("tools", "", "the tool definitions (`FILE`: OpenAI, Anthropic, MCP or plain JSON)")
+	help := fs.BoolP("help", "h", false, "show this help")
+	if err := fs.Parse(args); err != nil || *help || *tools == "" || fs.NArg() > 0 {
+		w, code := stderr, 2
+		if *help {
+			w, code = stdout, 0
+		} else if err != nil {
+			fmt.Fprintf(stderr, "toolparse prompt: %v\n", err)
+		} else {
+			fmt.Fprintf(stderr, "toolparse prompt: --tools FILE is required\n")
+		}
+		fmt.Fprintf(w, "Usage: toolparse prompt --syntax NAME --tools FILE\n\nWrites the system-prompt text that teaches a model to call the tools in FILE\nin the syntax NAME, with worked examples.\n\nFlags:\n%s", fs.FlagUsages())
+		return code
+	}
+	syn, err := registry.Lookup(*name)
+	if err != nil {
+		fmt.Fprintf(stderr, "toolparse prompt: %v\n", err)
+		return 2
+	}
+	set, err := schema.LoadFile(*tools)
+	if err != nil {
+		fmt.Fprintf(stderr, "toolparse prompt: --tools: %v\n", err)
+		return 2
+	}
+	p, err := prompt.Build(syn, set)
+	if err != nil {
+		fmt.Fprintf(stderr, "toolparse prompt: %v\n", err)
+		return 2
+	}
+	io.WriteString(stdout, p.Text)
+	return 0
 }
 
 // parse feeds r to a new parser, in chunks of chunkSize bytes when it is set,

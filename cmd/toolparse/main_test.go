@@ -188,3 +188,34 @@ func TestConversationFlag(t *testing.T) {
 		t.Errorf("a transcript that is not JSON: exit %d, want 2", code)
 	}
 }
+
+func TestPromptCommand(t *testing.T) {
+	tools := filepath.Join("..", "..", "testdata", "schemas", "mcp.json")
+	for _, s := range []string{"xmljson", "caret", "delimiter", "xmltag", "native"} {
+		code, out, errs := runCLI(t, "", "prompt", "--syntax", s, "--tools", tools)
+		if code != 0 || !strings.Contains(out, "### read_file") || !strings.Contains(out, "## Examples") {
+			t.Errorf("prompt --syntax %s: exit %d, stderr %q", s, code, errs)
+		}
+	}
+	if code, _, _ := runCLI(t, "", "prompt", "--syntax", "xmljson"); code != 2 {
+		t.Errorf("prompt without --tools: exit %d, want 2", code)
+	}
+	if code, _, _ := runCLI(t, "", "prompt", "--tools", "/no/such.json"); code != 2 {
+		t.Errorf("prompt with a missing file: exit %d, want 2", code)
+	}
+}
+
+func TestToolsFlag(t *testing.T) {
+	tools := filepath.Join("..", "..", "testdata", "schemas", "plain.json")
+	code, out, _ := runCLI(t, "^^^read_file\npath: a\nlimit: 3\n^^^", "-s", "caret", "--tools", tools, "--strict")
+	if code != 0 || !strings.Contains(out, `"args":{"path":"a","limit":3}`) {
+		t.Errorf("exit %d, out %s", code, out)
+	}
+	code, out, _ = runCLI(t, `<execute>[{"name":"rm","args":{}}]</execute>`, "--tools", tools, "--strict")
+	if code != 1 || !strings.Contains(out, `"invalid":"unknown tool`) {
+		t.Errorf("unknown tool under --strict: exit %d, out %s", code, out)
+	}
+	if code, _, errs := runCLI(t, "", "--tools", "/no/such.json"); code != 2 || errs == "" {
+		t.Errorf("missing tools file: exit %d", code)
+	}
+}

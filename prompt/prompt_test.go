@@ -1,0 +1,82 @@
+package prompt_test
+
+import (
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/toolparse/toolparse/prompt"
+	"github.com/toolparse/toolparse/registry"
+	"github.com/toolparse/toolparse/schema"
+	"github.com/toolparse/toolparse/syntax"
+	"github.com/toolparse/toolparse/syntax/wire"
+)
+
+var update = flag.Bool("update", false, "rewrite the prompt goldens")
+
+func tools(t *testing.T) *schema.Set {
+	set, err := schema.LoadFile(filepath.Join("..", "testdata", "schemas", "openai.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return set
+}
+
+// TestExamplesParseBack parses every example of every syntax's prompt: it
+// must give exactly the calls (and results) the example claims, with no
+// error, once the syntax's values are converted by the schema.
+func TestExamplesParseBack(t *testing.T) {
+	set := tools(t)
+	for _, s := range registry.List() {
+		p, err := prompt.Build(s, set)
+		if err != nil {
+			t.Fatalf("%s: %v", s.Name, err)
+		}
+		if len(p.Examples) < 2 {
+			t.Errorf("%s: %d examples", s.Name, len(p.Examples))
+		}
+		for _, ex := range p.Examples {
+			if !strings.Contains(p.Text, "```\n"+ex.Text+"```") {
+				t.Errorf("%s: example %q is not in the prompt text", s.Name, ex.Title)
+			}
+			var got []syntax.Event
+			h := set.Check(func(e syntax.Event) { got = append(got, e) }, s.StringValues)
+			ps := s.New(h, syntax.Options{})
+			ps.Write([]byte(ex.Text))
+			ps.Close()
+			for _, e := range got {
+				if e.Type == syntax.Error || e.Invalid != "" {
+					t.Errorf("%s: example %q gives %s", s.Name, ex.Title, e)
+				}
+			}
+			want := append(append([]syntax.Event(nil), ex.Events...), syntax.Event{Type: syntax.End})
+			if d := cmp.Diff(wire.Normalize(want), wire.Normalize(got)); d != "" {
+				t.Errorf("%s: example %q:\n%s\nparses to other events:\n%s", s.Name, ex.Title, ex.Text, d)
+			}
+		}
+		path := filepath.Join("..", "testdata", "prompts", s.Name+".md")
+		if *update {
+			os.MkdirAll(filepath.Dir(path), 0o755)
+			os.WriteFile(path, []byte(p.Text), 0o644)
+			continue
+		}
+		want, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatalf("%v (go test ./prompt -update)", err)
+		}
+		if string(want) != p.Text {
+			t.Errorf("%s: prompt differs from %s:\n%s", s.Name, path, p.Text)
+		}
+	}
+}
+
+func TestBuildErrors(t *testing.T) {
+	s, _ := registry.Lookup("xmljson")
+	if _, err := prompt.Build(s, &schema.Set{}); err == nil {
+		t.Error("a prompt with no tools was built")
+	}
+}
