@@ -72,6 +72,9 @@ func (r *Registry) Register(s syntax.Syntax) error {
 	defer r.mu.Unlock()
 	keys := append([]string{s.Name}, s.Aliases...)
 	for _, k := range keys {
+		if strings.EqualFold(k, AutoName) {
+			return fmt.Errorf("registry: the name %q is kept for auto-detection", AutoName)
+		}
 		if old, ok := r.byName[strings.ToLower(k)]; ok {
 			return fmt.Errorf("registry: name %q of syntax %q is taken by syntax %q", k, s.Name, old.Name)
 		}
@@ -87,16 +90,20 @@ func (r *Registry) Register(s syntax.Syntax) error {
 // Lookup finds a syntax by name or alias, in any letter case. An unknown name
 // is an error that lists the known ones.
 func (r *Registry) Lookup(name string) (syntax.Syntax, error) {
+	key := strings.ToLower(strings.TrimSpace(name))
+	if key == AutoName {
+		return r.Auto(), nil
+	}
 	r.mu.RLock()
 	defer r.mu.RUnlock()
-	if s, ok := r.byName[strings.ToLower(strings.TrimSpace(name))]; ok {
+	if s, ok := r.byName[key]; ok {
 		return s, nil
 	}
 	names := make([]string, len(r.list))
 	for i, s := range r.list {
 		names[i] = s.Name
 	}
-	return syntax.Syntax{}, fmt.Errorf("unknown syntax %q (known: %s)", name, strings.Join(names, ", "))
+	return syntax.Syntax{}, fmt.Errorf("unknown syntax %q (known: %s, or auto)", name, strings.Join(names, ", "))
 }
 
 // List returns the registered syntaxes sorted by name.

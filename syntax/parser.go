@@ -92,6 +92,12 @@ type Syntax struct {
 	Aliases     []string // other names it answers to
 	Description string   // one line
 	New         func(h Handler, opts Options) Parser
+	// Detect, if set, finds evidence of this syntax for auto-detection: the
+	// offset in seen of the earliest marker that only this syntax has, or -1.
+	// Markers starting before from were looked for already (from allows for
+	// markers that straddle it). eof says seen is the whole input; before
+	// it, a marker cut off at the end of seen is not yet evidence.
+	Detect func(seen []byte, from int, eof bool) int
 	// StringValues is set for syntaxes whose argument values are all
 	// strings (caret, xmltag): a tool schema converts them to its types.
 	StringValues bool

@@ -58,7 +58,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	var c config
 	fs := pflag.NewFlagSet("toolparse", pflag.ContinueOnError)
 	fs.SetOutput(io.Discard)
-	fs.StringVarP(&c.syntax, "syntax", "s", "xmljson", "the syntax of the input: a name or alias from --list")
+	fs.StringVarP(&c.syntax, "syntax", "s", "auto", "the syntax of the input: a name or alias from --list, or auto to detect it")
 	fs.StringVarP(&c.output, "output", "o", "jsonl", "output format: jsonl or text")
 	fs.StringVar(&c.to, "to", "", "write the events back in syntax `NAME` instead (transcode); openai and anthropic pick the native form")
 	fs.StringVar(&c.mode, "mode", "event", "event (one event per text run) or token (text fragments as they stream)")
@@ -100,6 +100,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			}
 			fmt.Fprintf(stdout, "%s%s\t%s\n", s.Name, aliases, s.Description)
 		}
+		fmt.Fprintf(stdout, "%s\t%s\n", registry.AutoName, registry.Default().Auto().Description)
 		return 0
 	}
 

@@ -54,6 +54,18 @@ func TestGoldensAtEveryChunkSize(t *testing.T) {
 	}
 }
 
+func TestAutoIsTheDefault(t *testing.T) {
+	for in, want := range map[string]string{
+		"^^^ls\n^^^":                     `{"type":"call","name":"ls","args":{}}`,
+		"§call: {\"name\": \"ls\"}\n§execute": `{"type":"call","name":"ls","args":{}}`,
+		"<tool:ls></tool:ls>":            `{"type":"call","name":"ls","args":{}}`,
+	} {
+		if code, out, _ := runCLI(t, in); code != 0 || !strings.Contains(out, want) {
+			t.Errorf("%q with no --syntax: exit %d, out %s", in, code, out)
+		}
+	}
+}
+
 func TestExitCodes(t *testing.T) {
 	bad := `<execute>[oops]</execute>`
 	if code, _, _ := runCLI(t, bad, "-s", "xmljson"); code != 0 {
@@ -74,7 +86,7 @@ func TestExitCodes(t *testing.T) {
 }
 
 func TestInfoFlags(t *testing.T) {
-	if code, out, _ := runCLI(t, "", "--list"); code != 0 || !strings.Contains(out, "xmljson (xml, cogency)") {
+	if code, out, _ := runCLI(t, "", "--list"); code != 0 || !strings.Contains(out, "xmljson (xml, cogency)") || !strings.Contains(out, "\nauto\t") {
 		t.Errorf("--list: %d %q", code, out)
 	}
 	if code, out, _ := runCLI(t, "", "--version"); code != 0 || !strings.HasPrefix(out, "toolparse ") {

@@ -13,6 +13,7 @@ var Syntax = syntax.Syntax{
 	Aliases:     []string{"^^^"},
 	Description: "^^^tool fenced blocks with a YAML-like header",
 	New:         New,
+	Detect:      Detect,
 	Render:      NewRenderer,
 
 	StringValues: true,

@@ -14,6 +14,7 @@ var Syntax = syntax.Syntax{
 	Aliases:     []string{"section", "§"},
 	Description: "legacy §think: §call: §execute §respond: §end delimiters",
 	New:         New,
+	Detect:      Detect,
 	Render:      NewRenderer,
 }
 

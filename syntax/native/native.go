@@ -14,6 +14,7 @@ var Syntax = syntax.Syntax{
 	Aliases:     []string{"json", "openai", "anthropic", "gemini"},
 	Description: "provider function-call JSON (OpenAI, Anthropic, Gemini), whole or streamed",
 	New:         New,
+	Detect:      Detect,
 	Render:      NewRenderer,
 }
 

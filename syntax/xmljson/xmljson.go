@@ -15,6 +15,7 @@ var Syntax = syntax.Syntax{
 	Aliases:     []string{"xml", "cogency"},
 	Description: "<think>, <execute>[JSON array]</execute>, <results>, <end>",
 	New:         New,
+	Detect:      Detect,
 	Render:      NewRenderer,
 }
 

@@ -13,6 +13,7 @@ var Syntax = syntax.Syntax{
 	Aliases:     []string{"tool-xml"},
 	Description: "<tool:NAME><param:KEY>value</param:KEY></tool:NAME>",
 	New:         New,
+	Detect:      Detect,
 	Render:      NewRenderer,
 
 	StringValues: true,

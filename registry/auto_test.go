@@ -1,0 +1,123 @@
+package registry_test
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/toolparse/toolparse/registry"
+	"github.com/toolparse/toolparse/syntax"
+	"github.com/toolparse/toolparse/syntax/syntaxtest"
+)
+
+// ambiguous lists the golden cases whose text is also, marker for marker,
+// another syntax's: auto cannot tell, and its choice is documented.
+var ambiguous = map[string]string{
+	"xmltag/unterminated-thinking.txtar": "an unclosed <thinking> with no tool is prose to xmljson; auto needs </thinking> or a <tool:NAME> to pick xmltag",
+}
+
+// TestAutoOnEveryGolden parses every golden case of every syntax with auto,
+// whole and at several chunkings: the events must be those of the case's own
+// syntax. (Where a case has no marker at all, every syntax gives the same
+// events, which is what this checks.)
+func TestAutoOnEveryGolden(t *testing.T) {
+	auto, err := registry.Lookup("auto")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dirs, _ := filepath.Glob(filepath.Join("..", "testdata", "*"))
+	n := 0
+	for _, dir := range dirs {
+		s, err := registry.Lookup(filepath.Base(dir))
+		if fi, e := os.Stat(dir); err != nil || e != nil || !fi.IsDir() {
+			continue
+		}
+		gs, err := syntaxtest.ReadGoldens(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, g := range gs {
+			if why, ok := ambiguous[filepath.Base(dir)+"/"+filepath.Base(g.Path)]; ok {
+				t.Logf("%s: skipped: %s", g.Path, why)
+				continue
+			}
+			n++
+			want := syntax.Parse(s, g.Input, g.Options)
+			for _, size := range []int{len(g.Input) + 1, 1, 3, 17} {
+				got := syntax.ParseChunks(auto, syntaxtest.Split(g.Input, size), g.Options)
+				if d := cmp.Diff(want, got); d != "" {
+					t.Errorf("%s in %d-byte chunks: auto differs from %s:\n%s", g.Path, size, s.Name, d)
+					break
+				}
+			}
+		}
+	}
+	if n < 200 {
+		t.Fatalf("only %d golden cases", n)
+	}
+}
+
+func TestDetect(t *testing.T) {
+	r := registry.Default()
+	for in, want := range map[string]string{
+		"Some prose first.\n\n<execute>[]</execute>":      "xmljson",
+		"Let me see.\n^^^read_files\npath: a\n^^^":        "caret",
+		"Plan:\n§call: {\"name\": \"x\"}\n§execute":       "delimiter",
+		"Ok <tool:ls><param:p>.</param:p></tool:ls>":      "xmltag",
+		"  {\"choices\": []}":                             "native",
+		"event: ping\ndata: {\"type\":\"ping\"}\n":        "native",
+		"[SYSTEM: hello]\n§respond: hi":                   "delimiter",
+		"I use <thinking> tags and then <think>x</think>": "xmljson",
+		"<thinking>a</thinking> then <think>x</think>":    "xmltag",
+	} {
+		s, ok := r.Detect([]byte(in))
+		if !ok || s.Name != want {
+			t.Errorf("Detect(%q) = %s, %v; want %s", in, s.Name, ok, want)
+		}
+	}
+	if _, ok := r.Detect([]byte("Just prose, no markers <div>.")); ok {
+		t.Error("prose was taken for a syntax")
+	}
+}
+
+// While undecided, nothing is emitted and nothing is lost.
+func TestAutoHoldsBackUntilEvidence(t *testing.T) {
+	auto, _ := registry.Lookup("auto")
+	var evs []syntax.Event
+	p := auto.New(func(e syntax.Event) { evs = append(evs, e) }, syntax.Options{})
+	p.Write([]byte("A long preamble "))
+	p.Write([]byte("with no markers. "))
+	if len(evs) != 0 {
+		t.Fatalf("events before any evidence: %v", evs)
+	}
+	p.Write([]byte("§call: {\"name\": \"ls\"}\n§exec"))
+	p.Write([]byte("ute\n"))
+	p.Close()
+	var types []syntax.Type
+	for _, e := range evs {
+		types = append(types, e.Type)
+	}
+	if d := cmp.Diff([]syntax.Type{"respond", "call", "execute", "end"}, types); d != "" {
+		t.Error(d)
+	}
+	if evs[0].Content != "A long preamble with no markers." {
+		t.Errorf("respond %q", evs[0].Content)
+	}
+}
+
+// A long stream with no evidence, in tiny chunks, must not be rescanned on
+// every write.
+func TestAutoLongPreambleIsLinear(t *testing.T) {
+	auto, _ := registry.Lookup("auto")
+	prose := []byte("Prose with <angle> brackets, § signs, ^^^ carets and {braces} but no markers.\n")
+	var in []byte
+	for len(in) < 4<<20 {
+		in = append(in, prose...)
+	}
+	evs := syntax.ParseChunks(auto, syntaxtest.Split(in, 16), syntax.Options{})
+	if evs[len(evs)-1].Type != syntax.End {
+		t.Fatal("no end")
+	}
+}
