@@ -56,9 +56,9 @@ func TestGoldensAtEveryChunkSize(t *testing.T) {
 
 func TestAutoIsTheDefault(t *testing.T) {
 	for in, want := range map[string]string{
-		"^^^ls\n^^^":                     `{"type":"call","name":"ls","args":{}}`,
+		"^^^ls\n^^^":                          `{"type":"call","name":"ls","args":{}}`,
 		"§call: {\"name\": \"ls\"}\n§execute": `{"type":"call","name":"ls","args":{}}`,
-		"<tool:ls></tool:ls>":            `{"type":"call","name":"ls","args":{}}`,
+		"<tool:ls></tool:ls>":                 `{"type":"call","name":"ls","args":{}}`,
 	} {
 		if code, out, _ := runCLI(t, in); code != 0 || !strings.Contains(out, want) {
 			t.Errorf("%q with no --syntax: exit %d, out %s", in, code, out)
