@@ -239,8 +239,9 @@ var needsEscape = func() (t [256]bool) {
 }()
 
 // AppendQuote appends s as a JSON string to dst. Unlike encoding/json it does
-// not escape '<', '>' or '&'; control characters are escaped, and invalid
-// UTF-8 becomes U+FFFD.
+// not escape '<', '>' or '&'; control characters are escaped, and each byte
+// of invalid UTF-8 becomes the character U+FFFD (written as itself, so that
+// quoting a string that already holds U+FFFD gives the same bytes).
 func AppendQuote(dst []byte, s string) []byte {
 	dst = slices.Grow(dst, len(s)+2)
 	dst = append(dst, '"')
@@ -256,7 +257,7 @@ func AppendQuote(dst []byte, s string) []byte {
 			r, size := utf8.DecodeRuneInString(s[i:])
 			if r == utf8.RuneError && size == 1 {
 				dst = append(dst, s[start:i]...)
-				dst = append(dst, `\ufffd`...)
+				dst = append(dst, "\uFFFD"...) // the character itself, as a valid string would hold it
 				i++
 				start = i
 				continue

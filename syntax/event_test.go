@@ -59,7 +59,7 @@ func TestEventSpanAndUnknownFields(t *testing.T) {
 
 func TestInvalidUTF8BecomesReplacement(t *testing.T) {
 	e := syntax.Event{Type: syntax.Respond, Content: "a\xffb"}
-	if got := e.String(); got != `{"type":"respond","content":"a\ufffdb"}` {
+	if got := e.String(); got != "{\"type\":\"respond\",\"content\":\"a\uFFFDb\"}" {
 		t.Errorf("got %s", got)
 	}
 }
