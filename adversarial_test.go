@@ -1,0 +1,190 @@
+package toolparse_test
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"runtime"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/toolparse/toolparse/registry"
+	"github.com/toolparse/toolparse/syntax"
+)
+
+// The adversarial suite (issue 10): inputs are generated here, not checked in.
+
+// opener is a block that never ends, per syntax.
+var opener = map[string]string{
+	"xmljson":   `<execute>[{"name": "w", "args": {"c": "`,
+	"caret":     "^^^write\npath: a\n---\n",
+	"delimiter": `§call: {"name": "w", "args": {"c": "`,
+	"xmltag":    "<tool:write><param:c>",
+	"native":    `data: {"choices":[{"index":0,"delta":{"content":"`,
+}
+
+// heapPeak runs f while sampling the heap, and returns the largest heap seen.
+func heapPeak(f func()) uint64 {
+	runtime.GC()
+	var peak atomic.Uint64
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		var m runtime.MemStats
+		for {
+			runtime.ReadMemStats(&m)
+			if m.HeapInuse > peak.Load() {
+				peak.Store(m.HeapInuse)
+			}
+			select {
+			case <-done:
+				return
+			case <-time.After(2 * time.Millisecond):
+			}
+		}
+	}()
+	f()
+	close(done)
+	wg.Wait()
+	return peak.Load()
+}
+
+// TestUnterminatedBlockStaysWithinLimit streams 64 MB into a block that never
+// ends, with a 1 MB limit: memory stays near the limit, the block becomes
+// an error, and the stream still closes with one end.
+func TestUnterminatedBlockStaysWithinLimit(t *testing.T) {
+	const limit, total = 1 << 20, 64 << 20
+	chunk := bytes.Repeat([]byte("abcdefgh"), 8<<10) // 64 KiB, no marker bytes
+	for name, open := range opener {
+		s, _ := registry.Lookup(name)
+		var evs []syntax.Event
+		peak := heapPeak(func() {
+			p := s.New(func(e syntax.Event) { evs = append(evs, e) }, syntax.Options{MaxBlock: limit})
+			p.Write([]byte(open))
+			for n := 0; n < total; n += len(chunk) {
+				p.Write(chunk)
+			}
+			p.Close()
+		})
+		if len(evs) == 0 || evs[len(evs)-1].Type != syntax.End {
+			t.Fatalf("%s: no end event", name)
+		}
+		sawErr := false
+		for _, e := range evs {
+			sawErr = sawErr || e.Type == syntax.Error
+		}
+		if !sawErr {
+			t.Errorf("%s: an unterminated 64 MB block gave no error", name)
+		}
+		if peak > 16<<20 {
+			t.Errorf("%s: heap peaked at %d MB for a 1 MB block limit", name, peak>>20)
+		}
+		t.Logf("%s: heap peak %.1f MB", name, float64(peak)/(1<<20))
+	}
+}
+
+// TestDeepNesting: a million '[' is an error, not a stack overflow, in every
+// syntax that reads JSON.
+func TestDeepNesting(t *testing.T) {
+	deep := strings.Repeat("[", 1_000_000)
+	for name, in := range map[string]string{
+		"xmljson":   "<execute>" + deep + "</execute>after",
+		"delimiter": "§call: {\"name\": \"x\", \"args\": {\"a\": " + deep + "\n§respond: after",
+		"native":    deep + "\n" + `{"choices":[{"index":0,"message":{"role":"assistant","content":"after"},"finish_reason":"stop"}]}`,
+	} {
+		s, _ := registry.Lookup(name)
+		evs := syntax.Parse(s, []byte(in), syntax.Options{})
+		var msgs []string
+		after := false
+		for _, e := range evs {
+			if e.Type == syntax.Error {
+				msgs = append(msgs, e.Message)
+			}
+			after = after || strings.Contains(e.Content, "after")
+		}
+		if !strings.Contains(strings.Join(msgs, "|"), "depth") {
+			t.Errorf("%s: errors %q, want one about depth", name, msgs)
+		}
+		if !after {
+			t.Errorf("%s: parsing did not go on after the nesting", name)
+		}
+	}
+}
+
+// TestPathologicalInputs: long runs of what could start a marker, in tiny
+// chunks, parse to the same events as whole, and (for the text syntaxes)
+// come back as text.
+func TestPathologicalInputs(t *testing.T) {
+	for _, name := range syntaxes {
+		s, _ := registry.Lookup(name)
+		for pname, unit := range pathological {
+			in := bytes.Repeat([]byte(unit), (256<<10)/len(unit))
+			whole := syntax.Parse(s, in, syntax.Options{})
+			var chunks [][]byte
+			for i := 0; i < len(in); i += 3 {
+				chunks = append(chunks, in[i:min(i+3, len(in))])
+			}
+			chunked := syntax.ParseChunks(s, chunks, syntax.Options{})
+			if len(whole) != len(chunked) {
+				t.Errorf("%s/%s: %d events whole, %d in 3-byte chunks", name, pname, len(whole), len(chunked))
+			}
+		}
+	}
+}
+
+// generator yields a transcript of n bytes made of one turn repeated, without
+// holding it in memory.
+type generator struct {
+	turn []byte
+	left int64
+	off  int
+}
+
+func (g *generator) Read(p []byte) (int, error) {
+	if g.left <= 0 {
+		return 0, io.EOF
+	}
+	n := 0
+	for n < len(p) && g.left > 0 {
+		k := copy(p[n:], g.turn[g.off:])
+		k = int(min(int64(k), g.left))
+		n += k
+		g.left -= int64(k)
+		g.off = (g.off + k) % len(g.turn)
+	}
+	return n, nil
+}
+
+// TestStreamingMemory streams a long transcript of many blocks through the
+// parser in 64 KiB chunks and checks the heap stays under 64 MB. It streams
+// 64 MB per syntax; TOOLPARSE_LONG=1 streams 1 GB (the figure in
+// docs/performance.md).
+func TestStreamingMemory(t *testing.T) {
+	size := int64(64 << 20)
+	if os.Getenv("TOOLPARSE_LONG") != "" {
+		size = 1 << 30
+	}
+	for _, name := range syntaxes {
+		s, _ := registry.Lookup(name)
+		turn := []byte(transcript(name, 1, 5, strings.Repeat("payload ", 200)))
+		events := 0
+		start := time.Now()
+		peak := heapPeak(func() {
+			err := syntax.ParseReader(s, &generator{turn: turn, left: size}, 64<<10, syntax.Options{}, func(syntax.Event) { events++ })
+			if err != nil {
+				t.Error(err)
+			}
+		})
+		if peak > 64<<20 {
+			t.Errorf("%s: heap peaked at %d MB streaming %d MB", name, peak>>20, size>>20)
+		}
+		t.Logf("%s: %d MB in %v (%d events), heap peak %.1f MB", name, size>>20, time.Since(start).Round(time.Millisecond), events, float64(peak)/(1<<20))
+	}
+	_ = fmt.Sprint
+}
