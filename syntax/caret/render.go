@@ -42,10 +42,17 @@ func (u *units) Text(t syntax.Type, s string) error {
 	if t == syntax.Think {
 		return wire.CannotCarry("caret", "thoughts (caret has no form for them); not written")
 	}
-	if fenceLine.MatchString(s) {
+	// Text is trimmed when read, so a first line that looks like a fence can
+	// be written after a space; a later one cannot be carried.
+	first, rest, _ := strings.Cut(s, "\n")
+	if fenceLine.MatchString(rest) {
 		return wire.CannotCarry("caret", "text holding a line that is a fence; not written")
 	}
-	u.w.WriteString(s + "\n")
+	lead := ""
+	if fenceLine.MatchString(first) {
+		lead = " "
+	}
+	u.w.WriteString(lead + s + "\n")
 	return nil
 }
 
