@@ -41,8 +41,13 @@ func holdsDelimiter(s string) bool {
 		i += len("§") + j
 	}
 	// A line starting with "[SYSTEM:" is a result if a "]" ends a line later
-	// (the text is written followed by a newline).
-	for off := 0; off < len(s); {
+	// (the text is written followed by a newline). The first line is written
+	// after the delimiter, so it is not at a line start.
+	first := strings.IndexByte(s, '\n')
+	if first < 0 {
+		return false
+	}
+	for off := first + 1; off < len(s); {
 		if strings.HasPrefix(s[off:], systemPrefix) {
 			rest := s[off:] + "\n"
 			if strings.Contains(rest, "]\n") || strings.Contains(rest, "]\r\n") {

@@ -170,7 +170,7 @@ func checkShape(evs []syntax.Event, input []byte, fail func(string, ...any)) {
 		if e.Partial {
 			fail("event-mode event is partial: %s", e)
 		}
-		if (e.Type == syntax.Think || e.Type == syntax.Respond) && strings.TrimSpace(e.Content) != e.Content {
+		if (e.Type == syntax.Think || e.Type == syntax.Respond) && string(scan.TrimSpace([]byte(e.Content))) != e.Content {
 			fail("%s content is not trimmed: %q", e.Type, e.Content)
 		}
 		if (e.Type == syntax.Think || e.Type == syntax.Respond) && e.Content == "" {
@@ -252,7 +252,7 @@ func checkTokens(tok, want []syntax.Event, fail func(string, ...any)) {
 			continue
 		}
 		if fragType != "" {
-			if e.Type != fragType || strings.TrimSpace(frag.String()) != e.Content {
+			if e.Type != fragType || string(scan.TrimSpace([]byte(frag.String()))) != e.Content {
 				fail("token mode: %s fragments %q are not followed by their run (got %s)", fragType, frag.String(), e)
 			}
 			fragType = ""
