@@ -55,6 +55,11 @@ func (s Span) Len() int64 { return s.End - s.Start }
 //   - Think, Respond: Content (in token mode, Partial marks a fragment).
 //   - Call: Name, Args (a JSON object, keys in source order), ID when the source
 //     has one, and Invalid when a tool schema rejected it (the call is still reported).
+//     In token mode a call also streams as Partial events before it: first
+//     one with the name (and ID), then pieces of its arguments in Delta, all
+//     with the Index that tells calls streaming at once apart —
+//     the arguments' compact JSON text, or for syntaxes whose values are
+//     strings (caret, xmltag) a parameter's value, named by Param.
 //   - Execute, End: nothing more.
 //   - Result: Tool, Status, Value (any JSON value).
 //   - Error: Message, Pos, and Raw when source text was not used by any other event.
@@ -71,6 +76,9 @@ type Event struct {
 	Args    json.RawMessage // call: compact JSON object
 	ID      string          // call, when the source gives one
 	Invalid string          // call: why it failed validation against its tool's schema, if it did
+	Index   int             // partial call (token mode): which of the calls streaming at once (0, 1, …)
+	Param   string          // partial call (token mode): the parameter Delta belongs to (caret, xmltag)
+	Delta   string          // partial call (token mode): the next piece of the arguments
 
 	Tool   string          // result
 	Status string          // result: Success or Failure
@@ -106,15 +114,29 @@ func AppendJSON(dst []byte, e Event, withSpan bool) []byte {
 	case Call:
 		dst = append(dst, `,"name":`...)
 		dst = AppendQuote(dst, e.Name)
-		dst = append(dst, `,"args":`...)
-		if len(e.Args) == 0 {
-			dst = append(dst, "{}"...)
-		} else {
-			dst = append(dst, e.Args...)
+		if !e.Partial {
+			dst = append(dst, `,"args":`...)
+			if len(e.Args) == 0 {
+				dst = append(dst, "{}"...)
+			} else {
+				dst = append(dst, e.Args...)
+			}
 		}
 		if e.ID != "" {
 			dst = append(dst, `,"id":`...)
 			dst = AppendQuote(dst, e.ID)
+		}
+		if e.Partial {
+			dst = append(dst, `,"index":`...)
+			dst = strconv.AppendInt(dst, int64(e.Index), 10)
+		}
+		if e.Param != "" {
+			dst = append(dst, `,"param":`...)
+			dst = AppendQuote(dst, e.Param)
+		}
+		if e.Delta != "" {
+			dst = append(dst, `,"delta":`...)
+			dst = AppendQuote(dst, e.Delta)
 		}
 		if e.Invalid != "" {
 			dst = append(dst, `,"invalid":`...)
@@ -167,6 +189,9 @@ type wireEvent struct {
 	Args    json.RawMessage `json:"args"`
 	ID      string          `json:"id"`
 	Invalid string          `json:"invalid"`
+	Index   int             `json:"index"`
+	Param   string          `json:"param"`
+	Delta   string          `json:"delta"`
 	Tool    string          `json:"tool"`
 	Status  string          `json:"status"`
 	Message string          `json:"message"`
@@ -187,7 +212,7 @@ func (e *Event) UnmarshalJSON(data []byte) error {
 	if w.Type == "" {
 		return fmt.Errorf("event has no type: %s", data)
 	}
-	*e = Event{Type: w.Type, Partial: w.Partial, Name: w.Name, ID: w.ID, Invalid: w.Invalid, Tool: w.Tool,
+	*e = Event{Type: w.Type, Partial: w.Partial, Name: w.Name, ID: w.ID, Invalid: w.Invalid, Index: w.Index, Param: w.Param, Delta: w.Delta, Tool: w.Tool,
 		Status: w.Status, Message: w.Message, Raw: w.Raw,
 		Pos: Pos{Offset: w.Offset, Line: w.Line, Column: w.Column}}
 	switch w.Type {
@@ -200,6 +225,9 @@ func (e *Event) UnmarshalJSON(data []byte) error {
 	case Result:
 		e.Value = compactCopy(w.Content)
 	case Call:
+		if w.Partial {
+			break
+		}
 		if len(w.Args) > 0 && string(w.Args) != "null" {
 			if bytes.TrimSpace(w.Args)[0] != '{' {
 				return fmt.Errorf("call event: args is not an object")

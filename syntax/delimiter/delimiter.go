@@ -53,6 +53,7 @@ type parser struct {
 	jsonLen   int64
 	overLimit bool
 	js        scan.JSON
+	args      scan.ArgStream // token mode: streams the call's arguments
 
 	pending    []syntax.Event // calls since the last §execute
 	pendingPos syntax.Pos     // where the first of them starts
@@ -71,6 +72,7 @@ type parser struct {
 func New(h syntax.Handler, opts syntax.Options) syntax.Parser {
 	p := &parser{run: syntax.Respond, atLineStart: true}
 	p.Init(h, opts, p.step, p.finish)
+	p.args = scan.ArgStream{Emit: p.Emit}
 	return p
 }
 
@@ -247,6 +249,7 @@ func (p *parser) callWS(data []byte, eof bool) int {
 	p.jsonLen = 0
 	p.overLimit = false
 	p.js.Reset(p.Options().DepthLimit())
+	p.args.Reset()
 	if data[0] != '{' {
 		p.badCall(fmt.Sprintf("§call: must be followed by a JSON object, not %s", describe(data)), p.jsonStart)
 		return 0 // the text is read again, as respond text
@@ -259,6 +262,9 @@ func (p *parser) callWS(data []byte, eof bool) int {
 func (p *parser) callJSON(data []byte) int {
 	n := p.js.Scan(data)
 	p.keep(data[:n])
+	if p.Options().Mode == syntax.TokenMode {
+		p.args.Feed(data[:n])
+	}
 	switch {
 	case p.js.Done():
 		p.finishCall()

@@ -22,6 +22,9 @@ type call struct {
 	js       scan.JSON   // scans args as they arrive
 	trailing bool        // text came after the arguments' JSON value
 	tooLong  bool
+	started  bool           // token mode: its first partial event was sent
+	index    int            // its place among the message's calls
+	compact  scan.Compactor // token mode: compacts argument deltas
 }
 
 // message is the assistant message whose calls are being assembled.
@@ -29,6 +32,7 @@ type message struct {
 	calls   []*call // not yet finished, in order of first appearance
 	byKey   map[string]*call
 	emitted int // valid calls emitted
+	seen    int // calls started
 	first   syntax.Pos
 }
 
@@ -37,7 +41,7 @@ func (m *message) reset() {
 	if m.byKey == nil || len(m.byKey) > 0 {
 		m.byKey = map[string]*call{}
 	}
-	m.emitted = 0
+	m.emitted, m.seen = 0, 0
 }
 
 // callFor returns the call at key, starting one if there is none, or if the
@@ -52,7 +56,8 @@ func (p *parser) callFor(key, id, name string, span syntax.Span) *call {
 		if len(p.msg.calls) == 0 && p.msg.emitted == 0 {
 			p.msg.first = p.docStart
 		}
-		c = &call{key: key, pos: p.docStart, span: span}
+		c = &call{key: key, pos: p.docStart, span: span, index: p.msg.seen}
+		p.msg.seen++
 		c.js.Reset(p.Options().DepthLimit())
 		p.msg.byKey[key] = c
 		p.msg.calls = append(p.msg.calls, c)
@@ -86,6 +91,15 @@ func (p *parser) addArgs(c *call, frag []byte, span syntax.Span) {
 		return
 	}
 	c.args = scan.Append(c.args, frag)
+	if p.Options().Mode == syntax.TokenMode && c.name != "" && !c.trailing {
+		if !c.started {
+			c.started = true
+			p.Emit(syntax.Event{Type: syntax.Call, Partial: true, Name: c.name, ID: c.id, Index: c.index, Span: span})
+		}
+		if d := c.compact.Append(nil, frag); len(d) > 0 {
+			p.Emit(syntax.Event{Type: syntax.Call, Partial: true, Name: c.name, Index: c.index, Delta: string(d), Span: span})
+		}
+	}
 	if c.trailing || c.js.Err() != nil {
 		return
 	}

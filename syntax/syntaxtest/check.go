@@ -236,11 +236,50 @@ func checkTokens(tok, want []syntax.Event, fail func(string, ...any)) {
 	var whole []syntax.Event
 	var frag strings.Builder
 	var fragType syntax.Type
+	type streamed struct {
+		name   string
+		deltas map[string]*strings.Builder // by param; "" for the JSON text
+	}
+	var open []*streamed // calls whose partial events came, in order
+	byIndex := map[int]*streamed{}
 	for _, e := range tok {
-		if e.Partial {
-			if e.Type != syntax.Think && e.Type != syntax.Respond {
-				continue // argument deltas are checked by the syntaxes that send them
+		if e.Type == syntax.Call && e.Partial {
+			if e.Delta == "" {
+				c := &streamed{name: e.Name, deltas: map[string]*strings.Builder{}}
+				open = append(open, c)
+				byIndex[e.Index] = c
+				continue
 			}
+			c := byIndex[e.Index]
+			if c == nil || c.name != e.Name {
+				fail("token mode: argument delta %s before its call's first partial event", e)
+				continue
+			}
+			d := c.deltas
+			if d[e.Param] == nil {
+				d[e.Param] = &strings.Builder{}
+			}
+			d[e.Param].WriteString(e.Delta)
+			continue
+		}
+		switch {
+		case e.Type == syntax.Call:
+			// Calls that streamed complete in order; one that did not stream
+			// (its arguments came whole) has no partial events.
+			for i, c := range open {
+				if c.name == e.Name {
+					open = append(open[:i], open[i+1:]...)
+					checkDeltas(c.deltas, e, fail)
+					break
+				}
+			}
+		case e.Type == syntax.Error:
+			open = nil // the error says what became of calls that streamed
+			byIndex = map[int]*streamed{}
+		case e.Type == syntax.End && len(open) > 0:
+			fail("token mode: %d call(s) streamed but neither completed nor reported as errors", len(open))
+		}
+		if e.Partial {
 			if fragType != "" && fragType != e.Type {
 				fail("token mode: %s fragment while a %s run is open", e.Type, fragType)
 			}
@@ -278,6 +317,30 @@ func splitsRune(a, b string) bool {
 		}
 	}
 	return false
+}
+
+// checkDeltas checks that a call's argument deltas, joined, give its args:
+// the whole JSON text, or each parameter's string value.
+func checkDeltas(deltas map[string]*strings.Builder, call syntax.Event, fail func(string, ...any)) {
+	for param, d := range deltas {
+		if param == "" {
+			if d.String() != string(call.Args) {
+				fail("token mode: the argument deltas of %q join to %s, not its args %s", call.Name, d.String(), call.Args)
+			}
+			continue
+		}
+		var got string
+		found := false
+		scan.Members(call.Args, func(k string, v []byte) bool {
+			if k == param {
+				got, found = scan.Unquote(v)
+			}
+			return !found
+		})
+		if !found || got != d.String() {
+			fail("token mode: the deltas of %q's parameter %q join to %q, not its value", call.Name, param, d.String())
+		}
+	}
 }
 
 func clip(b []byte) string {

@@ -67,6 +67,7 @@ type parser struct {
 	problemAt   int64 // offset within the block of the first problem
 	problem     string
 	js          scan.JSON
+	args        scan.ArgStream // token mode: streams the calls' arguments
 
 	// After <end>.
 	endSpan syntax.Span
@@ -78,6 +79,7 @@ func New(h syntax.Handler, opts syntax.Options) syntax.Parser {
 	p := &parser{}
 	p.Init(h, opts, p.step, p.finish)
 	p.WakeOn(wakeSet) // every marker ends in '>': no event completes without one
+	p.args = scan.ArgStream{Depth: 1, Emit: p.Emit}
 	return p
 }
 
@@ -140,6 +142,7 @@ func (p *parser) openMarker(m string, off int64) {
 		p.phase = phaseJSON
 		p.problem = ""
 		p.js.Reset(p.Options().DepthLimit())
+		p.args.Reset()
 		p.state = inBlock
 	case endTag:
 		p.EndRun()
@@ -196,6 +199,9 @@ func (p *parser) blockBytes(data []byte, eof bool) int {
 		case phaseJSON:
 			n := p.js.Scan(rest)
 			p.keep(rest[:n])
+			if p.Options().Mode == syntax.TokenMode && p.open == openExecute {
+				p.args.Feed(rest[:n])
+			}
 			used += n
 			switch {
 			case p.js.Done():
