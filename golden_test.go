@@ -59,7 +59,7 @@ var completeAt = map[string]func([]byte) bool{
 	"caret": caret.EndsWithFence,
 }
 
-func runGolden(t *testing.T, s syntax.Syntax, g *syntaxtest.Golden) {
+func parseGolden(t *testing.T, s syntax.Syntax, g *syntaxtest.Golden, mode syntax.Mode) []syntax.Event {
 	var got []syntax.Event
 	h := func(e syntax.Event) { got = append(got, e) }
 	if g.Tools != "" {
@@ -69,17 +69,31 @@ func runGolden(t *testing.T, s syntax.Syntax, g *syntaxtest.Golden) {
 		}
 		h = set.Check(h, s.StringValues)
 	}
-	p := s.New(h, g.Options)
+	opts := g.Options
+	opts.Mode = mode
+	p := s.New(h, opts)
 	p.Write(g.Input)
 	p.Close()
+	return got
+}
+
+func runGolden(t *testing.T, s syntax.Syntax, g *syntaxtest.Golden) {
+	got := parseGolden(t, s, g, syntax.EventMode)
 	text := syntaxtest.EncodeJSONL(got)
+	var tokens []byte
+	if g.Tokens != nil {
+		tokens = syntaxtest.EncodeJSONL(parseGolden(t, s, g, syntax.TokenMode))
+	}
 	if *update {
-		if !bytes.Equal(text, g.Events) {
-			if err := os.WriteFile(g.Path, g.Format(text), 0o644); err != nil {
+		if !bytes.Equal(text, g.Events) || !bytes.Equal(tokens, g.Tokens) {
+			if err := os.WriteFile(g.Path, g.Format(text, tokens), 0o644); err != nil {
 				t.Fatal(err)
 			}
 		}
 		return
+	}
+	if g.Tokens != nil && !bytes.Equal(tokens, g.Tokens) {
+		t.Errorf("token-mode JSON lines differ from the file:\n got:\n%s\nwant:\n%s", tokens, g.Tokens)
 	}
 	want, err := g.WantEvents()
 	if err != nil {

@@ -41,6 +41,19 @@ type parser struct {
 	overLimit bool
 	lineStart int64 // offset within the block of the current line
 	fence     int   // the current line so far: 0..3 carets, 4 = "^^^" then spaces, -1 = not a fence
+	tok       bodyStream
+}
+
+// bodyStream streams, in token mode, the raw body of a block as the
+// "content" parameter, line by line: a line is sent once it is complete and
+// is not the closing fence, and each line's end is held back until the next
+// line shows that it is not the last (the parser drops the newline before
+// the fence).
+type bodyStream struct {
+	next       int64 // offset within the block of the first line not looked at
+	afterSep   bool  // the "---" line has passed
+	mode       int   // 0: not known yet, 1: raw body (streamed), 2: a mapping (not streamed)
+	held, hold []byte
 }
 
 // New returns a caret parser that sends its events to h.
@@ -142,6 +155,48 @@ func (p *parser) openBlock(name string, fenceLine []byte) {
 	p.overLimit = false
 	p.lineStart = 0
 	p.fence = 0
+	if p.Options().Mode == syntax.TokenMode {
+		p.tok = bodyStream{held: p.tok.held[:0], hold: p.tok.hold[:0]}
+		p.Emit(syntax.Event{Type: syntax.Call, Partial: true, Name: name})
+	}
+}
+
+// streamLines sends, in token mode, the raw body's complete lines.
+func (p *parser) streamLines() {
+	t := &p.tok
+	if p.overLimit || t.mode == 2 {
+		return
+	}
+	for t.next < p.lineStart {
+		end := t.next + int64(bytes.IndexByte(p.block[t.next:p.lineStart], '\n'))
+		line := p.block[t.next:end]
+		t.next = end + 1
+		if !t.afterSep {
+			t.afterSep = string(bytes.TrimRight(line, " \t\r")) == "---"
+			continue
+		}
+		text, nl := line, "\n"
+		if bytes.HasSuffix(line, []byte("\r")) {
+			text, nl = line[:len(line)-1], "\r\n"
+		}
+		if t.mode == 0 {
+			if len(bytes.TrimSpace(line)) == 0 {
+				t.held = append(append(t.held, text...), nl...)
+				continue
+			}
+			if m := keyLine.FindSubmatch(bytes.TrimRight(line, " \t\r")); m != nil && blockHeader.Match(bytes.TrimSpace(m[2])) && line[0] != ' ' && line[0] != '\t' {
+				t.mode = 2
+				return
+			}
+			t.mode = 1
+		}
+		delta := append(append(t.held, t.hold...), text...)
+		t.held = t.held[:0]
+		t.hold = append(t.hold[:0], nl...)
+		if len(delta) > 0 {
+			p.Emit(syntax.Event{Type: syntax.Call, Partial: true, Name: p.name, Param: "content", Delta: string(delta)})
+		}
+	}
 }
 
 func (p *parser) keep(b []byte) {
@@ -169,6 +224,9 @@ func (p *parser) blockBytes(data []byte, eof bool) int {
 			case c == '\n':
 				if p.fence == 4 {
 					p.keep(data[:i+1])
+					if p.Options().Mode == syntax.TokenMode {
+						p.streamLines()
+					}
 					p.closeBlock(p.body.Offset + p.blockLen)
 					return i + 1
 				}
@@ -197,6 +255,9 @@ func (p *parser) blockBytes(data []byte, eof bool) int {
 		p.lineStart = p.blockLen + int64(i)
 	}
 	p.keep(data)
+	if p.Options().Mode == syntax.TokenMode {
+		p.streamLines()
+	}
 	return len(data)
 }
 

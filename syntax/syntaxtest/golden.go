@@ -18,7 +18,9 @@ import (
 // On disk it is a txtar archive: free text describing the case, then a
 // section "-- input --" with the transcript and a section "-- events --" with
 // the expected events as JSON lines, exactly as the toolparse CLI writes them
-// (no spans). Lines of the description of the form "option NAME[=VALUE]"
+// (no spans). An optional section "-- tokens --" holds the token-mode events
+// of the whole input given as one chunk (token-mode fragments depend on the
+// chunking; at other chunkings the kit checks their invariants instead). Lines of the description of the form "option NAME[=VALUE]"
 // set parser options:
 //
 //	option no-final-newline   the input's last newline is not part of it
@@ -32,6 +34,7 @@ type Golden struct {
 	Comment string
 	Input   []byte
 	Events  []byte // the expected JSON lines, as in the file
+	Tokens  []byte // the expected token-mode JSON lines for the whole input, if the file has a tokens section
 	Options syntax.Options
 	Tools   string // the tools option, resolved against the file's folder
 }
@@ -80,6 +83,7 @@ func ParseGolden(data []byte) (*Golden, error) {
 	}
 	g.Input = input
 	g.Events = files["events"]
+	g.Tokens = files["tokens"]
 	for _, line := range strings.Split(comment, "\n") {
 		name, ok := strings.CutPrefix(strings.TrimSpace(line), "option ")
 		if !ok {
@@ -137,8 +141,9 @@ func EncodeJSONL(evs []syntax.Event) []byte {
 	return b
 }
 
-// Format writes g back as txtar text, with events as its expected events.
-func (g *Golden) Format(events []byte) []byte {
+// Format writes g back as txtar text, with events as its expected events
+// and tokens as its token-mode events (when the file has that section).
+func (g *Golden) Format(events, tokens []byte) []byte {
 	var b bytes.Buffer
 	b.WriteString(g.Comment)
 	if g.Comment != "" && !strings.HasSuffix(g.Comment, "\n") {
@@ -152,6 +157,10 @@ func (g *Golden) Format(events []byte) []byte {
 	}
 	b.WriteString("-- events --\n")
 	b.Write(events)
+	if g.Tokens != nil {
+		b.WriteString("-- tokens --\n")
+		b.Write(tokens)
+	}
 	return b.Bytes()
 }
 
