@@ -313,6 +313,10 @@ func (c *Core) flushFragment(final bool) {
 	c.tokOff += int64(len(frag))
 }
 
+// CompleteUTF8 returns the length of the longest prefix of p that does not
+// end inside a UTF-8 character: where a piece of streamed text may be cut.
+func CompleteUTF8(p []byte) int { return completeUTF8(p) }
+
 // completeUTF8 returns the length of the longest prefix of p that does not end
 // inside a UTF-8 character.
 func completeUTF8(p []byte) int {

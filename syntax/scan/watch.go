@@ -68,6 +68,7 @@ type ArgStream struct {
 	index      int // of the call among those this stream has seen since Reset
 	calls      int
 	out        []byte
+	carry      []byte // the start of a UTF-8 character cut off at the end of the last delta
 	compactor  Compactor
 	valueDepth int
 }
@@ -214,6 +215,7 @@ func (a *ArgStream) capture(b byte) {
 
 func (a *ArgStream) startCall() {
 	a.member, a.name, a.nameDone, a.id, a.started = memKey, "", false, "", false
+	a.carry = a.carry[:0]
 	a.index = a.calls
 	a.calls++
 	a.pending = a.pending[:0]
@@ -235,7 +237,14 @@ func (a *ArgStream) begin() {
 }
 
 func (a *ArgStream) flushArgs(p []byte) {
-	a.out = a.compactor.Append(a.out[:0], p)
+	a.out = a.compactor.Append(append(a.out[:0], a.carry...), p)
+	a.carry = a.carry[:0]
+	// Keep a character the chunk cut for the next delta: a delta is a
+	// string and must not split one. (The args end with '}', so nothing is
+	// kept at their end.)
+	n := CompleteUTF8(a.out)
+	a.carry = append(a.carry, a.out[n:]...)
+	a.out = a.out[:n]
 	if len(a.out) == 0 {
 		return
 	}

@@ -259,6 +259,9 @@ func checkTokens(tok, want []syntax.Event, fail func(string, ...any)) {
 			if d[e.Param] == nil {
 				d[e.Param] = &strings.Builder{}
 			}
+			if splitsRune(d[e.Param].String(), e.Delta) {
+				fail("token mode: argument deltas %q and %q split a UTF-8 character", d[e.Param].String(), e.Delta)
+			}
 			d[e.Param].WriteString(e.Delta)
 			continue
 		}
