@@ -189,6 +189,7 @@ func (p *parser) streamLines() {
 				return
 			}
 			t.mode = 1
+			p.Emit(syntax.Event{Type: syntax.Call, Partial: true, Name: p.name, Param: "content"})
 		}
 		delta := append(append(t.held, t.hold...), text...)
 		t.held = t.held[:0]

@@ -238,14 +238,14 @@ func checkTokens(tok, want []syntax.Event, fail func(string, ...any)) {
 	var fragType syntax.Type
 	type streamed struct {
 		name   string
-		deltas map[string]*strings.Builder // by param; "" for the JSON text
+		deltas map[string][]*strings.Builder // by param ("" for the JSON text); one per value of a repeated param
 	}
 	var open []*streamed // calls whose partial events came, in order
 	byIndex := map[int]*streamed{}
 	for _, e := range tok {
 		if e.Type == syntax.Call && e.Partial {
-			if e.Delta == "" {
-				c := &streamed{name: e.Name, deltas: map[string]*strings.Builder{}}
+			if e.Delta == "" && e.Param == "" {
+				c := &streamed{name: e.Name, deltas: map[string][]*strings.Builder{}}
 				open = append(open, c)
 				byIndex[e.Index] = c
 				continue
@@ -255,14 +255,16 @@ func checkTokens(tok, want []syntax.Event, fail func(string, ...any)) {
 				fail("token mode: argument delta %s before its call's first partial event", e)
 				continue
 			}
-			d := c.deltas
-			if d[e.Param] == nil {
-				d[e.Param] = &strings.Builder{}
+			items := c.deltas[e.Param]
+			if e.Delta == "" || len(items) == 0 { // a parameter's value starts
+				items = append(items, &strings.Builder{})
+				c.deltas[e.Param] = items
 			}
-			if splitsRune(d[e.Param].String(), e.Delta) {
-				fail("token mode: argument deltas %q and %q split a UTF-8 character", d[e.Param].String(), e.Delta)
+			last := items[len(items)-1]
+			if splitsRune(last.String(), e.Delta) {
+				fail("token mode: argument deltas %q and %q split a UTF-8 character", last.String(), e.Delta)
 			}
-			d[e.Param].WriteString(e.Delta)
+			last.WriteString(e.Delta)
 			continue
 		}
 		switch {
@@ -324,24 +326,40 @@ func splitsRune(a, b string) bool {
 
 // checkDeltas checks that a call's argument deltas, joined, give its args:
 // the whole JSON text, or each parameter's string value.
-func checkDeltas(deltas map[string]*strings.Builder, call syntax.Event, fail func(string, ...any)) {
-	for param, d := range deltas {
+func checkDeltas(deltas map[string][]*strings.Builder, call syntax.Event, fail func(string, ...any)) {
+	for param, items := range deltas {
+		var joined []string
+		for _, it := range items {
+			s := it.String()
+			if param != "" { // as its JSON string would carry it: invalid bytes become U+FFFD
+				s, _ = scan.Unquote(syntax.AppendQuote(nil, s))
+			}
+			joined = append(joined, s)
+		}
 		if param == "" {
-			if d.String() != string(call.Args) {
-				fail("token mode: the argument deltas of %q join to %s, not its args %s", call.Name, d.String(), call.Args)
+			if strings.Join(joined, "") != string(call.Args) {
+				fail("token mode: the argument deltas of %q join to %s, not its args %s", call.Name, strings.Join(joined, ""), call.Args)
 			}
 			continue
 		}
-		var got string
-		found := false
+		var want []string
 		scan.Members(call.Args, func(k string, v []byte) bool {
-			if k == param {
-				got, found = scan.Unquote(v)
+			if k != param {
+				return true
 			}
-			return !found
+			if s, ok := scan.Unquote(v); ok {
+				want = []string{s}
+			} else {
+				scan.Elements(v, func(e []byte, _ int) bool {
+					s, _ := scan.Unquote(e)
+					want = append(want, s)
+					return true
+				})
+			}
+			return false
 		})
-		if !found || got != d.String() {
-			fail("token mode: the deltas of %q's parameter %q join to %q, not its value", call.Name, param, d.String())
+		if strings.Join(want, "\x00") != strings.Join(joined, "\x00") || len(want) != len(joined) {
+			fail("token mode: the deltas of %q's parameter %q join to %q, not its value %q", call.Name, param, joined, want)
 		}
 	}
 }

@@ -49,6 +49,21 @@ type parser struct {
 	block     []byte // the whole tool, open tag first, up to the limit
 	blockLen  int64
 	overLimit bool
+	tok       valueStream
+}
+
+// valueStream streams, in token mode, each param's value as it arrives. The
+// value's first newline is dropped, and its last line end is held back until
+// more text shows it is not the one before </param:KEY> (which is dropped
+// too), so that the deltas of a param join to its value. Once the tool's
+// structure goes wrong (a nested or mismatched tag), nothing more is sent:
+// the tool will be an error.
+type valueStream struct {
+	pos     int    // offset in the block of the first byte not looked at
+	key     string // the open param, or ""
+	atStart bool   // no byte of the value looked at yet
+	held    []byte // a line end (or a character's first bytes) held back
+	stopped bool
 }
 
 // New returns an xmltag parser that sends its events to h.
@@ -169,6 +184,92 @@ func (p *parser) openTool(name string, tag []byte) {
 	p.blockLen = 0
 	p.overLimit = false
 	p.keep(tag)
+	if p.Options().Mode == syntax.TokenMode {
+		p.tok = valueStream{pos: len(tag), held: p.tok.held[:0]}
+		p.Emit(syntax.Event{Type: syntax.Call, Partial: true, Name: name})
+	}
+}
+
+// streamValues sends, in token mode, the value text that has arrived.
+func (p *parser) streamValues(final bool) {
+	t := &p.tok
+	for !t.stopped && !p.overLimit && t.pos < len(p.block) {
+		rest := p.block[t.pos:]
+		lt := bytes.IndexByte(rest, '<')
+		if t.key == "" { // between params: only a <param:KEY> matters
+			if lt < 0 {
+				t.pos = len(p.block)
+				return
+			}
+			typ, n := tagAt(rest[lt:])
+			if n == 0 && !final && bytes.IndexByte(rest[lt:], '>') < 0 {
+				return // a tag may be cut off: wait
+			}
+			if typ == tokParamOpen {
+				t.key, t.atStart, t.held = tagName(string(rest[lt:lt+n])), true, t.held[:0]
+				t.pos += lt + n
+				p.Emit(syntax.Event{Type: syntax.Call, Partial: true, Name: p.name, Param: t.key})
+				continue
+			}
+			t.pos += lt + max(n, 1)
+			continue
+		}
+		text := rest
+		if lt >= 0 {
+			text = rest[:lt]
+		}
+		p.sendValue(text, lt < 0 && !final)
+		t.pos += len(text)
+		if lt < 0 {
+			return
+		}
+		typ, n := tagAt(rest[lt:])
+		switch {
+		case n == 0 && !final && bytes.IndexByte(rest[lt:], '>') < 0:
+			return // a tag may be cut off: wait
+		case n == 0: // a '<' that starts no tag of ours is text
+			p.sendValue([]byte("<"), true)
+			t.pos++
+		case typ == tokParamClose && tagName(string(rest[lt:lt+n])) == t.key:
+			t.key, t.held = "", t.held[:0] // the held line end is the one dropped
+			t.pos += n
+		default:
+			t.stopped = true
+		}
+	}
+}
+
+// sendValue sends value text, dropping the value's first newline and
+// holding back what may yet be dropped or cut.
+func (p *parser) sendValue(text []byte, more bool) {
+	t := &p.tok
+	buf := append(t.held, text...)
+	t.held = nil
+	if t.atStart {
+		if len(buf) < 2 && more && (len(buf) == 0 || buf[0] == '\r') {
+			t.held = buf // "\r" may be the start of the "\r\n" to drop
+			return
+		}
+		t.atStart = len(buf) == 0
+		if bytes.HasPrefix(buf, []byte("\r\n")) {
+			buf = buf[2:]
+		} else if bytes.HasPrefix(buf, []byte("\n")) {
+			buf = buf[1:]
+		}
+	}
+	keep := 0
+	switch {
+	case bytes.HasSuffix(buf, []byte("\r\n")):
+		keep = 2
+	case bytes.HasSuffix(buf, []byte("\n")), bytes.HasSuffix(buf, []byte("\r")):
+		keep = 1
+	}
+	cut := scan.CompleteUTF8(buf[:len(buf)-keep])
+	send := buf[:cut]
+	t.held = append(t.held[:0:0], buf[cut:]...)
+	if len(send) > 0 {
+		p.Emit(syntax.Event{Type: syntax.Call, Partial: true, Name: p.name, Param: t.key, Delta: string(send)})
+	}
 }
 
 func (p *parser) keep(b []byte) {
@@ -190,6 +291,9 @@ func (p *parser) tool(data []byte, eof bool) int {
 	if i := bytes.Index(data, []byte(p.closeTag)); i >= 0 {
 		n := i + len(p.closeTag)
 		p.keep(data[:n])
+		if p.Options().Mode == syntax.TokenMode {
+			p.streamValues(true)
+		}
 		p.closeTool()
 		return n
 	}
@@ -198,6 +302,9 @@ func (p *parser) tool(data []byte, eof bool) int {
 		n -= partialSuffix(data, p.closeTag)
 	}
 	p.keep(data[:n])
+	if p.Options().Mode == syntax.TokenMode {
+		p.streamValues(false)
+	}
 	if n == 0 && !eof {
 		return 0
 	}
