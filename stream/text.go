@@ -20,6 +20,11 @@ type Text struct {
 	Fold   int // fold values longer than this many bytes; 0 means 400
 	inRun  syntax.Type
 	runOut bool
+	// Token mode: calls whose arguments were shown as they streamed.
+	streamed map[string]int // call name → calls of that name shown live and not yet completed
+	inCall   bool
+	shown    bool // some argument text of the streaming call was shown
+	lastNL   bool // the last text written ended a line
 }
 
 // NewText returns a text renderer writing to w.
@@ -62,6 +67,37 @@ func label(ty syntax.Type) string { return fmt.Sprintf("%-8s", ty) }
 
 // Event writes one event.
 func (t *Text) Event(e syntax.Event) error {
+	if e.Partial && e.Type == syntax.Call {
+		t.closeRun()
+		switch {
+		case e.Delta == "" && e.Param == "": // a call starts
+			t.endCall()
+			if t.streamed == nil {
+				t.streamed = map[string]int{}
+			}
+			t.streamed[e.Name]++
+			t.inCall, t.shown = true, false
+			t.w.WriteString(t.paint(ansiBold+ansiYellow, label(e.Type)) + t.paint(ansiBold, e.Name) + t.paint(ansiDim, " (streaming)") + " ")
+		case e.Delta == "": // a parameter's value starts
+			t.w.WriteString("\n" + strings.Repeat(" ", 9) + t.paint(ansiCyan, e.Param+": "))
+		default:
+			t.w.WriteString(indent(e.Delta))
+			t.shown = true
+		}
+		return nil
+	}
+	if e.Type == syntax.Call && t.streamed[e.Name] > 0 {
+		// Its arguments were shown as they came: close the line, or show them
+		// now if none streamed.
+		t.streamed[e.Name]--
+		if !t.shown {
+			t.w.WriteString(indent(t.fold(string(e.Args))))
+		}
+		t.endCall()
+		t.w.WriteString(strings.Repeat(" ", 9) + t.paint(ansiDim, "(complete)") + "\n")
+		return nil
+	}
+	t.endCall()
 	if e.Partial && (e.Type == syntax.Think || e.Type == syntax.Respond) {
 		if t.inRun != e.Type {
 			t.closeRun()
@@ -70,12 +106,12 @@ func (t *Text) Event(e syntax.Event) error {
 		}
 		t.w.WriteString(t.runColor(e.Type, e.Content))
 		t.runOut = true
+		t.lastNL = strings.HasSuffix(e.Content, "\n")
 		return nil
 	}
 	if t.inRun != "" && t.inRun == e.Type && t.runOut {
 		// The whole run after its fragments: already shown.
-		t.w.WriteString("\n")
-		t.inRun, t.runOut = "", false
+		t.closeRun()
 		return nil
 	}
 	t.closeRun()
@@ -123,8 +159,15 @@ func (t *Text) runColor(ty syntax.Type, s string) string {
 	return s
 }
 
+func (t *Text) endCall() {
+	if t.inCall {
+		t.w.WriteString("\n")
+		t.inCall = false
+	}
+}
+
 func (t *Text) closeRun() {
-	if t.inRun != "" && t.runOut {
+	if t.inRun != "" && t.runOut && !t.lastNL {
 		t.w.WriteString("\n")
 	}
 	t.inRun, t.runOut = "", false
