@@ -408,6 +408,15 @@ func IsSpace(b byte) bool { return isSpace(b) }
 // TrimSpace trims SPEC §2 white space from both ends of p.
 func TrimSpace(p []byte) []byte { return bytes.TrimFunc(p, isSpaceRune) }
 
+// TextUpTo returns how much of data, which starts with a byte that begins no
+// marker, is text: up to the next c (the byte markers start with), or all of it.
+func TextUpTo(data []byte, c byte) int {
+	if i := bytes.IndexByte(data[1:], c); i >= 0 {
+		return 1 + i
+	}
+	return len(data)
+}
+
 // MatchPrefix compares data with marker. It returns full when data starts
 // with marker, and partial when data is a proper prefix of marker (more input
 // could complete it).

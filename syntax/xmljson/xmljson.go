@@ -119,8 +119,9 @@ func (p *parser) text(data []byte, eof bool) int {
 	if wait {
 		return 0
 	}
-	p.Text(syntax.Respond, data[:1], off)
-	return 1
+	n := scan.TextUpTo(data, '<') // this '<' starts no marker: text up to the next one
+	p.Text(syntax.Respond, data[:n], off)
+	return n
 }
 
 func (p *parser) openMarker(m string, off int64) {
@@ -172,8 +173,9 @@ func (p *parser) thinkText(data []byte, eof bool) int {
 	case partial && !eof:
 		return 0
 	}
-	p.Text(syntax.Think, data[:1], off)
-	return 1
+	n := scan.TextUpTo(data, '<')
+	p.Text(syntax.Think, data[:n], off)
+	return n
 }
 
 // keep stores block bytes up to the block limit.

@@ -114,8 +114,9 @@ func (p *parser) text(data []byte, eof bool) int {
 	if wait && !eof {
 		return 0
 	}
-	p.Text(syntax.Respond, data[:1], off)
-	return 1
+	n := scan.TextUpTo(data, '<') // this '<' starts no tag: text up to the next one
+	p.Text(syntax.Respond, data[:n], off)
+	return n
 }
 
 // openTool matches "<tool:NAME>" at the start of data. It returns the tag's
@@ -171,8 +172,9 @@ func (p *parser) thinking(data []byte, eof bool) int {
 	case partial && !eof:
 		return 0
 	}
-	p.Text(syntax.Think, data[:1], off)
-	return 1
+	n := scan.TextUpTo(data, '<')
+	p.Text(syntax.Think, data[:n], off)
+	return n
 }
 
 func (p *parser) openTool(name string, tag []byte) {
