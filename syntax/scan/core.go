@@ -417,6 +417,24 @@ func TextUpTo(data []byte, c byte) int {
 	return len(data)
 }
 
+// TextUntil is TextUpTo that also passes over each c at which starts says
+// no marker starts: a long run of '<' that opens no tag is one step, not one
+// step per byte.
+func TextUntil(data []byte, c byte, starts func([]byte) bool) int {
+	i := 1
+	for {
+		j := bytes.IndexByte(data[i:], c)
+		if j < 0 {
+			return len(data)
+		}
+		i += j
+		if starts(data[i:]) {
+			return i
+		}
+		i++
+	}
+}
+
 // MatchPrefix compares data with marker. It returns full when data starts
 // with marker, and partial when data is a proper prefix of marker (more input
 // could complete it).

@@ -119,9 +119,24 @@ func (p *parser) text(data []byte, eof bool) int {
 	if wait {
 		return 0
 	}
-	n := scan.TextUpTo(data, '<') // this '<' starts no marker: text up to the next one
+	// This '<' starts no marker: text goes on to the next '<' that may.
+	n := scan.TextUntil(data, '<', func(rest []byte) bool { return startsMarker(rest, eof) })
 	p.Text(syntax.Respond, data[:n], off)
 	return n
+}
+
+// startsMarker reports whether data, which starts with '<', is or may
+// become one of the markers of text.
+func startsMarker(data []byte, eof bool) bool {
+	if len(data) > 1 && data[1] != 't' && data[1] != 'e' && data[1] != 'r' {
+		return false // the second byte of every marker
+	}
+	for _, m := range textMarkers {
+		if full, partial := scan.MatchPrefix(data, m); full || partial && !eof {
+			return true
+		}
+	}
+	return false
 }
 
 func (p *parser) openMarker(m string, off int64) {

@@ -114,7 +114,15 @@ func (p *parser) text(data []byte, eof bool) int {
 	if wait && !eof {
 		return 0
 	}
-	n := scan.TextUpTo(data, '<') // this '<' starts no tag: text up to the next one
+	// This '<' starts no tag: text goes on to the next '<' that may.
+	n := scan.TextUntil(data, '<', func(rest []byte) bool {
+		if len(rest) > 1 && rest[1] != 't' {
+			return false // <thinking> and <tool: both go on with 't'
+		}
+		full, partial := scan.MatchPrefix(rest, openThinking)
+		n, _ := openTool(rest, eof)
+		return full || partial && !eof || n != 0
+	})
 	p.Text(syntax.Respond, data[:n], off)
 	return n
 }
