@@ -9,6 +9,7 @@ import (
 
 	"github.com/toolparse/toolparse/registry"
 	"github.com/toolparse/toolparse/syntax"
+	"github.com/toolparse/toolparse/syntax/syntaxtest"
 )
 
 // The benchmarks here hold every syntax to the same measures (issue 10):
@@ -62,14 +63,7 @@ func run(b *testing.B, s syntax.Syntax, in []byte, chunk int) {
 	events := 0
 	for b.Loop() {
 		p := s.New(func(syntax.Event) { events++ }, syntax.Options{})
-		if chunk <= 0 {
-			p.Write(in)
-		} else {
-			for i := 0; i < len(in); i += chunk {
-				p.Write(in[i:min(i+chunk, len(in))])
-			}
-		}
-		p.Close()
+		syntaxtest.Feed(p, in, chunk)
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(max(events, 1)), "ns/event")
 }

@@ -36,11 +36,9 @@ type parser struct {
 	start     syntax.Pos // the opening fence
 	fenceLine []byte     // the opening fence line as written
 	body      syntax.Pos // the first byte after the opening fence line
-	block     []byte     // the bytes after the opening fence line, up to the limit
-	blockLen  int64
-	overLimit bool
-	lineStart int64 // offset within the block of the current line
-	fence     int   // the current line so far: 0..3 carets, 4 = "^^^" then spaces, -1 = not a fence
+	blk       scan.Block // the bytes after the opening fence line
+	lineStart int64      // offset within the block of the current line
+	fence     int        // the current line so far: 0..3 carets, 4 = "^^^" then spaces, -1 = not a fence
 	tok       bodyStream
 }
 
@@ -150,9 +148,7 @@ func (p *parser) openBlock(name string, fenceLine []byte) {
 	p.start = p.Pos()
 	p.fenceLine = append(p.fenceLine[:0], fenceLine...)
 	p.body = scan.Advance(p.start, fenceLine)
-	p.block = p.block[:0]
-	p.blockLen = 0
-	p.overLimit = false
+	p.blk.Reset()
 	p.lineStart = 0
 	p.fence = 0
 	if p.Options().Mode == syntax.TokenMode {
@@ -164,12 +160,12 @@ func (p *parser) openBlock(name string, fenceLine []byte) {
 // streamLines sends, in token mode, the raw body's complete lines.
 func (p *parser) streamLines() {
 	t := &p.tok
-	if p.overLimit || t.mode == 2 {
+	if p.blk.Over || t.mode == 2 {
 		return
 	}
 	for t.next < p.lineStart {
-		end := t.next + int64(bytes.IndexByte(p.block[t.next:p.lineStart], '\n'))
-		line := p.block[t.next:end]
+		end := t.next + int64(bytes.IndexByte(p.blk.Bytes[t.next:p.lineStart], '\n'))
+		line := p.blk.Bytes[t.next:end]
 		t.next = end + 1
 		if !t.afterSep {
 			t.afterSep = string(bytes.TrimRight(line, " \t\r")) == "---"
@@ -200,19 +196,6 @@ func (p *parser) streamLines() {
 	}
 }
 
-func (p *parser) keep(b []byte) {
-	p.blockLen += int64(len(b))
-	if p.overLimit {
-		return
-	}
-	if len(p.block)+len(b) > p.Options().BlockLimit() {
-		p.overLimit = true
-		p.block = p.block[:0]
-		return
-	}
-	p.block = scan.Append(p.block, b)
-}
-
 // blockBytes stores the block's bytes and watches each line for the closing
 // fence, a line that is exactly "^^^" (trailing spaces and CR tolerated).
 func (p *parser) blockBytes(data []byte, eof bool) int {
@@ -224,16 +207,16 @@ func (p *parser) blockBytes(data []byte, eof bool) int {
 			switch {
 			case c == '\n':
 				if p.fence == 4 {
-					p.keep(data[:i+1])
+					p.keepBytes(data[:i+1])
 					if p.Options().Mode == syntax.TokenMode {
 						p.streamLines()
 					}
-					p.closeBlock(p.body.Offset + p.blockLen)
+					p.closeBlock(p.body.Offset + p.blk.Len)
 					return i + 1
 				}
 				p.fence = 0
 				i++
-				p.lineStart = p.blockLen + int64(i)
+				p.lineStart = p.blk.Len + int64(i)
 				continue
 			case c == '^' && p.fence < 3:
 				p.fence++
@@ -253,16 +236,16 @@ func (p *parser) blockBytes(data []byte, eof bool) int {
 		}
 		i += j + 1
 		p.fence = 0
-		p.lineStart = p.blockLen + int64(i)
+		p.lineStart = p.blk.Len + int64(i)
 	}
-	p.keep(data)
+	p.keepBytes(data)
 	if p.Options().Mode == syntax.TokenMode {
 		p.streamLines()
 	}
 	return len(data)
 }
 
-// closeBlock finishes the block whose bytes (up to the limit) are in p.block,
+// closeBlock finishes the block whose bytes (up to the limit) are in p.blk.Bytes,
 // the closing fence line last; end is the offset after it.
 func (p *parser) closeBlock(end int64) {
 	p.inBlock = false
@@ -270,14 +253,14 @@ func (p *parser) closeBlock(end int64) {
 	p.blocks++
 	span := syntax.Span{Start: p.start.Offset, End: end}
 	switch {
-	case p.overLimit:
+	case p.blk.Over:
 		p.Errorf(p.start, span, nil, "caret block %q longer than the limit of %d bytes", p.name, p.Options().BlockLimit())
 		return
 	case p.blocks > 1 && !p.Options().MultipleBlocks:
 		p.Errorf(p.start, span, p.raw(), "second tool block %q in one message: only one is allowed per message (an option lifts the limit)", p.name)
 		return
 	}
-	content := p.block[:p.lineStart]
+	content := p.blk.Bytes[:p.lineStart]
 	args, perr := parseBlock(content, p.body)
 	if perr != nil {
 		p.Errorf(perr.pos, span, p.raw(), "caret block %q: %s", p.name, perr.msg)
@@ -290,7 +273,7 @@ func (p *parser) closeBlock(end int64) {
 
 // raw is the block's source text: the opening fence line and what follows.
 func (p *parser) raw() []byte {
-	return append(bytes.Clone(p.fenceLine), p.block...)
+	return append(bytes.Clone(p.fenceLine), p.blk.Bytes...)
 }
 
 func (p *parser) finish(end int64) {
@@ -303,7 +286,7 @@ func (p *parser) finish(end int64) {
 	}
 	span := syntax.Span{Start: p.start.Offset, End: end}
 	var raw []byte
-	if !p.overLimit {
+	if !p.blk.Over {
 		raw = p.raw()
 	}
 	p.Errorf(p.start, span, raw, "unterminated caret block %q: the stream ended before the closing ^^^", p.name)
@@ -322,3 +305,6 @@ func EndsWithFence(input []byte) bool {
 	}
 	return len(t) == 3 || t[len(t)-4] == '\n'
 }
+
+// keepBytes stores block bytes up to the block limit.
+func (p *parser) keepBytes(b []byte) { p.blk.Keep(b, p.Options().BlockLimit()) }

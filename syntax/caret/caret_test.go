@@ -12,17 +12,9 @@ import (
 	"github.com/toolparse/toolparse/syntax/syntaxtest"
 )
 
-func corpus(tb testing.TB) [][]byte {
-	gs, err := syntaxtest.ReadGoldens(filepath.Join("..", "..", "testdata", "caret"))
-	if err != nil {
-		tb.Fatal(err)
-	}
-	var c [][]byte
-	for _, g := range gs {
-		c = append(c, g.Input)
-	}
-	return c
-}
+func corpus(tb testing.TB) [][]byte { return syntaxtest.Inputs(tb, goldens) }
+
+var goldens = filepath.Join("..", "..", "testdata", "caret")
 
 func TestGarbage(t *testing.T) {
 	if err := syntaxtest.Garbage(caret.Syntax, corpus(t), 3000, 2); err != nil {
@@ -33,15 +25,9 @@ func TestGarbage(t *testing.T) {
 // FuzzParse checks the invariants of SPEC §2 on any input, the multiple-blocks
 // option on and off.
 func FuzzParse(f *testing.F) {
-	for _, in := range corpus(f) {
-		f.Add(in, uint64(0), false)
-	}
-	f.Fuzz(func(t *testing.T, in []byte, seed uint64, multiple bool) {
-		cfg := syntaxtest.Config{Seed: seed, RandomSplits: 3, MaxExhaustive: 256, CompleteAt: caret.EndsWithFence,
-			Options: syntax.Options{MultipleBlocks: multiple}}
-		if err := syntaxtest.Check(caret.Syntax, in, cfg); err != nil {
-			t.Fatal(err)
-		}
+	syntaxtest.Fuzz(f, caret.Syntax, goldens, func(seed uint64) syntaxtest.Config {
+		return syntaxtest.Config{RandomSplits: 3, MaxExhaustive: 256, CompleteAt: caret.EndsWithFence,
+			Options: syntax.Options{MultipleBlocks: seed%2 == 1}}
 	})
 }
 
@@ -81,14 +67,7 @@ func benchParse(b *testing.B, in []byte, chunk int) {
 	b.ReportAllocs()
 	for b.Loop() {
 		p := caret.New(func(syntax.Event) {}, syntax.Options{})
-		if chunk <= 0 {
-			p.Write(in)
-		} else {
-			for i := 0; i < len(in); i += chunk {
-				p.Write(in[i:min(i+chunk, len(in))])
-			}
-		}
-		p.Close()
+		syntaxtest.Feed(p, in, chunk)
 	}
 }
 

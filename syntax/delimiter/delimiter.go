@@ -49,9 +49,7 @@ type parser struct {
 	callStart syntax.Pos // the §call: delimiter
 	callEnd   int64      // just after the delimiter
 	jsonStart syntax.Pos
-	json      []byte
-	jsonLen   int64
-	overLimit bool
+	blk       scan.Block // the call's JSON
 	js        scan.JSON
 	args      scan.ArgStream // token mode: streams the call's arguments
 
@@ -245,9 +243,7 @@ func (p *parser) callWS(data []byte, eof bool) int {
 		return 0 // the error message names the character: wait for all of it
 	}
 	p.jsonStart = p.Pos()
-	p.json = p.json[:0]
-	p.jsonLen = 0
-	p.overLimit = false
+	p.blk.Reset()
 	p.js.Reset(p.Options().DepthLimit())
 	p.args.Reset()
 	if data[0] != '{' {
@@ -261,7 +257,7 @@ func (p *parser) callWS(data []byte, eof bool) int {
 // callJSON reads the call's JSON object, JSON-aware: a § inside a string is content.
 func (p *parser) callJSON(data []byte) int {
 	n := p.js.Scan(data)
-	p.keep(data[:n])
+	p.keepBytes(data[:n])
 	if p.Options().Mode == syntax.TokenMode {
 		p.args.Feed(data[:n])
 	}
@@ -269,22 +265,9 @@ func (p *parser) callJSON(data []byte) int {
 	case p.js.Done():
 		p.finishCall()
 	case p.js.Err() != nil:
-		p.badCall("invalid JSON: "+p.js.Err().Msg, scan.Advance(p.jsonStart, p.json))
+		p.badCall("invalid JSON: "+p.js.Err().Msg, scan.Advance(p.jsonStart, p.blk.Bytes))
 	}
 	return n
-}
-
-func (p *parser) keep(b []byte) {
-	p.jsonLen += int64(len(b))
-	if p.overLimit {
-		return
-	}
-	if len(p.json)+len(b) > p.Options().BlockLimit() {
-		p.overLimit = true
-		p.json = p.json[:0]
-		return
-	}
-	p.json = scan.Append(p.json, b)
 }
 
 // badCall reports a §call: whose JSON is not a call. The error covers the
@@ -294,21 +277,21 @@ func (p *parser) badCall(problem string, at syntax.Pos) {
 	p.state = inText
 	p.run = syntax.Respond
 	span := syntax.Span{Start: p.callStart.Offset, End: p.callEnd}
-	if p.overLimit {
-		p.Errorf(p.callStart, syntax.Span{Start: span.Start, End: p.jsonStart.Offset + p.jsonLen}, nil,
+	if p.blk.Over {
+		p.Errorf(p.callStart, syntax.Span{Start: span.Start, End: p.jsonStart.Offset + p.blk.Len}, nil,
 			"§call: JSON longer than the limit of %d bytes", p.Options().BlockLimit())
 		return
 	}
 	p.Errorf(p.callStart, span, nil, "§call: at %s: %s; the text is kept as respond", at, problem)
-	p.Text(syntax.Respond, p.json, p.jsonStart.Offset)
+	p.Text(syntax.Respond, p.blk.Bytes, p.jsonStart.Offset)
 }
 
 func (p *parser) finishCall() {
-	if p.overLimit {
+	if p.blk.Over {
 		p.badCall("", p.jsonStart)
 		return
 	}
-	name, id, args, problem := scan.ReadCall(p.json)
+	name, id, args, problem := scan.ReadCall(p.blk.Bytes)
 	if problem != "" {
 		p.badCall("the JSON object "+problem, p.jsonStart)
 		return
@@ -316,7 +299,7 @@ func (p *parser) finishCall() {
 	p.state = inText
 	p.run = syntax.Respond
 	e := syntax.Event{Type: syntax.Call, Name: name, ID: id, Args: args, Pos: p.callStart,
-		Span: syntax.Span{Start: p.callStart.Offset, End: p.jsonStart.Offset + p.jsonLen}}
+		Span: syntax.Span{Start: p.callStart.Offset, End: p.jsonStart.Offset + p.blk.Len}}
 	if len(p.pending) == 0 {
 		p.pendingPos = p.callStart
 	}
@@ -412,10 +395,10 @@ func (p *parser) finish(end int64) {
 		p.Errorf(p.callStart, syntax.Span{Start: p.callStart.Offset, End: end}, nil, "§call: at the end of the stream, with no JSON after it")
 		p.state = inText
 	case inCallJSON:
-		if p.overLimit {
+		if p.blk.Over {
 			p.badCall("", p.jsonStart)
 		} else {
-			p.badCall("truncated call: the stream ended inside the JSON object", scan.Advance(p.jsonStart, p.json))
+			p.badCall("truncated call: the stream ended inside the JSON object", scan.Advance(p.jsonStart, p.blk.Bytes))
 		}
 		p.EndRun()
 	}
@@ -462,3 +445,6 @@ func describe(b []byte) string {
 	}
 	return fmt.Sprintf("%q", r)
 }
+
+// keepBytes stores block bytes up to the block limit.
+func (p *parser) keepBytes(b []byte) { p.blk.Keep(b, p.Options().BlockLimit()) }

@@ -13,17 +13,9 @@ import (
 	"github.com/toolparse/toolparse/syntax/syntaxtest"
 )
 
-func corpus(tb testing.TB) [][]byte {
-	gs, err := syntaxtest.ReadGoldens(filepath.Join("..", "..", "testdata", "delimiter"))
-	if err != nil {
-		tb.Fatal(err)
-	}
-	var c [][]byte
-	for _, g := range gs {
-		c = append(c, g.Input)
-	}
-	return c
-}
+func corpus(tb testing.TB) [][]byte { return syntaxtest.Inputs(tb, goldens) }
+
+var goldens = filepath.Join("..", "..", "testdata", "delimiter")
 
 func TestGarbage(t *testing.T) {
 	if err := syntaxtest.Garbage(delimiter.Syntax, corpus(t), 3000, 3); err != nil {
@@ -32,17 +24,7 @@ func TestGarbage(t *testing.T) {
 }
 
 // FuzzParse checks the invariants of SPEC §2 on any input.
-func FuzzParse(f *testing.F) {
-	for _, in := range corpus(f) {
-		f.Add(in, uint64(0))
-	}
-	f.Fuzz(func(t *testing.T, in []byte, seed uint64) {
-		cfg := syntaxtest.Config{Seed: seed, RandomSplits: 3, MaxExhaustive: 256}
-		if err := syntaxtest.Check(delimiter.Syntax, in, cfg); err != nil {
-			t.Fatal(err)
-		}
-	})
-}
+func FuzzParse(f *testing.F) { syntaxtest.Fuzz(f, delimiter.Syntax, goldens, nil) }
 
 // Many unterminated [SYSTEM: lines must not make the parser rescan the rest
 // of the input for each of them.
@@ -89,14 +71,7 @@ func benchParse(b *testing.B, in []byte, chunk int) {
 	b.ReportAllocs()
 	for b.Loop() {
 		p := delimiter.New(func(syntax.Event) {}, syntax.Options{})
-		if chunk <= 0 {
-			p.Write(in)
-		} else {
-			for i := 0; i < len(in); i += chunk {
-				p.Write(in[i:min(i+chunk, len(in))])
-			}
-		}
-		p.Close()
+		syntaxtest.Feed(p, in, chunk)
 	}
 }
 

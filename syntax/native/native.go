@@ -34,11 +34,9 @@ type parser struct {
 	afterData bool // just after "data:": "[DONE]" may follow
 
 	// The document being read.
-	docStart  syntax.Pos
-	doc       []byte
-	docLen    int64
-	overLimit bool
-	js        scan.JSON
+	docStart syntax.Pos
+	doc      scan.Block
+	js       scan.JSON
 
 	// A line that is not JSON.
 	badStart syntax.Pos
@@ -103,9 +101,7 @@ func (p *parser) between(data []byte, eof bool) int {
 	if c := data[0]; c == '{' || c == '[' {
 		p.state = inDoc
 		p.docStart = p.Pos()
-		p.doc = p.doc[:0]
-		p.docLen = 0
-		p.overLimit = false
+		p.doc.Reset()
 		p.js.Reset(p.Options().DepthLimit())
 		return 0
 	}
@@ -167,30 +163,22 @@ func (p *parser) endBadLine(end int64) {
 // docBytes reads a JSON document, JSON-aware, to its end.
 func (p *parser) docBytes(data []byte) int {
 	n := p.js.Scan(data)
-	p.docLen += int64(n)
-	if !p.overLimit {
-		if len(p.doc)+n > p.Options().BlockLimit() {
-			p.overLimit = true
-			p.doc = p.doc[:0]
-		} else {
-			p.doc = scan.Append(p.doc, data[:n])
-		}
-	}
-	span := syntax.Span{Start: p.docStart.Offset, End: p.docStart.Offset + p.docLen}
+	p.doc.Keep(data[:n], p.Options().BlockLimit())
+	span := syntax.Span{Start: p.docStart.Offset, End: p.docStart.Offset + p.doc.Len}
 	switch {
 	case p.js.Done():
 		p.state, p.lineStart = atLine, false
-		if p.overLimit {
+		if p.doc.Over {
 			p.Errorf(p.docStart, span, nil, "JSON document longer than the limit of %d bytes", p.Options().BlockLimit())
 		} else {
-			p.document(p.doc, span)
+			p.document(p.doc.Bytes, span)
 		}
 	case p.js.Err() != nil:
 		// The rest of the line joins the error; the next line starts afresh.
 		p.state = badLine
 		p.badStart = p.docStart
-		p.badMsg = fmt.Sprintf("invalid JSON at %s: %s", scan.Advance(p.docStart, p.doc), p.js.Err().Msg)
-		p.bad = append(p.bad[:0], p.doc...)
+		p.badMsg = fmt.Sprintf("invalid JSON at %s: %s", scan.Advance(p.docStart, p.doc.Bytes), p.js.Err().Msg)
+		p.bad = append(p.bad[:0], p.doc.Bytes...)
 	}
 	return n
 }
@@ -199,8 +187,8 @@ func (p *parser) finish(end int64) {
 	switch p.state {
 	case inDoc:
 		var raw []byte
-		if !p.overLimit {
-			raw = p.doc
+		if !p.doc.Over {
+			raw = p.doc.Bytes
 		}
 		p.Errorf(p.docStart, syntax.Span{Start: p.docStart.Offset, End: end}, raw,
 			"truncated JSON document: the stream ended inside it")

@@ -435,6 +435,35 @@ func TextUntil(data []byte, c byte, starts func([]byte) bool) int {
 	}
 }
 
+// Inside handles the text of an element in which only closeTag is a marker
+// (a thought): it adds text of type t up to the next place closeTag may
+// start and, when data starts with closeTag, closes the run at its end. It
+// returns the bytes taken (0: more input is needed) and whether the close
+// tag was among them.
+func (c *Core) Inside(t syntax.Type, data []byte, eof bool, closeTag string) (int, bool) {
+	off := c.Offset()
+	i := bytes.IndexByte(data, closeTag[0])
+	switch {
+	case i < 0:
+		c.Text(t, data, off)
+		return len(data), false
+	case i > 0:
+		c.Text(t, data[:i], off)
+		return i, false
+	}
+	full, partial := MatchPrefix(data, closeTag)
+	switch {
+	case full:
+		c.EndRunAt(off + int64(len(closeTag)))
+		return len(closeTag), true
+	case partial && !eof:
+		return 0, false
+	}
+	n := TextUpTo(data, closeTag[0])
+	c.Text(t, data[:n], off)
+	return n, false
+}
+
 // MatchPrefix compares data with marker. It returns full when data starts
 // with marker, and partial when data is a proper prefix of marker (more input
 // could complete it).
@@ -456,4 +485,43 @@ func Append(dst, p []byte) []byte {
 		dst = grown
 	}
 	return append(dst, p...)
+}
+
+// Block holds the bytes of one block as they arrive, up to a limit. Past
+// the limit it only counts them: the block will be an error without raw, and
+// memory stays bounded however long the block runs.
+type Block struct {
+	Bytes []byte // the bytes kept (none once over the limit)
+	Len   int64  // all the bytes seen
+	Over  bool   // the block went past the limit
+}
+
+// Reset empties the block for reuse.
+func (b *Block) Reset() {
+	b.Bytes, b.Len, b.Over = b.Bytes[:0], 0, false
+}
+
+// Keep adds p, unless the block is, or now goes, over limit bytes.
+func (b *Block) Keep(p []byte, limit int) {
+	b.Len += int64(len(p))
+	if b.Over {
+		return
+	}
+	if len(b.Bytes)+len(p) > limit {
+		b.Over = true
+		b.Bytes = b.Bytes[:0]
+		return
+	}
+	b.Bytes = Append(b.Bytes, p)
+}
+
+// PartialSuffix returns the length of the longest suffix of b that is a
+// proper prefix of tag: bytes to hold back while searching for tag.
+func PartialSuffix(b []byte, tag string) int {
+	for k := min(len(tag)-1, len(b)); k > 0; k-- {
+		if string(b[len(b)-k:]) == tag[:k] {
+			return k
+		}
+	}
+	return 0
 }

@@ -59,9 +59,7 @@ type parser struct {
 	// The open <execute> or <results> block.
 	open, close string
 	blockStart  syntax.Pos
-	block       []byte // the bytes after the open tag, up to the limit
-	blockLen    int64  // all bytes after the open tag, stored or not
-	overLimit   bool
+	blk         scan.Block // the bytes after the open tag
 	phase       int
 	jsonEnd     int   // length of the JSON value within block
 	problemAt   int64 // offset within the block of the first problem
@@ -152,9 +150,7 @@ func (p *parser) openMarker(m string, off int64) {
 			p.close = closeResults
 		}
 		p.blockStart = p.Pos()
-		p.block = p.block[:0]
-		p.blockLen = 0
-		p.overLimit = false
+		p.blk.Reset()
 		p.phase = phaseJSON
 		p.problem = ""
 		p.js.Reset(p.Options().DepthLimit())
@@ -169,42 +165,11 @@ func (p *parser) openMarker(m string, off int64) {
 
 // thinkText handles the inside of <think>: nothing but </think> is a marker.
 func (p *parser) thinkText(data []byte, eof bool) int {
-	off := p.Offset()
-	i := bytes.IndexByte(data, '<')
-	if i < 0 {
-		p.Text(syntax.Think, data, off)
-		return len(data)
-	}
-	if i > 0 {
-		p.Text(syntax.Think, data[:i], off)
-		return i
-	}
-	full, partial := scan.MatchPrefix(data, closeThink)
-	switch {
-	case full:
-		p.EndRunAt(off + int64(len(closeThink)))
+	n, closed := p.Inside(syntax.Think, data, eof, closeThink)
+	if closed {
 		p.state = inText
-		return len(closeThink)
-	case partial && !eof:
-		return 0
 	}
-	n := scan.TextUpTo(data, '<')
-	p.Text(syntax.Think, data[:n], off)
 	return n
-}
-
-// keep stores block bytes up to the block limit.
-func (p *parser) keep(b []byte) {
-	p.blockLen += int64(len(b))
-	if p.overLimit {
-		return
-	}
-	if len(p.block)+len(b) > p.Options().BlockLimit() {
-		p.overLimit = true
-		p.block = p.block[:0]
-		return
-	}
-	p.block = scan.Append(p.block, b)
 }
 
 // blockBytes handles the inside of <execute> and <results>.
@@ -215,7 +180,7 @@ func (p *parser) blockBytes(data []byte, eof bool) int {
 		switch p.phase {
 		case phaseJSON:
 			n := p.js.Scan(rest)
-			p.keep(rest[:n])
+			p.keepBytes(rest[:n])
 			if p.Options().Mode == syntax.TokenMode && p.open == openExecute {
 				p.args.Feed(rest[:n])
 			}
@@ -223,21 +188,21 @@ func (p *parser) blockBytes(data []byte, eof bool) int {
 			switch {
 			case p.js.Done():
 				p.phase = phaseAfter
-				p.jsonEnd = len(p.block)
+				p.jsonEnd = len(p.blk.Bytes)
 			case p.js.Err() != nil:
-				p.setProblem(p.blockLen, "invalid JSON: "+p.js.Err().Msg)
+				p.setProblem(p.blk.Len, "invalid JSON: "+p.js.Err().Msg)
 				p.phase = phaseSearch
 			}
 		case phaseAfter:
 			i := scan.SkipSpace(rest, 0)
-			p.keep(rest[:i])
+			p.keepBytes(rest[:i])
 			used += i
 			if i == len(rest) {
 				break
 			}
 			full, partial := scan.MatchPrefix(rest[i:], p.close)
 			if full {
-				p.keep(rest[i : i+len(p.close)])
+				p.keepBytes(rest[i : i+len(p.close)])
 				used += len(p.close)
 				p.finishBlock(true)
 				return used
@@ -245,21 +210,21 @@ func (p *parser) blockBytes(data []byte, eof bool) int {
 			if partial && !eof {
 				return used
 			}
-			p.setProblem(p.blockLen, "unexpected text after the JSON value (only white space may come before "+p.close+")")
+			p.setProblem(p.blk.Len, "unexpected text after the JSON value (only white space may come before "+p.close+")")
 			p.phase = phaseSearch
 		case phaseSearch:
 			if i := bytes.Index(rest, []byte(p.close)); i >= 0 {
 				n := i + len(p.close)
-				p.keep(rest[:n])
+				p.keepBytes(rest[:n])
 				used += n
 				p.finishBlock(true)
 				return used
 			}
 			n := len(rest)
 			if !eof {
-				n -= partialSuffix(rest, p.close)
+				n -= scan.PartialSuffix(rest, p.close)
 			}
-			p.keep(rest[:n])
+			p.keepBytes(rest[:n])
 			used += n
 			if n < len(rest) {
 				return used
@@ -267,17 +232,6 @@ func (p *parser) blockBytes(data []byte, eof bool) int {
 		}
 	}
 	return used
-}
-
-// partialSuffix returns the length of the longest suffix of b that is a
-// proper prefix of tag.
-func partialSuffix(b []byte, tag string) int {
-	for k := min(len(tag)-1, len(b)); k > 0; k-- {
-		if string(b[len(b)-k:]) == tag[:k] {
-			return k
-		}
-	}
-	return 0
 }
 
 func (p *parser) setProblem(at int64, msg string) {
@@ -293,26 +247,26 @@ func (p *parser) contentPos() syntax.Pos {
 
 // posIn returns the position of offset k within the block's content.
 func (p *parser) posIn(k int64) syntax.Pos {
-	if k > int64(len(p.block)) {
-		k = int64(len(p.block))
+	if k > int64(len(p.blk.Bytes)) {
+		k = int64(len(p.blk.Bytes))
 	}
-	return scan.Advance(p.contentPos(), p.block[:k])
+	return scan.Advance(p.contentPos(), p.blk.Bytes[:k])
 }
 
 // finishBlock ends the block: closed tells whether its close tag was found.
 func (p *parser) finishBlock(closed bool) {
 	p.state = inText
 	start := p.blockStart.Offset
-	span := syntax.Span{Start: start, End: p.contentPos().Offset + p.blockLen}
+	span := syntax.Span{Start: start, End: p.contentPos().Offset + p.blk.Len}
 	name := p.open[1 : len(p.open)-1]
 	raw := func() []byte {
-		if p.overLimit {
+		if p.blk.Over {
 			return nil
 		}
-		return append([]byte(p.open), p.block...)
+		return append([]byte(p.open), p.blk.Bytes...)
 	}
 	switch {
-	case p.overLimit:
+	case p.blk.Over:
 		msg := fmt.Sprintf("<%s> block longer than the limit of %d bytes", name, p.Options().BlockLimit())
 		if !closed {
 			msg += " and unterminated"
@@ -326,7 +280,7 @@ func (p *parser) finishBlock(closed bool) {
 		p.Error(fmt.Sprintf("<%s> block at %s: %s", name, p.posIn(p.problemAt), p.problem), p.blockStart, span, raw())
 		return
 	}
-	value := p.block[:p.jsonEnd]
+	value := p.blk.Bytes[:p.jsonEnd]
 	base := p.contentPos().Offset
 	var evs []syntax.Event
 	var msg string
@@ -447,3 +401,6 @@ func (p *parser) finish(end int64) {
 		p.EmitEnd(p.endSpan)
 	}
 }
+
+// keepBytes stores block bytes up to the block limit.
+func (p *parser) keepBytes(b []byte) { p.blk.Keep(b, p.Options().BlockLimit()) }

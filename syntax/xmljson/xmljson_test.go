@@ -14,17 +14,9 @@ import (
 	"github.com/toolparse/toolparse/syntax/xmljson"
 )
 
-func corpus(tb testing.TB) [][]byte {
-	gs, err := syntaxtest.ReadGoldens(filepath.Join("..", "..", "testdata", "xmljson"))
-	if err != nil {
-		tb.Fatal(err)
-	}
-	var c [][]byte
-	for _, g := range gs {
-		c = append(c, g.Input)
-	}
-	return c
-}
+func corpus(tb testing.TB) [][]byte { return syntaxtest.Inputs(tb, goldens) }
+
+var goldens = filepath.Join("..", "..", "testdata", "xmljson")
 
 func TestGarbage(t *testing.T) {
 	if err := syntaxtest.Garbage(xmljson.Syntax, corpus(t), 3000, 1); err != nil {
@@ -34,17 +26,7 @@ func TestGarbage(t *testing.T) {
 
 // FuzzParse checks, on any input, that the parser does not panic and that
 // every invariant of SPEC §2 holds (chunking invariance among them).
-func FuzzParse(f *testing.F) {
-	for _, in := range corpus(f) {
-		f.Add(in, uint64(0))
-	}
-	f.Fuzz(func(t *testing.T, in []byte, seed uint64) {
-		cfg := syntaxtest.Config{Seed: seed, RandomSplits: 3, MaxExhaustive: 256}
-		if err := syntaxtest.Check(xmljson.Syntax, in, cfg); err != nil {
-			t.Fatal(err)
-		}
-	})
-}
+func FuzzParse(f *testing.F) { syntaxtest.Fuzz(f, xmljson.Syntax, goldens, nil) }
 
 func TestLimitsKeepParsing(t *testing.T) {
 	big := `<execute>[{"name": "w", "args": {"c": "` + strings.Repeat("x", 5000) + `"}}]</execute>after<execute>[{"name": "ok"}]</execute>`
@@ -123,14 +105,7 @@ func benchParse(b *testing.B, in []byte, chunk int) {
 	events := 0
 	for b.Loop() {
 		p := xmljson.New(func(syntax.Event) { events++ }, syntax.Options{})
-		if chunk <= 0 {
-			p.Write(in)
-		} else {
-			for i := 0; i < len(in); i += chunk {
-				p.Write(in[i:min(i+chunk, len(in))])
-			}
-		}
-		p.Close()
+		syntaxtest.Feed(p, in, chunk)
 	}
 	b.ReportMetric(float64(events)/float64(b.N), "events/op")
 }

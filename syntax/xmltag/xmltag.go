@@ -43,13 +43,11 @@ type parser struct {
 	thinkStart syntax.Pos
 
 	// The open tool.
-	name      string
-	closeTag  string
-	start     syntax.Pos
-	block     []byte // the whole tool, open tag first, up to the limit
-	blockLen  int64
-	overLimit bool
-	tok       valueStream
+	name     string
+	closeTag string
+	start    syntax.Pos
+	blk      scan.Block // the whole tool, open tag first
+	tok      valueStream
 }
 
 // valueStream streams, in token mode, each param's value as it arrives. The
@@ -161,27 +159,10 @@ func isNameByte(c byte) bool {
 
 // thinking handles the inside of <thinking>: nothing but </thinking> is a tag.
 func (p *parser) thinking(data []byte, eof bool) int {
-	off := p.Offset()
-	i := bytes.IndexByte(data, '<')
-	if i < 0 {
-		p.Text(syntax.Think, data, off)
-		return len(data)
-	}
-	if i > 0 {
-		p.Text(syntax.Think, data[:i], off)
-		return i
-	}
-	full, partial := scan.MatchPrefix(data, closeThinking)
-	switch {
-	case full:
-		p.EndRunAt(off + int64(len(closeThinking)))
+	n, closed := p.Inside(syntax.Think, data, eof, closeThinking)
+	if closed {
 		p.state = inText
-		return len(closeThinking)
-	case partial && !eof:
-		return 0
 	}
-	n := scan.TextUpTo(data, '<')
-	p.Text(syntax.Think, data[:n], off)
 	return n
 }
 
@@ -190,10 +171,8 @@ func (p *parser) openTool(name string, tag []byte) {
 	p.name = name
 	p.closeTag = "</tool:" + name + ">"
 	p.start = p.Pos()
-	p.block = p.block[:0]
-	p.blockLen = 0
-	p.overLimit = false
-	p.keep(tag)
+	p.blk.Reset()
+	p.keepBytes(tag)
 	if p.Options().Mode == syntax.TokenMode {
 		p.tok = valueStream{pos: len(tag), held: p.tok.held[:0]}
 		p.Emit(syntax.Event{Type: syntax.Call, Partial: true, Name: name})
@@ -203,12 +182,12 @@ func (p *parser) openTool(name string, tag []byte) {
 // streamValues sends, in token mode, the value text that has arrived.
 func (p *parser) streamValues(final bool) {
 	t := &p.tok
-	for !t.stopped && !p.overLimit && t.pos < len(p.block) {
-		rest := p.block[t.pos:]
+	for !t.stopped && !p.blk.Over && t.pos < len(p.blk.Bytes) {
+		rest := p.blk.Bytes[t.pos:]
 		lt := bytes.IndexByte(rest, '<')
 		if t.key == "" { // between params: only a <param:KEY> matters
 			if lt < 0 {
-				t.pos = len(p.block)
+				t.pos = len(p.blk.Bytes)
 				return
 			}
 			typ, n := tagAt(rest[lt:])
@@ -282,25 +261,12 @@ func (p *parser) sendValue(text []byte, more bool) {
 	}
 }
 
-func (p *parser) keep(b []byte) {
-	p.blockLen += int64(len(b))
-	if p.overLimit {
-		return
-	}
-	if len(p.block)+len(b) > p.Options().BlockLimit() {
-		p.overLimit = true
-		p.block = p.block[:0]
-		return
-	}
-	p.block = scan.Append(p.block, b)
-}
-
 // tool stores the tool's bytes up to its close tag </tool:NAME>, the first
 // one: the block's structure is read when it is complete.
 func (p *parser) tool(data []byte, eof bool) int {
 	if i := bytes.Index(data, []byte(p.closeTag)); i >= 0 {
 		n := i + len(p.closeTag)
-		p.keep(data[:n])
+		p.keepBytes(data[:n])
 		if p.Options().Mode == syntax.TokenMode {
 			p.streamValues(true)
 		}
@@ -309,9 +275,9 @@ func (p *parser) tool(data []byte, eof bool) int {
 	}
 	n := len(data)
 	if !eof {
-		n -= partialSuffix(data, p.closeTag)
+		n -= scan.PartialSuffix(data, p.closeTag)
 	}
-	p.keep(data[:n])
+	p.keepBytes(data[:n])
 	if p.Options().Mode == syntax.TokenMode {
 		p.streamValues(false)
 	}
@@ -321,27 +287,16 @@ func (p *parser) tool(data []byte, eof bool) int {
 	return n
 }
 
-// partialSuffix returns the length of the longest suffix of b that is a
-// proper prefix of tag.
-func partialSuffix(b []byte, tag string) int {
-	for k := min(len(tag)-1, len(b)); k > 0; k-- {
-		if string(b[len(b)-k:]) == tag[:k] {
-			return k
-		}
-	}
-	return 0
-}
-
 func (p *parser) closeTool() {
 	p.state = inText
-	span := syntax.Span{Start: p.start.Offset, End: p.start.Offset + p.blockLen}
-	if p.overLimit {
+	span := syntax.Span{Start: p.start.Offset, End: p.start.Offset + p.blk.Len}
+	if p.blk.Over {
 		p.Errorf(p.start, span, nil, "<tool:%s> longer than the limit of %d bytes", p.name, p.Options().BlockLimit())
 		return
 	}
-	args, perr := parseTool(p.block, p.name)
+	args, perr := parseTool(p.blk.Bytes, p.name)
 	if perr != nil {
-		p.Errorf(p.start, span, p.block, "<tool:%s> at %s: %s", p.name, scan.Advance(p.start, p.block[:perr.off]), perr.msg)
+		p.Errorf(p.start, span, p.blk.Bytes, "<tool:%s> at %s: %s", p.name, scan.Advance(p.start, p.blk.Bytes[:perr.off]), perr.msg)
 		return
 	}
 	p.Emit(syntax.Event{Type: syntax.Call, Name: p.name, Args: args, Pos: p.start, Span: span})
@@ -357,10 +312,13 @@ func (p *parser) finish(end int64) {
 			syntax.Span{Start: p.thinkStart.Offset, End: end}, nil)
 	case inTool:
 		var raw []byte
-		if !p.overLimit {
-			raw = p.block
+		if !p.blk.Over {
+			raw = p.blk.Bytes
 		}
 		p.Errorf(p.start, syntax.Span{Start: p.start.Offset, End: end}, raw,
 			"unterminated <tool:%s>: the stream ended before %s", p.name, p.closeTag)
 	}
 }
+
+// keepBytes stores block bytes up to the block limit.
+func (p *parser) keepBytes(b []byte) { p.blk.Keep(b, p.Options().BlockLimit()) }

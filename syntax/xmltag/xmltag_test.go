@@ -11,17 +11,9 @@ import (
 	"github.com/toolparse/toolparse/syntax/xmltag"
 )
 
-func corpus(tb testing.TB) [][]byte {
-	gs, err := syntaxtest.ReadGoldens(filepath.Join("..", "..", "testdata", "xmltag"))
-	if err != nil {
-		tb.Fatal(err)
-	}
-	var c [][]byte
-	for _, g := range gs {
-		c = append(c, g.Input)
-	}
-	return c
-}
+func corpus(tb testing.TB) [][]byte { return syntaxtest.Inputs(tb, goldens) }
+
+var goldens = filepath.Join("..", "..", "testdata", "xmltag")
 
 func TestGarbage(t *testing.T) {
 	if err := syntaxtest.Garbage(xmltag.Syntax, corpus(t), 3000, 4); err != nil {
@@ -30,17 +22,7 @@ func TestGarbage(t *testing.T) {
 }
 
 // FuzzParse checks the invariants of SPEC §2 on any input.
-func FuzzParse(f *testing.F) {
-	for _, in := range corpus(f) {
-		f.Add(in, uint64(0))
-	}
-	f.Fuzz(func(t *testing.T, in []byte, seed uint64) {
-		cfg := syntaxtest.Config{Seed: seed, RandomSplits: 3, MaxExhaustive: 256}
-		if err := syntaxtest.Check(xmltag.Syntax, in, cfg); err != nil {
-			t.Fatal(err)
-		}
-	})
-}
+func FuzzParse(f *testing.F) { syntaxtest.Fuzz(f, xmltag.Syntax, goldens, nil) }
 
 // The known bug: "Hello", " ", "world" came out as "Helloworld".
 func TestWhitespaceChunkKept(t *testing.T) {
@@ -65,14 +47,7 @@ func benchParse(b *testing.B, in []byte, chunk int) {
 	b.ReportAllocs()
 	for b.Loop() {
 		p := xmltag.New(func(syntax.Event) {}, syntax.Options{})
-		if chunk <= 0 {
-			p.Write(in)
-		} else {
-			for i := 0; i < len(in); i += chunk {
-				p.Write(in[i:min(i+chunk, len(in))])
-			}
-		}
-		p.Close()
+		syntaxtest.Feed(p, in, chunk)
 	}
 }
 
