@@ -116,6 +116,9 @@ func runGolden(t *testing.T, s syntax.Syntax, g *syntaxtest.Golden) {
 	if err := syntaxtest.Check(s, g.Input, syntaxtest.Config{Options: g.Options, CompleteAt: completeAt[s.Name]}); err != nil {
 		t.Error(err)
 	}
+	if err := syntaxtest.RoundTrip(s, g.Input, g.Options); err != nil {
+		t.Error(err)
+	}
 }
 
 // TestRenderGolden writes every shipped example in every syntax and compares

@@ -64,7 +64,8 @@ func (c Config) maxExhaustive() int {
 //     gives is a Call of the whole input, at the same place;
 //   - round trip, for syntaxes with a renderer: rendering the events and
 //     parsing the result gives the same events, errors removed and adjacent
-//     text runs of one type joined (see package wire).
+//     text runs of one type joined (see package wire) — whenever the
+//     renderer can carry them all ([RoundTrip] insists that it can).
 //
 // Panics in the parser are caught and reported as errors. Check returns nil
 // when every invariant holds, or an error listing what failed.
@@ -218,18 +219,59 @@ func checkNothingLost(s syntax.Syntax, evs []syntax.Event, input []byte, opts sy
 func checkRoundTrip(s syntax.Syntax, evs []syntax.Event, opts syntax.Options, fail func(string, ...any)) {
 	var buf bytes.Buffer
 	r := s.Render(&buf, opts)
+	carried := true
 	for _, e := range evs {
 		if err := r.Event(e); err != nil {
-			fail("round trip: rendering %s: %v", e, err)
+			if !errors.Is(err, wire.ErrCannotCarry) {
+				fail("round trip: rendering %s: %v", e, err)
+			}
+			carried = false
 		}
 	}
 	if err := r.Close(); err != nil {
-		fail("round trip: closing the renderer: %v", err)
+		if !errors.Is(err, wire.ErrCannotCarry) {
+			fail("round trip: closing the renderer: %v", err)
+		}
+		carried = false
+	}
+	if !carried {
+		// Some events have no form in this syntax (respond text that holds
+		// a delimiter, from a §call: whose JSON failed): the renderer said
+		// so, and there is no round trip to check. Golden cases are held to
+		// a full round trip by RoundTrip.
+		return
 	}
 	back := syntax.Parse(s, buf.Bytes(), opts)
 	if d := cmp.Diff(wire.Normalize(evs), wire.Normalize(back)); d != "" {
 		fail("round trip: rendered as %q, the events come back different (-parsed +rendered and parsed again):\n%s", clip(buf.Bytes()), d)
 	}
+}
+
+// RoundTrip renders the events of input in s and parses them back; it fails
+// if anything cannot be carried, or if the events differ (errors removed and
+// adjacent text runs joined). Check only compares when everything could be
+// carried; golden cases are held to RoundTrip.
+func RoundTrip(s syntax.Syntax, input []byte, opts syntax.Options) error {
+	if s.Render == nil {
+		return nil
+	}
+	evs := syntax.Parse(s, input, opts)
+	var buf bytes.Buffer
+	r := s.Render(&buf, opts)
+	var errs []error
+	for _, e := range evs {
+		if err := r.Event(e); err != nil {
+			errs = append(errs, fmt.Errorf("round trip: rendering %s: %w", e, err))
+		}
+	}
+	if err := r.Close(); err != nil {
+		errs = append(errs, fmt.Errorf("round trip: %w", err))
+	}
+	back := syntax.Parse(s, buf.Bytes(), opts)
+	if d := cmp.Diff(wire.Normalize(evs), wire.Normalize(back)); d != "" {
+		errs = append(errs, fmt.Errorf("round trip: rendered as %q, the events come back different:\n%s", clip(buf.Bytes()), d))
+	}
+	return errors.Join(errs...)
 }
 
 func checkTokens(tok, want []syntax.Event, fail func(string, ...any)) {

@@ -220,7 +220,18 @@ func (p *parser) streamValues(final bool) {
 			p.sendValue([]byte("<"), true)
 			t.pos++
 		case typ == tokParamClose && tagName(string(rest[lt:lt+n])) == t.key:
-			t.key, t.held = "", t.held[:0] // the held line end is the one dropped
+			// The value's last line end is dropped; whatever else was held
+			// (the bytes of a character the chunks cut) is the value's end.
+			held := t.held
+			if bytes.HasSuffix(held, []byte("\r\n")) {
+				held = held[:len(held)-2]
+			} else if bytes.HasSuffix(held, []byte("\n")) {
+				held = held[:len(held)-1]
+			}
+			if len(held) > 0 {
+				p.Emit(syntax.Event{Type: syntax.Call, Partial: true, Name: p.name, Param: t.key, Delta: string(held)})
+			}
+			t.key, t.held = "", t.held[:0]
 			t.pos += n
 		default:
 			t.stopped = true
