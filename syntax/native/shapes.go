@@ -1,7 +1,6 @@
 package native
 
 import (
-	"encoding/json"
 	"strconv"
 	"strings"
 
@@ -9,164 +8,37 @@ import (
 	"github.com/toolparse/toolparse/syntax/scan"
 )
 
-// doc is the union of the top-level shapes this parser reads. Fields whose
-// type differs between providers are kept raw and decoded by shape.
-type doc struct {
-	Type   string `json:"type"`
-	Object string `json:"object"`
-	Role   string `json:"role"`
-
-	// OpenAI Chat Completions.
-	Choices []choice `json:"choices"`
-
-	// OpenAI Responses: whole (output, status) and stream events.
-	Output      []respItem      `json:"output"`
-	Status      string          `json:"status"`
-	Response    *respWhole      `json:"response"`
-	Item        *respItem       `json:"item"`
-	ItemID      string          `json:"item_id"`
-	OutputIndex *int            `json:"output_index"`
-	Delta       json.RawMessage `json:"delta"` // a string (Responses), an object (Anthropic)
-	Arguments   *string         `json:"arguments"`
-
-	// Anthropic Messages: whole and stream events.
-	Content      json.RawMessage `json:"content"` // blocks (Anthropic), a string or parts (OpenAI messages)
-	StopReason   string          `json:"stop_reason"`
-	Message      *doc            `json:"message"`
-	Index        *int            `json:"index"`
-	ContentBlock *block          `json:"content_block"`
-	Error        json.RawMessage `json:"error"`
-
-	// Gemini.
-	Candidates []candidate `json:"candidates"`
-	Contents   []gContent  `json:"contents"`
-	Parts      []part      `json:"parts"`
-
-	// Conversations: OpenAI and Anthropic requests, OpenAI tool messages.
-	Messages         []json.RawMessage `json:"messages"`
-	ToolCalls        []toolCall        `json:"tool_calls"`
-	ToolCallID       string            `json:"tool_call_id"`
-	Name             string            `json:"name"`
-	ReasoningContent *string           `json:"reasoning_content"`
-	Reasoning        json.RawMessage   `json:"reasoning"`
-}
-
-type choice struct {
-	Index        int     `json:"index"`
-	Message      *doc    `json:"message"`
-	Delta        *doc    `json:"delta"`
-	FinishReason *string `json:"finish_reason"`
-}
-
-type toolCall struct {
-	Index    *int   `json:"index"`
-	ID       string `json:"id"`
-	Type     string `json:"type"`
-	Function struct {
-		Name      string          `json:"name"`
-		Arguments json.RawMessage `json:"arguments"` // a string, or (some servers) an object
-	} `json:"function"`
-}
-
-type respWhole struct {
-	Status            string     `json:"status"`
-	Output            []respItem `json:"output"`
-	IncompleteDetails *struct {
-		Reason string `json:"reason"`
-	} `json:"incomplete_details"`
-}
-
-type respItem struct {
-	Type      string          `json:"type"`
-	ID        string          `json:"id"`
-	CallID    string          `json:"call_id"`
-	Name      string          `json:"name"`
-	Arguments *string         `json:"arguments"`
-	Output    json.RawMessage `json:"output"`
-	Status    string          `json:"status"`
-	Content   []struct {
-		Type string `json:"type"`
-		Text string `json:"text"`
-	} `json:"content"`
-	Summary []struct {
-		Text string `json:"text"`
-	} `json:"summary"`
-}
-
-type block struct {
-	Type      string          `json:"type"`
-	Text      *string         `json:"text"`
-	Thinking  *string         `json:"thinking"`
-	ID        string          `json:"id"`
-	Name      string          `json:"name"`
-	Input     json.RawMessage `json:"input"`
-	ToolUseID string          `json:"tool_use_id"`
-	Content   json.RawMessage `json:"content"`
-	IsError   bool            `json:"is_error"`
-	// content_block_delta deltas.
-	PartialJSON *string `json:"partial_json"`
-	StopReason  string  `json:"stop_reason"`
-}
-
-type candidate struct {
-	Index        int      `json:"index"`
-	Content      gContent `json:"content"`
-	FinishReason string   `json:"finishReason"`
-}
-
-type gContent struct {
-	Role  string `json:"role"`
-	Parts []part `json:"parts"`
-}
-
-type part struct {
-	Text         *string `json:"text"`
-	Thought      bool    `json:"thought"`
-	FunctionCall *struct {
-		ID   string          `json:"id"`
-		Name string          `json:"name"`
-		Args json.RawMessage `json:"args"`
-	} `json:"functionCall"`
-	FunctionResponse *struct {
-		ID       string          `json:"id"`
-		Name     string          `json:"name"`
-		Response json.RawMessage `json:"response"`
-	} `json:"functionResponse"`
-}
-
 // document reads one complete JSON document and dispatches it by shape.
 func (p *parser) document(raw []byte, span syntax.Span) {
 	if scan.Kind(raw) == '[' {
 		p.messageArray(raw, span)
 		return
 	}
-	var d doc
-	if err := json.Unmarshal(raw, &d); err != nil {
-		p.Errorf(p.docStart, span, raw, "document does not fit any provider shape: %v", err)
-		return
-	}
+	d := object(raw)
+	typ, kind := d.s("type"), d.s("object")
 	switch {
-	case d.Choices != nil || strings.HasPrefix(d.Object, "chat.completion"):
-		p.chatCompletion(&d, span)
-	case strings.HasPrefix(d.Type, "response."):
-		p.responsesEvent(&d, span)
-	case d.Object == "response" || d.Output != nil:
-		p.responsesOutput(d.Output, span)
-		p.endMessage(span, cutReason(d.Status == "incomplete", "status incomplete"))
-	case anthropicEvents[d.Type]:
-		p.anthropicEvent(&d, span)
-	case d.Candidates != nil:
-		p.gemini(&d, span)
-	case d.Messages != nil:
-		for _, m := range d.Messages {
+	case d.isArr("choices") || strings.HasPrefix(kind, "chat.completion"):
+		p.chatCompletion(d, span)
+	case strings.HasPrefix(typ, "response."):
+		p.responsesEvent(d, typ, span)
+	case kind == "response" || d.isArr("output"):
+		p.responsesOutput(d.arr("output"), span)
+		p.endMessage(span, cutReason(d.s("status") == "incomplete", "status incomplete"))
+	case anthropicEvents[typ]:
+		p.anthropicEvent(d, typ, span)
+	case d.isArr("candidates"):
+		p.gemini(d, span)
+	case d.isArr("messages"):
+		for _, m := range d.arr("messages") {
 			p.conversationMessage(m, span)
 		}
-	case d.Contents != nil:
-		for i := range d.Contents {
-			p.geminiContent(d.Contents[i].Parts, d.Contents[i].Role, span)
+	case d.isArr("contents"):
+		for _, c := range d.arr("contents") {
+			content := object(c)
+			p.geminiContent(content.arr("parts"), content.s("role"), span)
 		}
-	case d.Role != "" || d.Type == "message":
-		p.message(&d, raw, span)
+	case d.s("role") != "" || typ == "message":
+		p.message(d, span)
 	default:
 		p.Errorf(p.docStart, span, raw, "document does not fit any provider shape (no choices, type, candidates, output, messages or role)")
 	}
@@ -181,107 +53,93 @@ func cutReason(cut bool, reason string) string {
 
 // messageArray reads a top-level array: a conversation's messages.
 func (p *parser) messageArray(raw []byte, span syntax.Span) {
-	var msgs []json.RawMessage
-	if err := json.Unmarshal(raw, &msgs); err != nil {
-		p.Errorf(p.docStart, span, raw, "array does not fit any provider shape: %v", err)
-		return
-	}
-	for _, m := range msgs {
+	scan.Elements(raw, func(m []byte, _ int) bool {
 		p.conversationMessage(m, span)
+		return true
+	})
+}
+
+func (p *parser) conversationMessage(raw []byte, span syntax.Span) {
+	m := object(raw)
+	switch {
+	case m == nil:
+		p.Errorf(p.docStart, span, raw, "conversation message is not an object")
+	case m.isArr("parts"): // Gemini content
+		p.geminiContent(m.arr("parts"), m.s("role"), span)
+	default:
+		p.message(m, span)
 	}
 }
 
-func (p *parser) conversationMessage(raw json.RawMessage, span syntax.Span) {
-	var d doc
-	if err := json.Unmarshal(raw, &d); err != nil || scan.Kind(raw) != '{' {
-		p.Errorf(p.docStart, span, raw, "conversation message is not an object")
-		return
+// text emits a text value of a message, when it is a string.
+func (p *parser) text(t syntax.Type, raw []byte, span syntax.Span) {
+	if s, ok := scan.Unquote(raw); ok {
+		p.TextDecoded(t, []byte(s), span)
 	}
-	if d.Parts != nil { // Gemini content
-		p.geminiContent(d.Parts, d.Role, span)
-		return
-	}
-	p.message(&d, raw, span)
 }
 
 // message reads one whole message in OpenAI or Anthropic form.
-func (p *parser) message(d *doc, raw []byte, span syntax.Span) {
-	switch d.Role {
+func (p *parser) message(d fields, span syntax.Span) {
+	switch d.s("role") {
 	case "tool": // OpenAI tool result
-		name := d.Name
+		name := d.s("name")
 		if name == "" {
-			name = p.names[d.ToolCallID]
+			name = p.names[d.s("tool_call_id")]
 		}
-		p.Emit(syntax.Event{Type: syntax.Result, Tool: name, Status: syntax.Success, Value: contentValue(d.Content), Span: span})
+		p.Emit(syntax.Event{Type: syntax.Result, Tool: name, Status: syntax.Success, Value: contentValue(d["content"]), Span: span})
 		return
 	case "user", "system", "developer":
 		// Only tool results are read from these (Anthropic tool_result blocks).
-		for _, b := range blocks(d.Content) {
-			if b.Type == "tool_result" {
-				p.toolResult(&b, span)
+		for _, b := range d.arr("content") {
+			if blk := object(b); blk.s("type") == "tool_result" {
+				p.toolResult(blk, span)
 			}
 		}
 		return
 	}
 	// An assistant message.
-	if d.ReasoningContent != nil {
-		p.TextDecoded(syntax.Think, []byte(*d.ReasoningContent), span)
-	}
-	if scan.Kind(d.Content) == '"' {
-		var s string
-		json.Unmarshal(d.Content, &s)
-		p.TextDecoded(syntax.Respond, []byte(s), span)
+	p.text(syntax.Think, d["reasoning_content"], span)
+	if scan.Kind(d["content"]) == '"' {
+		p.text(syntax.Respond, d["content"], span)
 	} else {
-		bs := blocks(d.Content)
+		bs := d.arr("content")
+		cut := anthropicCut(d.s("stop_reason"))
 		lastUse := -1 // cut off by max_tokens: the last tool_use is left for endMessage to report
 		for i, b := range bs {
-			if b.Type == "tool_use" && anthropicCut(d.StopReason) != "" {
+			if cut != "" && object(b).s("type") == "tool_use" {
 				lastUse = i
 			}
 		}
 		for i, b := range bs {
-			p.wholeBlock(&b, strconv.Itoa(i), span, i != lastUse)
+			p.wholeBlock(object(b), strconv.Itoa(i), span, i != lastUse)
 		}
 	}
-	for i, tc := range d.ToolCalls {
-		p.chatToolCall(&tc, i, span)
+	for i, tc := range d.arr("tool_calls") {
+		p.chatToolCall(object(tc), i, span)
 	}
 	p.EndRun()
-	p.endMessage(span, anthropicCut(d.StopReason))
-}
-
-func blocks(raw json.RawMessage) []block {
-	if scan.Kind(raw) != '[' {
-		return nil
-	}
-	var bs []block
-	json.Unmarshal(raw, &bs)
-	return bs
+	p.endMessage(span, anthropicCut(d.s("stop_reason")))
 }
 
 // contentValue is a result's content: a string stays a string; parts or
 // other JSON are kept as they are.
-func contentValue(raw json.RawMessage) json.RawMessage {
+func contentValue(raw []byte) []byte {
 	if len(raw) == 0 {
-		return json.RawMessage("null")
+		return []byte("null")
 	}
 	return scan.Compact(raw)
 }
 
 // wholeBlock reads one Anthropic content block of a whole message.
-func (p *parser) wholeBlock(b *block, key string, span syntax.Span, complete bool) {
-	switch b.Type {
+func (p *parser) wholeBlock(b fields, key string, span syntax.Span, complete bool) {
+	switch b.s("type") {
 	case "text":
-		if b.Text != nil {
-			p.TextDecoded(syntax.Respond, []byte(*b.Text), span)
-		}
+		p.text(syntax.Respond, b["text"], span)
 	case "thinking":
-		if b.Thinking != nil {
-			p.TextDecoded(syntax.Think, []byte(*b.Thinking), span)
-		}
+		p.text(syntax.Think, b["thinking"], span)
 	case "tool_use": // complete: emitted at its place among the blocks
-		c := p.callFor("block:"+key, b.ID, b.Name, span)
-		c.whole = b.Input
+		c := p.callFor("block:"+key, b.s("id"), b.s("name"), span)
+		c.whole = b["input"]
 		if len(c.whole) == 0 {
 			c.whole = []byte("{}")
 		}
@@ -293,16 +151,16 @@ func (p *parser) wholeBlock(b *block, key string, span syntax.Span, complete boo
 	}
 }
 
-func (p *parser) toolResult(b *block, span syntax.Span) {
+func (p *parser) toolResult(b fields, span syntax.Span) {
 	status := syntax.Success
-	if b.IsError {
+	if b.boolean("is_error") {
 		status = syntax.Failure
 	}
-	tool := p.names[b.ToolUseID]
+	tool := p.names[b.s("tool_use_id")]
 	if tool == "" {
-		tool = b.Name // not Anthropic's: the renderer's name for a result whose call had no id
+		tool = b.s("name") // not Anthropic's: the renderer's name for a result whose call had no id
 	}
-	p.Emit(syntax.Event{Type: syntax.Result, Tool: tool, Status: status, Value: contentValue(b.Content), Span: span})
+	p.Emit(syntax.Event{Type: syntax.Result, Tool: tool, Status: status, Value: contentValue(b["content"]), Span: span})
 }
 
 func anthropicCut(stop string) string {
@@ -312,41 +170,37 @@ func anthropicCut(stop string) string {
 	return ""
 }
 
-// OpenAI Chat Completions: whole responses and stream chunks.
-func (p *parser) chatCompletion(d *doc, span syntax.Span) {
-	for _, ch := range d.Choices {
-		if ch.Index != 0 {
+// chatCompletion reads an OpenAI Chat Completions response or stream chunk.
+func (p *parser) chatCompletion(d fields, span syntax.Span) {
+	for _, raw := range d.arr("choices") {
+		ch := object(raw)
+		if idx, _ := ch.num("index"); idx != 0 {
 			if !p.otherSeen {
 				p.otherSeen = true
-				p.Errorf(p.docStart, span, nil, "choice %d is not read: only the first choice of a response is parsed", ch.Index)
+				p.Errorf(p.docStart, span, nil, "choice %d is not read: only the first choice of a response is parsed", idx)
 			}
 			continue
 		}
-		m := ch.Message
+		m := ch.obj("message")
+		whole := m != nil
 		if m == nil {
-			m = ch.Delta
+			m = ch.obj("delta")
 		}
 		if m != nil {
-			if m.ReasoningContent != nil {
-				p.TextDecoded(syntax.Think, []byte(*m.ReasoningContent), span)
-			} else if scan.Kind(m.Reasoning) == '"' {
-				var s string
-				json.Unmarshal(m.Reasoning, &s)
-				p.TextDecoded(syntax.Think, []byte(s), span)
+			if m.has("reasoning_content") {
+				p.text(syntax.Think, m["reasoning_content"], span)
+			} else {
+				p.text(syntax.Think, m["reasoning"], span)
 			}
-			if scan.Kind(m.Content) == '"' {
-				var s string
-				json.Unmarshal(m.Content, &s)
-				p.TextDecoded(syntax.Respond, []byte(s), span)
-			}
-			for i, tc := range m.ToolCalls {
-				p.chatToolCall(&tc, i, span)
+			p.text(syntax.Respond, m["content"], span)
+			for i, tc := range m.arr("tool_calls") {
+				p.chatToolCall(object(tc), i, span)
 			}
 		}
-		if ch.FinishReason != nil && *ch.FinishReason != "" {
+		if finish := ch.s("finish_reason"); finish != "" {
 			p.EndRun()
-			p.endMessage(span, cutReason(*ch.FinishReason == "length", "finish_reason length"))
-		} else if ch.Message != nil {
+			p.endMessage(span, cutReason(finish == "length", "finish_reason length"))
+		} else if whole {
 			p.EndRun()
 			p.endMessage(span, "")
 		}
@@ -355,19 +209,19 @@ func (p *parser) chatCompletion(d *doc, span syntax.Span) {
 
 // chatToolCall adds a tool call or a piece of one, keyed by its index (the
 // position in the list when there is no index).
-func (p *parser) chatToolCall(tc *toolCall, pos int, span syntax.Span) {
-	idx := pos
-	if tc.Index != nil {
-		idx = *tc.Index
+func (p *parser) chatToolCall(tc fields, pos int, span syntax.Span) {
+	idx, ok := tc.num("index")
+	if !ok {
+		idx = pos
 	}
-	c := p.callFor("index:"+strconv.Itoa(idx), tc.ID, tc.Function.Name, span)
-	switch scan.Kind(tc.Function.Arguments) {
+	fn := tc.obj("function")
+	c := p.callFor("index:"+strconv.Itoa(idx), tc.s("id"), fn.s("name"), span)
+	switch args := fn["arguments"]; scan.Kind(args) {
 	case '"':
-		var s string
-		json.Unmarshal(tc.Function.Arguments, &s)
+		s, _ := scan.Unquote(args)
 		p.addArgs(c, []byte(s), span)
 	case '{':
-		c.whole = tc.Function.Arguments // some servers send the arguments as an object
+		c.whole = args // some servers send the arguments as an object
 	}
 }
 
@@ -377,48 +231,38 @@ var anthropicEvents = map[string]bool{
 }
 
 // anthropicEvent reads one event of an Anthropic Messages stream.
-func (p *parser) anthropicEvent(d *doc, span syntax.Span) {
+func (p *parser) anthropicEvent(d fields, typ string, span syntax.Span) {
 	key := "block:"
-	if d.Index != nil {
-		key += strconv.Itoa(*d.Index)
+	if idx, ok := d.num("index"); ok {
+		key += strconv.Itoa(idx)
 	}
-	switch d.Type {
+	switch typ {
 	case "content_block_start":
-		if b := d.ContentBlock; b != nil {
-			switch b.Type {
-			case "tool_use", "server_tool_use":
-				c := p.callFor(key, b.ID, b.Name, span)
-				c.start = b.Input
-			case "text":
-				if b.Text != nil {
-					p.TextDecoded(syntax.Respond, []byte(*b.Text), span)
-				}
-			case "thinking":
-				if b.Thinking != nil {
-					p.TextDecoded(syntax.Think, []byte(*b.Thinking), span)
-				}
-			}
+		b := d.obj("content_block")
+		switch b.s("type") {
+		case "tool_use", "server_tool_use":
+			c := p.callFor(key, b.s("id"), b.s("name"), span)
+			c.start = b["input"]
+		case "text":
+			p.text(syntax.Respond, b["text"], span)
+		case "thinking":
+			p.text(syntax.Think, b["thinking"], span)
 		}
 	case "content_block_delta":
-		var b block
-		json.Unmarshal(d.Delta, &b)
-		switch b.Type {
+		delta := d.obj("delta")
+		switch delta.s("type") {
 		case "text_delta":
-			if b.Text != nil {
-				p.TextDecoded(syntax.Respond, []byte(*b.Text), span)
-			}
+			p.text(syntax.Respond, delta["text"], span)
 		case "thinking_delta":
-			if b.Thinking != nil {
-				p.TextDecoded(syntax.Think, []byte(*b.Thinking), span)
-			}
+			p.text(syntax.Think, delta["thinking"], span)
 		case "input_json_delta":
 			c := p.msg.byKey[key]
 			if c == nil {
 				p.Errorf(p.docStart, span, nil, "input_json_delta for content block %s, which did not start as tool_use", key[len("block:"):])
 				return
 			}
-			if b.PartialJSON != nil {
-				p.addArgs(c, []byte(*b.PartialJSON), span)
+			if frag, ok := delta.str("partial_json"); ok {
+				p.addArgs(c, []byte(frag), span)
 			}
 		}
 	case "content_block_stop":
@@ -428,148 +272,147 @@ func (p *parser) anthropicEvent(d *doc, span syntax.Span) {
 		}
 		p.EndRun()
 	case "message_delta":
-		var b block
-		json.Unmarshal(d.Delta, &b)
-		if b.StopReason != "" {
+		if stop := d.obj("delta").s("stop_reason"); stop != "" {
 			p.EndRun()
-			p.endMessage(span, anthropicCut(b.StopReason))
+			p.endMessage(span, anthropicCut(stop))
 		}
 	case "message_stop":
 		p.EndRun()
 		p.endMessage(span, "")
 	case "error":
-		p.Errorf(p.docStart, span, scan.Compact(d.Error), "the provider reported an error in the stream")
+		p.Errorf(p.docStart, span, scan.Compact(d["error"]), "the provider reported an error in the stream")
 	}
 }
 
 // responsesEvent reads one event of an OpenAI Responses stream.
-func (p *parser) responsesEvent(d *doc, span syntax.Span) {
-	key := "item:" + d.ItemID
-	if d.ItemID == "" && d.OutputIndex != nil {
-		key = "output:" + strconv.Itoa(*d.OutputIndex)
+func (p *parser) responsesEvent(d fields, typ string, span syntax.Span) {
+	outIdx, hasOut := d.num("output_index")
+	itemID := d.s("item_id")
+	key := "item:" + itemID
+	if itemID == "" && hasOut {
+		key = "output:" + strconv.Itoa(outIdx)
 	}
-	switch d.Type {
+	switch typ {
 	case "response.output_item.added":
-		if it := d.Item; it != nil && it.Type == "function_call" {
-			c := p.callFor(respKey(it, d.OutputIndex), it.CallID, it.Name, span)
-			if it.Arguments != nil {
-				p.addArgs(c, []byte(*it.Arguments), span)
+		if it := d.obj("item"); it.s("type") == "function_call" {
+			c := p.callFor(respKey(it, outIdx, hasOut), it.s("call_id"), it.s("name"), span)
+			if args, ok := it.str("arguments"); ok {
+				p.addArgs(c, []byte(args), span)
 			}
 		}
 	case "response.function_call_arguments.delta":
-		c := p.respCall(key, d)
+		c := p.respCall(key, outIdx, hasOut)
 		if c == nil {
 			p.Errorf(p.docStart, span, nil, "arguments delta for %s, which did not start as a function_call", key)
 			return
 		}
-		var s string
-		json.Unmarshal(d.Delta, &s)
-		p.addArgs(c, []byte(s), span)
+		delta, _ := d.str("delta")
+		p.addArgs(c, []byte(delta), span)
 	case "response.function_call_arguments.done":
-		if c := p.respCall(key, d); c != nil && d.Arguments != nil {
-			c.whole = []byte(*d.Arguments)
-			c.span.End = span.End
+		if c := p.respCall(key, outIdx, hasOut); c != nil {
+			if args, ok := d.str("arguments"); ok {
+				c.whole = []byte(args)
+				c.span.End = span.End
+			}
 		}
 	case "response.output_item.done":
-		if it := d.Item; it != nil && it.Type == "function_call" {
-			c := p.callFor(respKey(it, d.OutputIndex), it.CallID, it.Name, span)
-			if it.Arguments != nil {
-				c.whole = []byte(*it.Arguments)
+		if it := d.obj("item"); it.s("type") == "function_call" {
+			c := p.callFor(respKey(it, outIdx, hasOut), it.s("call_id"), it.s("name"), span)
+			if args, ok := it.str("arguments"); ok {
+				c.whole = []byte(args)
 			}
 			p.completeCall(c, "")
 		}
 		p.EndRun()
 	case "response.output_text.delta":
-		var s string
-		json.Unmarshal(d.Delta, &s)
-		p.TextDecoded(syntax.Respond, []byte(s), span)
+		p.text(syntax.Respond, d["delta"], span)
 	case "response.reasoning_summary_text.delta", "response.reasoning_text.delta":
-		var s string
-		json.Unmarshal(d.Delta, &s)
-		p.TextDecoded(syntax.Think, []byte(s), span)
+		p.text(syntax.Think, d["delta"], span)
 	case "response.completed", "response.incomplete", "response.failed":
 		p.EndRun()
 		cut := ""
-		if d.Type != "response.completed" {
-			cut = strings.TrimPrefix(d.Type, "response.")
-			if r := d.Response; r != nil && r.IncompleteDetails != nil && r.IncompleteDetails.Reason != "" {
-				cut += ": " + r.IncompleteDetails.Reason
+		if typ != "response.completed" {
+			cut = strings.TrimPrefix(typ, "response.")
+			if reason := d.obj("response").obj("incomplete_details").s("reason"); reason != "" {
+				cut += ": " + reason
 			}
 		}
 		p.endMessage(span, cut)
 	}
 }
 
-func respKey(it *respItem, outputIndex *int) string {
-	if it.ID != "" {
-		return "item:" + it.ID
+func respKey(it fields, outIdx int, hasOut bool) string {
+	if id := it.s("id"); id != "" {
+		return "item:" + id
 	}
-	if outputIndex != nil {
-		return "output:" + strconv.Itoa(*outputIndex)
+	if hasOut {
+		return "output:" + strconv.Itoa(outIdx)
 	}
-	return "call:" + it.CallID
+	return "call:" + it.s("call_id")
 }
 
 // respCall finds the call an event is about, by item id or output index.
-func (p *parser) respCall(key string, d *doc) *call {
+func (p *parser) respCall(key string, outIdx int, hasOut bool) *call {
 	if c := p.msg.byKey[key]; c != nil {
 		return c
 	}
-	if d.OutputIndex != nil {
-		return p.msg.byKey["output:"+strconv.Itoa(*d.OutputIndex)]
+	if hasOut {
+		return p.msg.byKey["output:"+strconv.Itoa(outIdx)]
 	}
 	return nil
 }
 
 // responsesOutput reads the output items of a whole Responses response (or
 // input items of a Responses conversation).
-func (p *parser) responsesOutput(items []respItem, span syntax.Span) {
-	for i, it := range items {
-		switch it.Type {
+func (p *parser) responsesOutput(items [][]byte, span syntax.Span) {
+	for i, raw := range items {
+		it := object(raw)
+		switch it.s("type") {
 		case "message":
-			for _, c := range it.Content {
-				if c.Type == "output_text" || c.Type == "text" {
-					p.TextDecoded(syntax.Respond, []byte(c.Text), span)
+			for _, c := range it.arr("content") {
+				if part := object(c); part.s("type") == "output_text" || part.s("type") == "text" {
+					p.text(syntax.Respond, part["text"], span)
 				}
 			}
 		case "reasoning":
-			for _, s := range it.Summary {
-				p.TextDecoded(syntax.Think, []byte(s.Text), span)
+			for _, s := range it.arr("summary") {
+				p.text(syntax.Think, object(s)["text"], span)
 			}
 		case "function_call":
-			c := p.callFor("output:"+strconv.Itoa(i), it.CallID, it.Name, span)
-			if it.Arguments != nil {
-				c.whole = []byte(*it.Arguments)
+			c := p.callFor("output:"+strconv.Itoa(i), it.s("call_id"), it.s("name"), span)
+			if args, ok := it.str("arguments"); ok {
+				c.whole = []byte(args)
 			}
 		case "function_call_output":
 			p.EndRun()
-			p.Emit(syntax.Event{Type: syntax.Result, Tool: p.names[it.CallID], Status: syntax.Success, Value: contentValue(it.Output), Span: span})
+			p.Emit(syntax.Event{Type: syntax.Result, Tool: p.names[it.s("call_id")], Status: syntax.Success, Value: contentValue(it["output"]), Span: span})
 		}
 	}
 	p.EndRun()
 }
 
 // gemini reads a Gemini response or stream chunk.
-func (p *parser) gemini(d *doc, span syntax.Span) {
-	for _, cand := range d.Candidates {
-		if cand.Index != 0 {
+func (p *parser) gemini(d fields, span syntax.Span) {
+	for _, raw := range d.arr("candidates") {
+		cand := object(raw)
+		if idx, _ := cand.num("index"); idx != 0 {
 			if !p.otherSeen {
 				p.otherSeen = true
-				p.Errorf(p.docStart, span, nil, "candidate %d is not read: only the first candidate of a response is parsed", cand.Index)
+				p.Errorf(p.docStart, span, nil, "candidate %d is not read: only the first candidate of a response is parsed", idx)
 			}
 			continue
 		}
-		p.geminiParts(cand.Content.Parts, "model", span)
-		if cand.FinishReason != "" {
+		p.geminiParts(cand.obj("content").arr("parts"), "model", span)
+		if finish := cand.s("finishReason"); finish != "" {
 			p.EndRun()
-			p.endMessage(span, cutReason(cand.FinishReason == "MAX_TOKENS", "finishReason MAX_TOKENS"))
+			p.endMessage(span, cutReason(finish == "MAX_TOKENS", "finishReason MAX_TOKENS"))
 		}
 	}
 }
 
 // geminiContent reads one whole content of a Gemini conversation: a model
 // turn is a message of its own.
-func (p *parser) geminiContent(parts []part, role string, span syntax.Span) {
+func (p *parser) geminiContent(parts [][]byte, role string, span syntax.Span) {
 	p.geminiParts(parts, role, span)
 	if role == "model" {
 		p.EndRun()
@@ -577,27 +420,28 @@ func (p *parser) geminiContent(parts []part, role string, span syntax.Span) {
 	}
 }
 
-func (p *parser) geminiParts(parts []part, role string, span syntax.Span) {
-	for _, pt := range parts {
+func (p *parser) geminiParts(parts [][]byte, role string, span syntax.Span) {
+	for _, raw := range parts {
+		pt := object(raw)
 		switch {
-		case pt.FunctionCall != nil:
-			fc := pt.FunctionCall
-			c := p.callFor("gemini:"+strconv.Itoa(len(p.msg.calls)+p.msg.emitted), fc.ID, fc.Name, span)
-			c.whole = fc.Args
+		case pt.has("functionCall"):
+			fc := pt.obj("functionCall")
+			c := p.callFor("gemini:"+strconv.Itoa(len(p.msg.calls)+p.msg.emitted), fc.s("id"), fc.s("name"), span)
+			c.whole = fc["args"]
 			p.completeCall(c, "")
-		case pt.FunctionResponse != nil:
-			fr := pt.FunctionResponse
+		case pt.has("functionResponse"):
+			fr := pt.obj("functionResponse")
 			p.EndRun()
-			p.Emit(syntax.Event{Type: syntax.Result, Tool: fr.Name, Status: syntax.Success, Value: contentValue(fr.Response), Span: span})
-		case pt.Text != nil:
+			p.Emit(syntax.Event{Type: syntax.Result, Tool: fr.s("name"), Status: syntax.Success, Value: contentValue(fr["response"]), Span: span})
+		case pt.has("text"):
 			if role == "user" {
 				continue
 			}
 			t := syntax.Respond
-			if pt.Thought {
+			if pt.boolean("thought") {
 				t = syntax.Think
 			}
-			p.TextDecoded(t, []byte(*pt.Text), span)
+			p.text(t, pt["text"], span)
 		}
 	}
 }

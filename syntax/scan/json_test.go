@@ -144,3 +144,20 @@ func TestWalk(t *testing.T) {
 		t.Errorf("Compact = %s", got)
 	}
 }
+
+// Unquote must decode exactly as encoding/json does.
+func FuzzUnquote(f *testing.F) {
+	for _, s := range []string{`"a"`, `"\u00e9\n\t\"\\\/"`, `"\ud83d\ude00"`, `"\ud83d x"`, `"\udc00"`, "\"\xff\xfe\"", `"é ✓"`, `"\u0000"`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		var want string
+		if json.Unmarshal(raw, &want) != nil || Kind(raw) != '"' || len(TrimSpace(raw)) != len(raw) {
+			return
+		}
+		got, ok := Unquote(raw)
+		if !ok || got != want {
+			t.Fatalf("Unquote(%q) = %q, %v; encoding/json gives %q", raw, got, ok, want)
+		}
+	})
+}

@@ -2,7 +2,8 @@ package scan
 
 import (
 	"bytes"
-	"encoding/json"
+	"unicode/utf16"
+	"unicode/utf8"
 )
 
 // The functions below walk JSON that [JSON] has already validated. They do
@@ -116,19 +117,100 @@ func Members(obj []byte, f func(key string, val []byte) bool) {
 	}
 }
 
-// Unquote decodes a raw JSON string. ok is false when raw is not a string.
+// Unquote decodes a raw JSON string, as encoding/json does (escapes,
+// surrogate pairs; invalid UTF-8 and lone surrogates become U+FFFD), in one
+// pass. ok is false when raw is not a string.
 func Unquote(raw []byte) (s string, ok bool) {
 	if len(raw) < 2 || raw[0] != '"' || raw[len(raw)-1] != '"' {
 		return "", false
 	}
 	inner := raw[1 : len(raw)-1]
-	if bytes.IndexByte(inner, '\\') < 0 {
+	plain := true
+	for _, c := range inner {
+		if c == '\\' || c >= utf8.RuneSelf {
+			plain = false
+			break
+		}
+	}
+	if plain {
 		return string(inner), true
 	}
-	if err := json.Unmarshal(raw, &s); err != nil {
-		return "", false
+	out := make([]byte, 0, len(inner))
+	for i := 0; i < len(inner); {
+		c := inner[i]
+		switch {
+		case c == '\\' && i+1 < len(inner):
+			e := inner[i+1]
+			i += 2
+			switch e {
+			case 'n':
+				out = append(out, '\n')
+			case 't':
+				out = append(out, '\t')
+			case 'r':
+				out = append(out, '\r')
+			case 'b':
+				out = append(out, '\b')
+			case 'f':
+				out = append(out, '\f')
+			case 'u':
+				r, n := hex4(inner[i:])
+				if n < 0 {
+					return "", false
+				}
+				i += n
+				if utf16.IsSurrogate(r) {
+					r2, n2 := rune(-1), -1
+					if i+1 < len(inner) && inner[i] == '\\' && inner[i+1] == 'u' {
+						r2, n2 = hex4(inner[i+2:])
+					}
+					if dec := utf16.DecodeRune(r, r2); n2 > 0 && dec != utf8.RuneError {
+						r = dec
+						i += 2 + n2
+					} else {
+						r = utf8.RuneError
+					}
+				}
+				out = utf8.AppendRune(out, r)
+			default: // '"', '\\', '/'
+				out = append(out, e)
+			}
+		case c < utf8.RuneSelf:
+			out = append(out, c)
+			i++
+		default:
+			r, size := utf8.DecodeRune(inner[i:])
+			if r == utf8.RuneError && size == 1 {
+				out = utf8.AppendRune(out, utf8.RuneError)
+			} else {
+				out = append(out, inner[i:i+size]...)
+			}
+			i += size
+		}
 	}
-	return s, true
+	return string(out), true
+}
+
+// hex4 reads the four hexadecimal digits of a \u escape.
+func hex4(b []byte) (rune, int) {
+	if len(b) < 4 {
+		return 0, -1
+	}
+	var r rune
+	for _, c := range b[:4] {
+		switch {
+		case '0' <= c && c <= '9':
+			c -= '0'
+		case 'a' <= c && c <= 'f':
+			c -= 'a' - 10
+		case 'A' <= c && c <= 'F':
+			c -= 'A' - 10
+		default:
+			return 0, -1
+		}
+		r = r*16 + rune(c)
+	}
+	return r, 4
 }
 
 // Compact returns a copy of raw without insignificant white space. Strings,

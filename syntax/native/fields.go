@@ -1,0 +1,79 @@
+package native
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/toolparse/toolparse/syntax/scan"
+)
+
+// fields is a JSON object's members by key, raw. Documents are validated by
+// the stream's JSON scanner before they are read, so they are walked here
+// without validating or decoding them again (encoding/json would do both,
+// once per nesting level): only the strings that are used are unquoted.
+type fields map[string][]byte
+
+// object returns the members of raw, or nil when raw is not an object. A
+// repeated key keeps its last value, as encoding/json does.
+func object(raw []byte) fields {
+	if scan.Kind(raw) != '{' {
+		return nil
+	}
+	f := fields{}
+	scan.Members(raw, func(k string, v []byte) bool {
+		f[k] = v
+		return true
+	})
+	return f
+}
+
+// has reports whether key is present (even as null).
+func (f fields) has(key string) bool {
+	_, ok := f[key]
+	return ok
+}
+
+// str returns key's value when it is a string.
+func (f fields) str(key string) (string, bool) {
+	return scan.Unquote(f[key])
+}
+
+// s returns key's string value, or "".
+func (f fields) s(key string) string {
+	s, _ := f.str(key)
+	return s
+}
+
+// obj returns key's value when it is an object.
+func (f fields) obj(key string) fields { return object(f[key]) }
+
+// arr returns the elements of key's value when it is an array (nil when it
+// is absent or not an array).
+func (f fields) arr(key string) [][]byte {
+	v := f[key]
+	if scan.Kind(v) != '[' {
+		return nil
+	}
+	elems := [][]byte{}
+	scan.Elements(v, func(e []byte, _ int) bool {
+		elems = append(elems, e)
+		return true
+	})
+	return elems
+}
+
+// isArr reports whether key's value is an array.
+func (f fields) isArr(key string) bool { return scan.Kind(f[key]) == '[' }
+
+// num returns key's value when it is an integer.
+func (f fields) num(key string) (int, bool) {
+	v := f[key]
+	if k := scan.Kind(v); k != '-' && (k < '0' || k > '9') {
+		return 0, false
+	}
+	n, err := strconv.Atoi(strings.TrimSpace(string(v)))
+	return n, err == nil
+}
+
+// boolean returns key's value when it is true.
+func (f fields) boolean(key string) bool { return strings.TrimSpace(string(f[key])) == "true" }
