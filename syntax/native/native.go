@@ -18,6 +18,8 @@ var Syntax = syntax.Syntax{
 	Render:      NewRenderer,
 }
 
+var wakeSet = scan.Bytes("}]\n")
+
 type state uint8
 
 const (
@@ -53,6 +55,9 @@ func New(h syntax.Handler, opts syntax.Options) syntax.Parser {
 	p := &parser{lineStart: true, names: map[string]string{}}
 	p.msg.reset()
 	p.Init(h, opts, p.step, p.finish)
+	// Events complete only where a document ends ('}' or ']'), or at a line
+	// end (a line that is not JSON is reported there).
+	p.WakeOn(wakeSet)
 	return p
 }
 
