@@ -63,6 +63,8 @@ func (s Span) Len() int64 { return s.End - s.Start }
 //   - Execute, End: nothing more.
 //   - Result: Tool, Status, Value (any JSON value).
 //   - Error: Message, Pos, and Raw when source text was not used by any other event.
+//   - Events a framework adds (user, metric, interrupt, cancelled; parsers
+//     never produce them): Content when it is a string, Value otherwise.
 //
 // Span is set by parsers on every event; it is written to JSON only when the
 // encoder is asked for spans (see [AppendJSON]).
@@ -169,6 +171,15 @@ func AppendJSON(dst []byte, e Event, withSpan bool) []byte {
 			dst = append(dst, `,"raw":`...)
 			dst = AppendQuote(dst, e.Raw)
 		}
+	case Execute, End:
+	default: // an event a framework adds (user, metric, …): its content, if any
+		if len(e.Value) > 0 {
+			dst = append(dst, `,"content":`...)
+			dst = append(dst, e.Value...)
+		} else if e.Content != "" {
+			dst = append(dst, `,"content":`...)
+			dst = AppendQuote(dst, e.Content)
+		}
 	}
 	if withSpan {
 		dst = append(dst, `,"span":[`...)
@@ -235,6 +246,11 @@ func (e *Event) UnmarshalJSON(data []byte) error {
 			e.Args = compactCopy(w.Args)
 		} else {
 			e.Args = json.RawMessage("{}")
+		}
+	case Execute, End, Error:
+	default: // an event a framework adds: string content, or any JSON as Value
+		if json.Unmarshal(w.Content, &e.Content) != nil {
+			e.Value = compactCopy(w.Content)
 		}
 	}
 	if w.Span != nil {

@@ -22,6 +22,8 @@ func TestEventJSONForm(t *testing.T) {
 		{syntax.Event{Type: syntax.Result, Tool: "t", Status: syntax.Failure, Value: json.RawMessage(`"no"`)}, `{"type":"result","tool":"t","status":"failure","content":"no"}`},
 		{syntax.Event{Type: syntax.Error, Message: "bad", Pos: syntax.Pos{Offset: 5, Line: 2, Column: 3}, Raw: "x"}, `{"type":"error","message":"bad","offset":5,"line":2,"column":3,"raw":"x"}`},
 		{syntax.Event{Type: syntax.End}, `{"type":"end"}`},
+		{syntax.Event{Type: "user", Content: "What's in main.py?"}, `{"type":"user","content":"What's in main.py?"}`},
+		{syntax.Event{Type: "metric", Value: json.RawMessage(`{"input":50}`)}, `{"type":"metric","content":{"input":50}}`},
 		{syntax.Event{Type: syntax.Respond, Content: "\x01\"\\"}, `{"type":"respond","content":"\u0001\"\\"}`},
 	} {
 		if got := c.e.String(); got != c.want {
