@@ -186,5 +186,23 @@ func TestStreamingMemory(t *testing.T) {
 		}
 		t.Logf("%s: %d MB in %v (%d events), heap peak %.1f MB", name, size>>20, time.Since(start).Round(time.Millisecond), events, float64(peak)/(1<<20))
 	}
-	_ = fmt.Sprint
+}
+
+// TestManyCallsInOneBlock: positions of 20,000 calls in one block are found
+// in one pass (a quadratic position search would take minutes here).
+func TestManyCallsInOneBlock(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("<execute>[")
+	for i := range 20000 {
+		if i > 0 {
+			b.WriteString(",\n")
+		}
+		fmt.Fprintf(&b, `{"name": "t%d", "args": {"pad": "%s"}}`, i, strings.Repeat("x", 100))
+	}
+	b.WriteString("]</execute>")
+	s, _ := registry.Lookup("xmljson")
+	evs := syntax.Parse(s, []byte(b.String()), syntax.Options{})
+	if len(evs) != 20002 || evs[19999].Pos.Line != 20000 {
+		t.Fatalf("%d events; call 20000 at %v", len(evs), evs[19999].Pos)
+	}
 }

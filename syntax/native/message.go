@@ -189,7 +189,8 @@ func (c *call) finalArgs() ([]byte, string) {
 // completed in order (if cut says the message was cut off, the last one is
 // reported as cut off), and execute follows if any call was valid.
 func (p *parser) endMessage(span syntax.Span, cut string) {
-	calls := append([]*call(nil), p.msg.calls...)
+	calls := p.msg.calls
+	p.msg.calls = nil // so that completing each one does not search the list
 	for i, c := range calls {
 		reason := ""
 		if i == len(calls)-1 {
@@ -205,7 +206,9 @@ func (p *parser) endMessage(span syntax.Span, cut string) {
 
 // endOfStream reports what the stream left unfinished.
 func (p *parser) endOfStream() {
-	for _, c := range append([]*call(nil), p.msg.calls...) {
+	calls := p.msg.calls
+	p.msg.calls = nil
+	for _, c := range calls {
 		p.completeCall(c, "the stream ended before the call was complete")
 	}
 	if p.msg.emitted > 0 {

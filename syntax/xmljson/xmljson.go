@@ -305,9 +305,12 @@ func (p *parser) finishBlock(closed bool) {
 		}
 		evs[len(evs)-1].Span.End = span.End
 	}
+	pos, last := p.contentPos(), int64(0) // positions advance call by call: one pass over the block
 	for i := range evs {
 		if evs[i].Type == syntax.Call {
-			evs[i].Pos = p.posIn(evs[i].Span.Start - base)
+			k := evs[i].Span.Start - base
+			pos, last = scan.Advance(pos, p.blk.Bytes[last:k]), k
+			evs[i].Pos = pos
 		}
 		p.Emit(evs[i])
 	}
