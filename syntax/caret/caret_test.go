@@ -26,7 +26,7 @@ func TestGarbage(t *testing.T) {
 // option on and off.
 func FuzzParse(f *testing.F) {
 	syntaxtest.Fuzz(f, caret.Syntax, goldens, func(seed uint64) syntaxtest.Config {
-		return syntaxtest.Config{RandomSplits: 3, MaxExhaustive: 256, CompleteAt: caret.EndsWithFence,
+		return syntaxtest.Config{RandomSplits: 3, MaxExhaustive: 64, CompleteAt: caret.EndsWithFence,
 			Options: syntax.Options{MultipleBlocks: seed%2 == 1}}
 	})
 }

@@ -187,11 +187,20 @@ func checkShape(evs []syntax.Event, input []byte, fail func(string, ...any)) {
 }
 
 func checkNothingLost(s syntax.Syntax, evs []syntax.Event, input []byte, opts syntax.Options, fail func(string, ...any)) {
-	covered := make([]bool, len(input)+1)
+	// Spans may be long and overlap (a call spanning many documents): count
+	// them with a difference array, in one pass.
+	depth := make([]int, len(input)+1)
 	for _, e := range evs {
-		for i := max(e.Span.Start, 0); i < min(e.Span.End, int64(len(input))); i++ {
-			covered[i] = true
+		start, end := max(e.Span.Start, 0), min(e.Span.End, int64(len(input)))
+		if start < end {
+			depth[start]++
+			depth[end]--
 		}
+	}
+	covered := make([]bool, len(input)+1)
+	for i, d := 0, 0; i < len(input); i++ {
+		d += depth[i]
+		covered[i] = d > 0
 	}
 	for i := 0; i < len(input); {
 		if covered[i] {

@@ -23,14 +23,16 @@ func Inputs(tb testing.TB, dir string) [][]byte {
 
 // Fuzz is a syntax's fuzz target: seeded from the golden cases in dir, it
 // runs [Check] on every input the fuzzer makes, with random splits drawn
-// from the fuzzed seed (and exhaustive splits only up to 256 bytes, to keep
-// each run short). cfg, if set, adjusts the configuration for a seed.
+// from the fuzzed seed (and exhaustive splits and cuts only up to 64 bytes,
+// sampled beyond, to keep each run short: the fuzzer also reruns every
+// interesting input many times to minimise it). cfg, if set, adjusts the
+// configuration for a seed.
 func Fuzz(f *testing.F, s syntax.Syntax, dir string, cfg func(seed uint64) Config) {
 	for _, in := range Inputs(f, dir) {
 		f.Add(in, uint64(0))
 	}
 	f.Fuzz(func(t *testing.T, in []byte, seed uint64) {
-		c := Config{RandomSplits: 3, MaxExhaustive: 256}
+		c := Config{RandomSplits: 3, MaxExhaustive: 64}
 		if cfg != nil {
 			c = cfg(seed)
 		}
