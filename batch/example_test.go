@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
 	"strings"
 
 	"github.com/toolparse/toolparse/batch"
@@ -35,4 +36,24 @@ func Example() {
 	// Output:
 	// {"type":"result","tool":"read","status":"success","content":"contents of a.txt"}
 	// {"type":"result","tool":"delete","status":"failure","content":"unknown tool \"delete\""}
+}
+
+// Results go back to the model in the syntax's own form, through its renderer.
+func Example_renderResults() {
+	runner := batch.Runner{Tools: map[string]batch.Tool{
+		"now": func(context.Context, json.RawMessage) (json.RawMessage, error) { return json.RawMessage(`"12:00"`), nil },
+	}}
+	var batches []batch.Batch
+	collector := batch.Collector{OnBatch: func(b batch.Batch) { batches = append(batches, b) }}
+	syntax.ParseReader(xmljson.Syntax, strings.NewReader(`<execute>[{"name": "now"}]</execute>`), 0, syntax.Options{}, collector.Event)
+
+	r := xmljson.NewRenderer(os.Stdout, syntax.Options{})
+	for _, res := range runner.Run(context.Background(), batches[0]) {
+		r.Event(res)
+	}
+	r.Close()
+	// Output:
+	// <results>
+	// [{"tool":"now","status":"success","content":"12:00"}]
+	// </results>
 }

@@ -72,6 +72,17 @@ func LoadFile(path string) (*Set, error) {
 	return s, nil
 }
 
+// FromValue reads tool definitions from a Go value in any of the accepted
+// shapes — say the tools slice an SDK request already holds — through its
+// JSON encoding.
+func FromValue(v any) (*Set, error) {
+	data, err := json.Marshal(v)
+	if err != nil {
+		return nil, fmt.Errorf("tool definitions: %v", err)
+	}
+	return Load(data)
+}
+
 // Load reads tool definitions in any of the accepted shapes.
 func Load(data []byte) (*Set, error) {
 	if !json.Valid(data) {

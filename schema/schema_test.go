@@ -104,3 +104,22 @@ func TestConvert(t *testing.T) {
 		}
 	}
 }
+
+func TestFromValue(t *testing.T) {
+	type fn struct {
+		Name       string         `json:"name"`
+		Parameters map[string]any `json:"parameters"`
+	}
+	tools := []map[string]any{{"type": "function", "function": fn{Name: "ls", Parameters: map[string]any{
+		"type": "object", "properties": map[string]any{"path": map[string]any{"type": "string"}}, "required": []string{"path"}}}}}
+	set, err := schema.FromValue(tools)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ps := set.Validate("ls", json.RawMessage(`{}`)); len(ps) != 1 || ps[0].Path != "path" {
+		t.Errorf("problems %v", ps)
+	}
+	if _, err := schema.FromValue(func() {}); err == nil {
+		t.Error("a func was accepted")
+	}
+}
