@@ -41,7 +41,9 @@ func Example() {
 // Results go back to the model in the syntax's own form, through its renderer.
 func Example_renderResults() {
 	runner := batch.Runner{Tools: map[string]batch.Tool{
-		"now": func(context.Context, json.RawMessage) (json.RawMessage, error) { return json.RawMessage(`"12:00"`), nil },
+		"now": func(context.Context, json.RawMessage) (json.RawMessage, error) {
+			return json.RawMessage(`"12:00"`), nil
+		},
 	}}
 	var batches []batch.Batch
 	collector := batch.Collector{OnBatch: func(b batch.Batch) { batches = append(batches, b) }}
