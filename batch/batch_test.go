@@ -41,18 +41,43 @@ func sleepy(d time.Duration, out string) batch.Tool {
 }
 
 func TestOrderIsCallOrderNotCompletionOrder(t *testing.T) {
+	// The slow calls wait until all three calls are running at once (which
+	// proves they run concurrently, with no timing assumption), then the
+	// first slow one waits a little longer: completion order differs from
+	// call order.
+	var running atomic.Int32
+	together := make(chan struct{})
+	arrive := func() {
+		if running.Add(1) == 3 {
+			close(together)
+		}
+		select {
+		case <-together:
+		case <-time.After(10 * time.Second):
+		}
+	}
 	r := batch.Runner{Tools: map[string]batch.Tool{
-		"slow": sleepy(60*time.Millisecond, `"slow done"`),
-		"fast": sleepy(0, `"fast done"`),
+		"slow": func(_ context.Context, args json.RawMessage) (json.RawMessage, error) {
+			arrive()
+			if string(args) == `{"first":true}` {
+				time.Sleep(20 * time.Millisecond)
+			}
+			return json.RawMessage(`"slow done"`), nil
+		},
+		"fast": func(context.Context, json.RawMessage) (json.RawMessage, error) {
+			arrive()
+			return json.RawMessage(`"fast done"`), nil
+		},
 	}}
-	start := time.Now()
-	got := r.Run(context.Background(), batch.Batch{Calls: []syntax.Event{call("slow", "{}"), call("fast", "{}"), call("slow", "{}")}})
+	got := r.Run(context.Background(), batch.Batch{Calls: []syntax.Event{call("slow", `{"first":true}`), call("fast", "{}"), call("slow", "{}")}})
 	want := []result{{"slow", "success", `"slow done"`}, {"fast", "success", `"fast done"`}, {"slow", "success", `"slow done"`}}
 	if d := cmp.Diff(want, summary(got)); d != "" {
 		t.Fatal(d)
 	}
-	if el := time.Since(start); el > 110*time.Millisecond {
-		t.Errorf("took %v: the two slow calls did not run concurrently", el)
+	select {
+	case <-together:
+	default:
+		t.Error("the three calls never ran at the same time")
 	}
 }
 
@@ -127,8 +152,8 @@ func TestConcurrencyLimit(t *testing.T) {
 		calls[i] = call("t", "{}")
 	}
 	got := r.Run(context.Background(), batch.Batch{Calls: calls})
-	if len(got) != 8 || peak.Load() != 2 {
-		t.Errorf("%d results, peak concurrency %d; want 8 and 2", len(got), peak.Load())
+	if len(got) != 8 || peak.Load() > 2 || peak.Load() < 1 {
+		t.Errorf("%d results, peak concurrency %d; want 8 and at most 2", len(got), peak.Load())
 	}
 }
 
