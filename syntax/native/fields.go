@@ -7,35 +7,46 @@ import (
 	"github.com/toolparse/toolparse/syntax/scan"
 )
 
-// fields is a JSON object's members by key, raw. Documents are validated by
-// the stream's JSON scanner before they are read, so they are walked here
+// fields is a JSON object's members, raw, in order. Documents are validated
+// by the stream's JSON scanner before they are read, so they are walked here
 // without validating or decoding them again (encoding/json would do both,
 // once per nesting level): only the strings that are used are unquoted.
-type fields map[string][]byte
+// Provider objects have few keys, so a slice searched in order beats a map,
+// and costs one allocation.
+type fields []member
 
-// object returns the members of raw, or nil when raw is not an object. A
-// repeated key keeps its last value, as encoding/json does.
+type member struct{ key, val []byte }
+
+// object returns the members of raw, or nil when raw is not an object.
 func object(raw []byte) fields {
 	if scan.Kind(raw) != '{' {
 		return nil
 	}
-	f := fields{}
-	scan.Members(raw, func(k string, v []byte) bool {
-		f[k] = v
+	f := make(fields, 0, 8)
+	scan.MembersRaw(raw, func(k, v []byte) bool {
+		f = append(f, member{k, v})
 		return true
 	})
 	return f
 }
 
-// has reports whether key is present (even as null).
-func (f fields) has(key string) bool {
-	_, ok := f[key]
-	return ok
+// get returns key's raw value, or nil. A repeated key gives its last value,
+// as encoding/json does.
+func (f fields) get(key string) []byte {
+	for i := len(f) - 1; i >= 0; i-- {
+		if string(f[i].key) == key {
+			return f[i].val
+		}
+	}
+	return nil
 }
+
+// has reports whether key is present (even as null).
+func (f fields) has(key string) bool { return f.get(key) != nil }
 
 // str returns key's value when it is a string.
 func (f fields) str(key string) (string, bool) {
-	return scan.Unquote(f[key])
+	return scan.Unquote(f.get(key))
 }
 
 // s returns key's string value, or "".
@@ -45,12 +56,12 @@ func (f fields) s(key string) string {
 }
 
 // obj returns key's value when it is an object.
-func (f fields) obj(key string) fields { return object(f[key]) }
+func (f fields) obj(key string) fields { return object(f.get(key)) }
 
 // arr returns the elements of key's value when it is an array (nil when it
 // is absent or not an array).
 func (f fields) arr(key string) [][]byte {
-	v := f[key]
+	v := f.get(key)
 	if scan.Kind(v) != '[' {
 		return nil
 	}
@@ -63,11 +74,11 @@ func (f fields) arr(key string) [][]byte {
 }
 
 // isArr reports whether key's value is an array.
-func (f fields) isArr(key string) bool { return scan.Kind(f[key]) == '[' }
+func (f fields) isArr(key string) bool { return scan.Kind(f.get(key)) == '[' }
 
 // num returns key's value when it is an integer.
 func (f fields) num(key string) (int, bool) {
-	v := f[key]
+	v := f.get(key)
 	if k := scan.Kind(v); k != '-' && (k < '0' || k > '9') {
 		return 0, false
 	}
@@ -76,4 +87,4 @@ func (f fields) num(key string) (int, bool) {
 }
 
 // boolean returns key's value when it is true.
-func (f fields) boolean(key string) bool { return strings.TrimSpace(string(f[key])) == "true" }
+func (f fields) boolean(key string) bool { return strings.TrimSpace(string(f.get(key))) == "true" }

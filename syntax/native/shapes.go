@@ -86,7 +86,7 @@ func (p *parser) message(d fields, span syntax.Span) {
 		if name == "" {
 			name = p.names[d.s("tool_call_id")]
 		}
-		p.Emit(syntax.Event{Type: syntax.Result, Tool: name, Status: syntax.Success, Value: contentValue(d["content"]), Span: span})
+		p.Emit(syntax.Event{Type: syntax.Result, Tool: name, Status: syntax.Success, Value: contentValue(d.get("content")), Span: span})
 		return
 	case "user", "system", "developer":
 		// Only tool results are read from these (Anthropic tool_result blocks).
@@ -98,9 +98,9 @@ func (p *parser) message(d fields, span syntax.Span) {
 		return
 	}
 	// An assistant message.
-	p.text(syntax.Think, d["reasoning_content"], span)
-	if scan.Kind(d["content"]) == '"' {
-		p.text(syntax.Respond, d["content"], span)
+	p.text(syntax.Think, d.get("reasoning_content"), span)
+	if scan.Kind(d.get("content")) == '"' {
+		p.text(syntax.Respond, d.get("content"), span)
 	} else {
 		bs := d.arr("content")
 		cut := anthropicCut(d.s("stop_reason"))
@@ -134,12 +134,12 @@ func contentValue(raw []byte) []byte {
 func (p *parser) wholeBlock(b fields, key string, span syntax.Span, complete bool) {
 	switch b.s("type") {
 	case "text":
-		p.text(syntax.Respond, b["text"], span)
+		p.text(syntax.Respond, b.get("text"), span)
 	case "thinking":
-		p.text(syntax.Think, b["thinking"], span)
+		p.text(syntax.Think, b.get("thinking"), span)
 	case "tool_use": // complete: emitted at its place among the blocks
 		c := p.callFor("block:"+key, b.s("id"), b.s("name"), span)
-		c.whole = b["input"]
+		c.whole = b.get("input")
 		if len(c.whole) == 0 {
 			c.whole = []byte("{}")
 		}
@@ -160,7 +160,7 @@ func (p *parser) toolResult(b fields, span syntax.Span) {
 	if tool == "" {
 		tool = b.s("name") // not Anthropic's: the renderer's name for a result whose call had no id
 	}
-	p.Emit(syntax.Event{Type: syntax.Result, Tool: tool, Status: status, Value: contentValue(b["content"]), Span: span})
+	p.Emit(syntax.Event{Type: syntax.Result, Tool: tool, Status: status, Value: contentValue(b.get("content")), Span: span})
 }
 
 func anthropicCut(stop string) string {
@@ -188,11 +188,11 @@ func (p *parser) chatCompletion(d fields, span syntax.Span) {
 		}
 		if m != nil {
 			if m.has("reasoning_content") {
-				p.text(syntax.Think, m["reasoning_content"], span)
+				p.text(syntax.Think, m.get("reasoning_content"), span)
 			} else {
-				p.text(syntax.Think, m["reasoning"], span)
+				p.text(syntax.Think, m.get("reasoning"), span)
 			}
-			p.text(syntax.Respond, m["content"], span)
+			p.text(syntax.Respond, m.get("content"), span)
 			for i, tc := range m.arr("tool_calls") {
 				p.chatToolCall(object(tc), i, span)
 			}
@@ -216,7 +216,7 @@ func (p *parser) chatToolCall(tc fields, pos int, span syntax.Span) {
 	}
 	fn := tc.obj("function")
 	c := p.callFor("index:"+strconv.Itoa(idx), tc.s("id"), fn.s("name"), span)
-	switch args := fn["arguments"]; scan.Kind(args) {
+	switch args := fn.get("arguments"); scan.Kind(args) {
 	case '"':
 		s, _ := scan.Unquote(args)
 		p.addArgs(c, []byte(s), span)
@@ -242,19 +242,19 @@ func (p *parser) anthropicEvent(d fields, typ string, span syntax.Span) {
 		switch b.s("type") {
 		case "tool_use", "server_tool_use":
 			c := p.callFor(key, b.s("id"), b.s("name"), span)
-			c.start = b["input"]
+			c.start = b.get("input")
 		case "text":
-			p.text(syntax.Respond, b["text"], span)
+			p.text(syntax.Respond, b.get("text"), span)
 		case "thinking":
-			p.text(syntax.Think, b["thinking"], span)
+			p.text(syntax.Think, b.get("thinking"), span)
 		}
 	case "content_block_delta":
 		delta := d.obj("delta")
 		switch delta.s("type") {
 		case "text_delta":
-			p.text(syntax.Respond, delta["text"], span)
+			p.text(syntax.Respond, delta.get("text"), span)
 		case "thinking_delta":
-			p.text(syntax.Think, delta["thinking"], span)
+			p.text(syntax.Think, delta.get("thinking"), span)
 		case "input_json_delta":
 			c := p.msg.byKey[key]
 			if c == nil {
@@ -280,7 +280,7 @@ func (p *parser) anthropicEvent(d fields, typ string, span syntax.Span) {
 		p.EndRun()
 		p.endMessage(span, "")
 	case "error":
-		p.Errorf(p.docStart, span, scan.Compact(d["error"]), "the provider reported an error in the stream")
+		p.Errorf(p.docStart, span, scan.Compact(d.get("error")), "the provider reported an error in the stream")
 	}
 }
 
@@ -325,9 +325,9 @@ func (p *parser) responsesEvent(d fields, typ string, span syntax.Span) {
 		}
 		p.EndRun()
 	case "response.output_text.delta":
-		p.text(syntax.Respond, d["delta"], span)
+		p.text(syntax.Respond, d.get("delta"), span)
 	case "response.reasoning_summary_text.delta", "response.reasoning_text.delta":
-		p.text(syntax.Think, d["delta"], span)
+		p.text(syntax.Think, d.get("delta"), span)
 	case "response.completed", "response.incomplete", "response.failed":
 		p.EndRun()
 		cut := ""
@@ -371,12 +371,12 @@ func (p *parser) responsesOutput(items [][]byte, span syntax.Span) {
 		case "message":
 			for _, c := range it.arr("content") {
 				if part := object(c); part.s("type") == "output_text" || part.s("type") == "text" {
-					p.text(syntax.Respond, part["text"], span)
+					p.text(syntax.Respond, part.get("text"), span)
 				}
 			}
 		case "reasoning":
 			for _, s := range it.arr("summary") {
-				p.text(syntax.Think, object(s)["text"], span)
+				p.text(syntax.Think, object(s).get("text"), span)
 			}
 		case "function_call":
 			c := p.callFor("output:"+strconv.Itoa(i), it.s("call_id"), it.s("name"), span)
@@ -385,7 +385,7 @@ func (p *parser) responsesOutput(items [][]byte, span syntax.Span) {
 			}
 		case "function_call_output":
 			p.EndRun()
-			p.Emit(syntax.Event{Type: syntax.Result, Tool: p.names[it.s("call_id")], Status: syntax.Success, Value: contentValue(it["output"]), Span: span})
+			p.Emit(syntax.Event{Type: syntax.Result, Tool: p.names[it.s("call_id")], Status: syntax.Success, Value: contentValue(it.get("output")), Span: span})
 		}
 	}
 	p.EndRun()
@@ -427,12 +427,12 @@ func (p *parser) geminiParts(parts [][]byte, role string, span syntax.Span) {
 		case pt.has("functionCall"):
 			fc := pt.obj("functionCall")
 			c := p.callFor("gemini:"+strconv.Itoa(len(p.msg.calls)+p.msg.emitted), fc.s("id"), fc.s("name"), span)
-			c.whole = fc["args"]
+			c.whole = fc.get("args")
 			p.completeCall(c, "")
 		case pt.has("functionResponse"):
 			fr := pt.obj("functionResponse")
 			p.EndRun()
-			p.Emit(syntax.Event{Type: syntax.Result, Tool: fr.s("name"), Status: syntax.Success, Value: contentValue(fr["response"]), Span: span})
+			p.Emit(syntax.Event{Type: syntax.Result, Tool: fr.s("name"), Status: syntax.Success, Value: contentValue(fr.get("response")), Span: span})
 		case pt.has("text"):
 			if role == "user" {
 				continue
@@ -441,7 +441,7 @@ func (p *parser) geminiParts(parts [][]byte, role string, span syntax.Span) {
 			if pt.boolean("thought") {
 				t = syntax.Think
 			}
-			p.text(t, pt["text"], span)
+			p.text(t, pt.get("text"), span)
 		}
 	}
 }

@@ -117,6 +117,36 @@ func Members(obj []byte, f func(key string, val []byte) bool) {
 	}
 }
 
+// MembersRaw is Members with each key as bytes: the key's text when it holds
+// no escape (no allocation), or its decoded form.
+func MembersRaw(obj []byte, f func(key, val []byte) bool) {
+	i := SkipSpace(obj, 0)
+	if i >= len(obj) || obj[i] != '{' {
+		return
+	}
+	i = SkipSpace(obj, i+1)
+	for i < len(obj) && obj[i] == '"' {
+		kend := skipString(obj, i)
+		key := obj[i+1 : max(kend-1, i+1)]
+		if bytes.IndexByte(key, '\\') >= 0 {
+			s, _ := Unquote(obj[i:kend])
+			key = []byte(s)
+		}
+		i = SkipSpace(obj, kend)
+		if i < len(obj) && obj[i] == ':' {
+			i = SkipSpace(obj, i+1)
+		}
+		vend := SkipValue(obj, i)
+		if !f(key, obj[i:vend]) {
+			return
+		}
+		i = SkipSpace(obj, vend)
+		if i < len(obj) && obj[i] == ',' {
+			i = SkipSpace(obj, i+1)
+		}
+	}
+}
+
 // Unquote decodes a raw JSON string, as encoding/json does (escapes,
 // surrogate pairs; invalid UTF-8 and lone surrogates become U+FFFD), in one
 // pass. ok is false when raw is not a string.
