@@ -170,15 +170,22 @@ func anthropicCut(stop string) string {
 	return ""
 }
 
+// first reports whether a choice (or candidate) is the first one, the only
+// one read; the first time another one comes, an error says it is not read.
+func (p *parser) first(c fields, what string, span syntax.Span) bool {
+	idx, _ := c.num("index")
+	if idx != 0 && !p.otherSeen {
+		p.otherSeen = true
+		p.Errorf(p.docStart, span, nil, "%s %d is not read: only the first %s of a response is parsed", what, idx, what)
+	}
+	return idx == 0
+}
+
 // chatCompletion reads an OpenAI Chat Completions response or stream chunk.
 func (p *parser) chatCompletion(d fields, span syntax.Span) {
 	for _, raw := range d.arr("choices") {
 		ch := object(raw)
-		if idx, _ := ch.num("index"); idx != 0 {
-			if !p.otherSeen {
-				p.otherSeen = true
-				p.Errorf(p.docStart, span, nil, "choice %d is not read: only the first choice of a response is parsed", idx)
-			}
+		if !p.first(ch, "choice", span) {
 			continue
 		}
 		m := ch.obj("message")
@@ -395,11 +402,7 @@ func (p *parser) responsesOutput(items [][]byte, span syntax.Span) {
 func (p *parser) gemini(d fields, span syntax.Span) {
 	for _, raw := range d.arr("candidates") {
 		cand := object(raw)
-		if idx, _ := cand.num("index"); idx != 0 {
-			if !p.otherSeen {
-				p.otherSeen = true
-				p.Errorf(p.docStart, span, nil, "candidate %d is not read: only the first candidate of a response is parsed", idx)
-			}
+		if !p.first(cand, "candidate", span) {
 			continue
 		}
 		p.geminiParts(cand.obj("content").arr("parts"), "model", span)

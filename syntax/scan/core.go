@@ -435,22 +435,30 @@ func TextUntil(data []byte, c byte, starts func([]byte) bool) int {
 	}
 }
 
+// TextBefore adds the text of data up to the first c (all of it when there
+// is none) to the run of type t, and returns its length: 0 when data starts
+// with c, where a marker may begin.
+func (c *Core) TextBefore(t syntax.Type, data []byte, b byte) int {
+	i := bytes.IndexByte(data, b)
+	if i < 0 {
+		i = len(data)
+	}
+	if i > 0 {
+		c.Text(t, data[:i], c.Offset())
+	}
+	return i
+}
+
 // Inside handles the text of an element in which only closeTag is a marker
 // (a thought): it adds text of type t up to the next place closeTag may
 // start and, when data starts with closeTag, closes the run at its end. It
 // returns the bytes taken (0: more input is needed) and whether the close
 // tag was among them.
 func (c *Core) Inside(t syntax.Type, data []byte, eof bool, closeTag string) (int, bool) {
-	off := c.Offset()
-	i := bytes.IndexByte(data, closeTag[0])
-	switch {
-	case i < 0:
-		c.Text(t, data, off)
-		return len(data), false
-	case i > 0:
-		c.Text(t, data[:i], off)
-		return i, false
+	if n := c.TextBefore(t, data, closeTag[0]); n > 0 {
+		return n, false
 	}
+	off := c.Offset()
 	full, partial := MatchPrefix(data, closeTag)
 	switch {
 	case full:

@@ -94,27 +94,7 @@ func Elements(arr []byte, f func(elem []byte, start int) bool) {
 // Members calls f with each member of the object at the start of obj: the
 // key, unquoted, and the raw value. It stops if f returns false.
 func Members(obj []byte, f func(key string, val []byte) bool) {
-	i := SkipSpace(obj, 0)
-	if i >= len(obj) || obj[i] != '{' {
-		return
-	}
-	i = SkipSpace(obj, i+1)
-	for i < len(obj) && obj[i] == '"' {
-		kend := skipString(obj, i)
-		key, _ := Unquote(obj[i:kend])
-		i = SkipSpace(obj, kend)
-		if i < len(obj) && obj[i] == ':' {
-			i = SkipSpace(obj, i+1)
-		}
-		vend := SkipValue(obj, i)
-		if !f(key, obj[i:vend]) {
-			return
-		}
-		i = SkipSpace(obj, vend)
-		if i < len(obj) && obj[i] == ',' {
-			i = SkipSpace(obj, i+1)
-		}
-	}
+	MembersRaw(obj, func(k, v []byte) bool { return f(string(k), v) })
 }
 
 // MembersRaw is Members with each key as bytes: the key's text when it holds

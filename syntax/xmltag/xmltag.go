@@ -84,16 +84,10 @@ func (p *parser) step(data []byte, eof bool) int {
 
 // text handles input outside tools: respond text, <thinking> and <tool:NAME>.
 func (p *parser) text(data []byte, eof bool) int {
+	if n := p.TextBefore(syntax.Respond, data, '<'); n > 0 {
+		return n
+	}
 	off := p.Offset()
-	i := bytes.IndexByte(data, '<')
-	if i < 0 {
-		p.Text(syntax.Respond, data, off)
-		return len(data)
-	}
-	if i > 0 {
-		p.Text(syntax.Respond, data[:i], off)
-		return i
-	}
 	full, partial := scan.MatchPrefix(data, openThinking)
 	if full {
 		p.BeginRun(syntax.Think, off)
