@@ -37,6 +37,7 @@ type Core struct {
 	pend      []byte     // bytes the step could not decide on yet, or not shown to it yet
 	pos       syntax.Pos // position of the first byte drive is given (pend[0] between writes)
 	closed    bool
+	ended     bool // the End event was emitted
 
 	// Within drive: the data, how much of it the steps consumed, and a
 	// position computed lazily (only when a step asks for one).
@@ -44,7 +45,6 @@ type Core struct {
 	done  int
 	trk   syntax.Pos // position of cur[trkAt]
 	trkAt int
-	ended bool
 
 	// The open text run.
 	run      syntax.Type // "" when no run is open
