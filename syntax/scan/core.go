@@ -38,6 +38,7 @@ type Core struct {
 	pos       syntax.Pos // position of the first byte drive is given (pend[0] between writes)
 	closed    bool
 	ended     bool // the End event was emitted
+	eventMode bool // opts.Mode == EventMode, for the hot path of Write
 
 	// Within drive: the data, how much of it the steps consumed, and a
 	// position computed lazily (only when a step asks for one).
@@ -61,7 +62,8 @@ type Core struct {
 // Init prepares c. finish is called once at Close, after all input has been
 // consumed, with the input's length; it reports whatever is unterminated.
 func (c *Core) Init(h syntax.Handler, opts syntax.Options, step StepFunc, finish func(end int64)) {
-	*c = Core{h: h, opts: opts, step: step, finish: finish, pos: syntax.Pos{Line: 1, Column: 1}}
+	*c = Core{h: h, opts: opts, step: step, finish: finish, pos: syntax.Pos{Line: 1, Column: 1},
+		eventMode: opts.Mode == syntax.EventMode}
 }
 
 // ByteSet is a set of byte values.
@@ -114,10 +116,22 @@ func (c *Core) Write(p []byte) (int, error) {
 	if c.closed {
 		return 0, syntax.ErrClosed
 	}
-	if c.wake != nil && !c.undecided && c.opts.Mode == syntax.EventMode && len(c.pend)+len(p) < lazyLimit && !c.wake.any(p) {
-		c.pend = Append(c.pend, p)
+	if c.wake != nil && !c.undecided && c.eventMode && len(c.pend)+len(p) < lazyLimit {
+		// The common case for tiny chunks: look for a byte that can
+		// complete an event, and if there is none, just keep the chunk.
+		set := c.wake
+		for _, b := range p {
+			if set[b] {
+				goto run
+			}
+		}
+		if cap(c.pend) < lazyLimit {
+			c.pend = append(make([]byte, 0, lazyLimit), c.pend...)
+		}
+		c.pend = append(c.pend, p...)
 		return len(p), nil
 	}
+run:
 	data := p
 	if len(c.pend) > 0 {
 		c.pend = append(c.pend, p...)
@@ -173,15 +187,6 @@ func (c *Core) drive(data []byte, eof bool) int {
 	}
 	c.cur, c.done, c.trkAt = nil, 0, 0
 	return done
-}
-
-func (set *ByteSet) any(p []byte) bool {
-	for _, b := range p {
-		if set[b] {
-			return true
-		}
-	}
-	return false
 }
 
 // Advance returns the position after p, starting at pos.
