@@ -256,7 +256,8 @@ func Kind(raw []byte) byte {
 // ReadCall reads a validated JSON object of the form {"name": …, "args": {…},
 // "id": …}: name a non-empty string; args an object, or absent or null for
 // {}; an id string kept (an id of another type is ignored); other keys
-// ignored. It returns the compacted args, or a problem saying what is wrong.
+// ignored. A key given twice counts the first time (as token mode streams
+// it). It returns the compacted args, or a problem saying what is wrong.
 func ReadCall(obj []byte) (name, id string, args []byte, problem string) {
 	if k := Kind(obj); k != '{' {
 		return "", "", nil, "is " + KindName(k) + ", not an object"
@@ -264,13 +265,13 @@ func ReadCall(obj []byte) (name, id string, args []byte, problem string) {
 	var haveName, nameOK bool
 	var rawArgs []byte
 	Members(obj, func(k string, v []byte) bool {
-		switch k {
-		case "name":
+		switch {
+		case k == "name" && !haveName:
 			haveName = true
 			name, nameOK = Unquote(v)
-		case "args":
+		case k == "args" && rawArgs == nil:
 			rawArgs = v
-		case "id":
+		case k == "id" && id == "":
 			if s, ok := Unquote(v); ok {
 				id = s
 			}

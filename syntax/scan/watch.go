@@ -65,6 +65,7 @@ type ArgStream struct {
 	argsDepth  int    // depth at which the args object closes
 	pending    []byte // args text waiting for the name
 	started    bool
+	argsSeen   bool
 	index      int // of the call among those this stream has seen since Reset
 	calls      int
 	out        []byte
@@ -133,7 +134,8 @@ func (a *ArgStream) Feed(p []byte) {
 			if callLevel && a.member == memValue {
 				a.member = memInValue
 				a.valueDepth = a.depth
-				if a.keyName == "args" && b == '{' {
+				if a.keyName == "args" && b == '{' && !a.argsSeen { // args given twice: the first counts
+					a.argsSeen = true
 					a.argsOpen = true
 					a.argsDepth = a.depth + 1
 					argsFrom = i
@@ -194,8 +196,10 @@ func (a *ArgStream) capture(b byte) {
 		case "name":
 			a.nameRaw = append(a.nameRaw, b)
 			if !a.inStr {
-				a.name, _ = Unquote(a.nameRaw)
-				a.nameDone = true
+				if !a.nameDone { // a name given twice counts the first time
+					a.name, _ = Unquote(a.nameRaw)
+					a.nameDone = true
+				}
 				a.member = memKey
 				a.begin()
 			}
@@ -214,7 +218,7 @@ func (a *ArgStream) capture(b byte) {
 }
 
 func (a *ArgStream) startCall() {
-	a.member, a.name, a.nameDone, a.id, a.started = memKey, "", false, "", false
+	a.member, a.name, a.nameDone, a.id, a.started, a.argsSeen = memKey, "", false, "", false, false
 	a.carry = a.carry[:0]
 	a.index = a.calls
 	a.calls++

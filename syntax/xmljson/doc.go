@@ -25,6 +25,8 @@
 // Choices where the spec is silent:
 //   - An empty array, <execute>[]</execute>, is a valid empty batch: one
 //     execute event and no call.
+//   - A key given twice in a call ("name", "args", "id") counts the first
+//     time, so that token mode, which streams it as it comes, agrees.
 //   - A results block has no event of its own, so its results' spans share
 //     its bytes between them.
 //   - The end event for <end> is emitted when the stream closes, after the
