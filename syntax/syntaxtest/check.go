@@ -288,8 +288,9 @@ func checkTokens(tok, want []syntax.Event, fail func(string, ...any)) {
 	var frag strings.Builder
 	var fragType syntax.Type
 	type streamed struct {
-		name   string
-		deltas map[string][]*strings.Builder // by param ("" for the JSON text); one per value of a repeated param
+		name     string
+		deltas   map[string][]*strings.Builder // by param ("" for the JSON text); one per value of a repeated param
+		reported bool                          // an error came after it started (it may be about this call)
 	}
 	var open []*streamed // calls whose partial events came, in order
 	byIndex := map[int]*streamed{}
@@ -320,20 +321,40 @@ func checkTokens(tok, want []syntax.Event, fail func(string, ...any)) {
 		}
 		switch {
 		case e.Type == syntax.Call:
-			// Calls that streamed complete in order; one that did not stream
-			// (its arguments came whole) has no partial events.
+			// Calls that streamed complete in order, but one that failed
+			// (an error instead of its call) stays open: the call is the
+			// oldest open one of its name whose deltas give its args, or
+			// else the oldest of its name, whose deltas are then wrong. A
+			// call that did not stream (its arguments came whole) has no
+			// partial events.
+			match := -1
 			for i, c := range open {
-				if c.name == e.Name {
-					open = append(open[:i], open[i+1:]...)
-					checkDeltas(c.deltas, e, fail)
+				if c.name != e.Name {
+					continue
+				}
+				if match < 0 {
+					match = i
+				}
+				if deltasMatch(c.deltas, e) {
+					match = i
 					break
 				}
 			}
+			if match >= 0 {
+				c := open[match]
+				open = append(open[:match], open[match+1:]...)
+				checkDeltas(c.deltas, e, fail)
+			}
 		case e.Type == syntax.Error:
-			open = nil // the error says what became of calls that streamed
-			byIndex = map[int]*streamed{}
-		case e.Type == syntax.End && len(open) > 0:
-			fail("token mode: %d call(s) streamed but neither completed nor reported as errors", len(open))
+			for _, c := range open { // the error may say what became of a call that streamed
+				c.reported = true
+			}
+		case e.Type == syntax.End:
+			for _, c := range open {
+				if !c.reported {
+					fail("token mode: call %q streamed but was neither completed nor followed by an error", c.name)
+				}
+			}
 		}
 		if e.Partial {
 			if fragType != "" && fragType != e.Type {
@@ -373,6 +394,13 @@ func splitsRune(a, b string) bool {
 		}
 	}
 	return false
+}
+
+// deltasMatch reports whether a call's deltas give its args.
+func deltasMatch(deltas map[string][]*strings.Builder, call syntax.Event) bool {
+	ok := true
+	checkDeltas(deltas, call, func(string, ...any) { ok = false })
+	return ok
 }
 
 // checkDeltas checks that a call's argument deltas, joined, give its args:
