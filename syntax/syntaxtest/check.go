@@ -322,22 +322,26 @@ func checkTokens(tok, want []syntax.Event, fail func(string, ...any)) {
 		switch {
 		case e.Type == syntax.Call:
 			// Calls that streamed complete in order, but one that failed
-			// (an error instead of its call) stays open: the call is the
-			// oldest open one of its name whose deltas give its args, or
+			// (an error instead of its call) stays open. The call is the
+			// oldest open one of its name whose deltas give its args and
+			// that no error followed; else one whose deltas give its args;
 			// else the oldest of its name, whose deltas are then wrong. A
 			// call that did not stream (its arguments came whole) has no
 			// partial events.
-			match := -1
+			match, rank := -1, 0
 			for i, c := range open {
 				if c.name != e.Name {
 					continue
 				}
-				if match < 0 {
-					match = i
-				}
+				r := 1
 				if deltasMatch(c.deltas, e) {
-					match = i
-					break
+					r = 2
+					if !c.reported {
+						r = 3
+					}
+				}
+				if r > rank {
+					match, rank = i, r
 				}
 			}
 			if match >= 0 {
