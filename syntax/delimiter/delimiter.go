@@ -75,25 +75,19 @@ func New(h syntax.Handler, opts syntax.Options) syntax.Parser {
 }
 
 func (p *parser) step(data []byte, eof bool) int {
-	for {
-		st := p.state
-		var n int
-		switch st {
-		case inCallWS:
-			n = p.callWS(data, eof)
-		case inCallJSON:
-			n = p.callJSON(data)
-		case afterEnd:
-			n = p.trail.Add(&p.Core, data)
-		default:
-			n = p.text(data, eof)
-		}
-		if n > 0 || p.state == st {
-			p.setWake()
-			return n
-		}
-		// The state changed without taking a byte: the new state reads them.
+	var n int
+	switch p.state {
+	case inCallWS:
+		n = p.callWS(data, eof)
+	case inCallJSON:
+		n = p.callJSON(data)
+	case afterEnd:
+		n = p.trail.Add(&p.Core, data)
+	default:
+		n = p.text(data, eof)
 	}
+	p.setWake()
+	return n
 }
 
 // textWake holds the bytes at which an event can complete in text: a § (its
@@ -248,10 +242,10 @@ func (p *parser) callWS(data []byte, eof bool) int {
 	p.args.Reset()
 	if data[0] != '{' {
 		p.badCall(fmt.Sprintf("§call: must be followed by a JSON object, not %s", describe(data)), p.jsonStart)
-		return 0 // the text is read again, as respond text
+		return scan.Again // the text is read again, as respond text
 	}
 	p.state = inCallJSON
-	return 0
+	return scan.Again
 }
 
 // callJSON reads the call's JSON object, JSON-aware: a § inside a string is content.
@@ -266,6 +260,9 @@ func (p *parser) callJSON(data []byte) int {
 		p.finishCall()
 	case p.js.Err() != nil:
 		p.badCall("invalid JSON: "+p.js.Err().Msg, scan.Advance(p.jsonStart, p.blk.Bytes))
+	}
+	if n == 0 { // the error was at the first byte: text reads it
+		return scan.Again
 	}
 	return n
 }

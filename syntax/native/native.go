@@ -62,23 +62,15 @@ func New(h syntax.Handler, opts syntax.Options) syntax.Parser {
 }
 
 func (p *parser) step(data []byte, eof bool) int {
-	for {
-		st := p.state
-		var n int
-		switch st {
-		case inDoc:
-			n = p.docBytes(data)
-		case skipLine:
-			n = p.skipLineBytes(data)
-		case badLine:
-			n = p.badBytes(data)
-		default:
-			n = p.between(data, eof)
-		}
-		if n > 0 || p.state == st {
-			return n
-		}
+	switch p.state {
+	case inDoc:
+		return p.docBytes(data)
+	case skipLine:
+		return p.skipLineBytes(data)
+	case badLine:
+		return p.badBytes(data)
 	}
+	return p.between(data, eof)
 }
 
 // sseFields are the SSE field names; only data: carries a document.
@@ -108,7 +100,7 @@ func (p *parser) between(data []byte, eof bool) int {
 		p.docStart = p.Pos()
 		p.doc.Reset()
 		p.js.Reset(p.Options().DepthLimit())
-		return 0
+		return scan.Again // docBytes reads it
 	}
 	if p.lineStart {
 		for _, f := range sseFields {
@@ -131,7 +123,7 @@ func (p *parser) between(data []byte, eof bool) int {
 	p.badStart = p.Pos()
 	p.bad = p.bad[:0]
 	p.badMsg = "not a JSON document or an SSE line"
-	return 0
+	return scan.Again // badBytes gathers the line
 }
 
 func (p *parser) skipLineBytes(data []byte) int {
@@ -184,6 +176,9 @@ func (p *parser) docBytes(data []byte) int {
 		p.badStart = p.docStart
 		p.badMsg = fmt.Sprintf("invalid JSON at %s: %s", scan.Advance(p.docStart, p.doc.Bytes), p.js.Err().Msg)
 		p.bad = append(p.bad[:0], p.doc.Bytes...)
+		if n == 0 { // the error was at the first byte: badBytes reads it
+			return scan.Again
+		}
 	}
 	return n
 }

@@ -15,11 +15,18 @@ import (
 // bytes and calls again with more. When eof is true the step must consume
 // everything it is given: no more input will come.
 //
+// A step that changes its state without taking a byte (it has seen that a
+// block starts, or that what it read is not JSON after all) returns Again:
+// the core calls it at once with the same data, so the new state reads it.
+//
 // A step should consume whole decisions: text up to the next possible marker,
 // a whole marker, or a stretch of a block. Blocks keep their own copy of the
 // bytes they need, so what is held back between writes is never more than a
 // marker's length, and no byte is scanned twice.
 type StepFunc func(data []byte, eof bool) int
+
+// Again is what a step returns when it changed state and took no byte.
+const Again = -1
 
 // Core is the streaming machinery every syntax shares: it holds back only the
 // bytes a step could not decide on, tracks line and column in one pass,
@@ -172,6 +179,9 @@ func (c *Core) drive(data []byte, eof bool) int {
 	for done < len(data) {
 		c.done = done
 		n := c.step(data[done:], eof)
+		if n == Again {
+			continue
+		}
 		if n <= 0 {
 			if eof { // a step must consume everything at EOF; never loop
 				panic("scan: step consumed nothing at end of input")
