@@ -93,6 +93,37 @@ type Event struct {
 	Span Span
 }
 
+// ArgsJSON is a call's arguments, {} when it has none.
+func (e Event) ArgsJSON() json.RawMessage {
+	if len(e.Args) == 0 {
+		return json.RawMessage("{}")
+	}
+	return e.Args
+}
+
+// ValueJSON is a result's content, null when it has none.
+func (e Event) ValueJSON() json.RawMessage {
+	if len(e.Value) == 0 {
+		return json.RawMessage("null")
+	}
+	return e.Value
+}
+
+// AppendCallObject appends a call as the JSON object {"name", "args", "id"}
+// that the JSON syntaxes (xmljson, delimiter) write calls as; the id only
+// when there is one.
+func AppendCallObject(dst []byte, e Event) []byte {
+	dst = append(dst, `{"name":`...)
+	dst = AppendQuote(dst, e.Name)
+	dst = append(dst, `,"args":`...)
+	dst = append(dst, e.ArgsJSON()...)
+	if e.ID != "" {
+		dst = append(dst, `,"id":`...)
+		dst = AppendQuote(dst, e.ID)
+	}
+	return append(dst, '}')
+}
+
 // String renders e as its JSON line, without span.
 func (e Event) String() string { return string(AppendJSON(nil, e, false)) }
 
@@ -118,11 +149,7 @@ func AppendJSON(dst []byte, e Event, withSpan bool) []byte {
 		dst = AppendQuote(dst, e.Name)
 		if !e.Partial {
 			dst = append(dst, `,"args":`...)
-			if len(e.Args) == 0 {
-				dst = append(dst, "{}"...)
-			} else {
-				dst = append(dst, e.Args...)
-			}
+			dst = append(dst, e.ArgsJSON()...)
 		}
 		if e.ID != "" {
 			dst = append(dst, `,"id":`...)
@@ -153,11 +180,7 @@ func AppendJSON(dst []byte, e Event, withSpan bool) []byte {
 		dst = append(dst, `,"status":`...)
 		dst = AppendQuote(dst, e.Status)
 		dst = append(dst, `,"content":`...)
-		if len(e.Value) == 0 {
-			dst = append(dst, "null"...)
-		} else {
-			dst = append(dst, e.Value...)
-		}
+		dst = append(dst, e.ValueJSON()...)
 	case Error:
 		dst = append(dst, `,"message":`...)
 		dst = AppendQuote(dst, e.Message)

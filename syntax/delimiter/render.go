@@ -77,19 +77,8 @@ func (u *units) Text(t syntax.Type, s string) error {
 
 func (u *units) Calls(calls []syntax.Event) error {
 	for _, c := range calls {
-		b := []byte(`§call: {"name":`)
-		b = syntax.AppendQuote(b, c.Name)
-		b = append(b, `,"args":`...)
-		if len(c.Args) == 0 {
-			b = append(b, "{}"...)
-		} else {
-			b = append(b, c.Args...)
-		}
-		if c.ID != "" {
-			b = append(b, `,"id":`...)
-			b = syntax.AppendQuote(b, c.ID)
-		}
-		b = append(b, "}\n"...)
+		b := syntax.AppendCallObject([]byte("§call: "), c)
+		b = append(b, '\n')
 		u.w.Write(b)
 	}
 	return nil

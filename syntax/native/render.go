@@ -79,17 +79,10 @@ func (u *anthropicUnits) Text(t syntax.Type, s string) error {
 
 func (u *anthropicUnits) Calls(calls []syntax.Event) error {
 	for _, c := range calls {
-		u.content = append(u.content, aBlock{Type: "tool_use", ID: c.ID, Name: c.Name, Input: argsOf(c)})
+		u.content = append(u.content, aBlock{Type: "tool_use", ID: c.ID, Name: c.Name, Input: c.ArgsJSON()})
 	}
 	u.calls = append(u.calls, calls...)
 	return nil
-}
-
-func argsOf(c syntax.Event) json.RawMessage {
-	if len(c.Args) == 0 {
-		return json.RawMessage("{}")
-	}
-	return c.Args
 }
 
 func (u *anthropicUnits) Execute() error {
@@ -111,29 +104,23 @@ func (u *anthropicUnits) message(stop string) error {
 	return err
 }
 
-func (u *anthropicUnits) line(v any) error {
-	b, err := marshal(v)
-	if err != nil {
-		return err
-	}
-	u.w.Write(b)
-	return u.w.WriteByte('\n')
-}
+func (u *anthropicUnits) line(v any) error { return writeLine(u.w, v) }
 
-// marshal is json.Marshal without HTML escaping (and without its newline).
-func marshal(v any) ([]byte, error) {
-	var b jsonBuffer
-	enc := json.NewEncoder(&b)
+// writeLine writes v as one JSON line, without HTML escaping.
+func writeLine(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return b.b[:len(b.b)-1], nil
+	return enc.Encode(v)
 }
 
-type jsonBuffer struct{ b []byte }
-
-func (j *jsonBuffer) Write(p []byte) (int, error) { j.b = append(j.b, p...); return len(p), nil }
+// batchID is the id of the call a result at position i answers: the call at
+// the same position in the last batch, if it is a call of that tool.
+func batchID(batch []syntax.Event, i int, tool string) string {
+	if i < len(batch) && batch[i].Name == tool {
+		return batch[i].ID
+	}
+	return ""
+}
 
 func (u *anthropicUnits) pending() error {
 	if len(u.calls) == 0 {
@@ -152,10 +139,8 @@ func (u *anthropicUnits) Results(rs []syntax.Event) error {
 	}
 	blocks := make([]aBlock, len(rs))
 	for i, r := range rs {
-		b := aBlock{Type: "tool_result", Content: valueOf(r), IsError: r.Status == syntax.Failure}
-		if i < len(u.batch) && u.batch[i].Name == r.Tool && u.batch[i].ID != "" {
-			b.ToolUseID = u.batch[i].ID
-		} else {
+		b := aBlock{Type: "tool_result", Content: r.ValueJSON(), IsError: r.Status == syntax.Failure}
+		if b.ToolUseID = batchID(u.batch, i, r.Tool); b.ToolUseID == "" {
 			b.Name = r.Tool
 		}
 		blocks[i] = b
@@ -164,13 +149,6 @@ func (u *anthropicUnits) Results(rs []syntax.Event) error {
 		err = e
 	}
 	return err
-}
-
-func valueOf(r syntax.Event) json.RawMessage {
-	if len(r.Value) == 0 {
-		return json.RawMessage("null")
-	}
-	return r.Value
 }
 
 func (u *anthropicUnits) End() error {
@@ -246,15 +224,10 @@ func (u *openaiUnits) message() error {
 		m.Content = syntax.AppendQuote(nil, u.content)
 	}
 	for _, c := range u.calls {
-		m.ToolCalls = append(m.ToolCalls, oToolCall{ID: c.ID, Type: "function", Function: oFunction{Name: c.Name, Arguments: string(argsOf(c))}})
+		m.ToolCalls = append(m.ToolCalls, oToolCall{ID: c.ID, Type: "function", Function: oFunction{Name: c.Name, Arguments: string(c.ArgsJSON())}})
 	}
 	u.reasoning, u.content, u.calls = "", "", nil
-	b, err := marshal(m)
-	if err != nil {
-		return err
-	}
-	u.w.Write(b)
-	return u.w.WriteByte('\n')
+	return writeLine(u.w, m)
 }
 
 func (u *openaiUnits) Results(rs []syntax.Event) error {
@@ -267,19 +240,13 @@ func (u *openaiUnits) Results(rs []syntax.Event) error {
 		err = e
 	}
 	for i, r := range rs {
-		m := oMessage{Role: "tool", Name: r.Tool, Content: valueOf(r)}
-		if i < len(u.batch) && u.batch[i].Name == r.Tool && u.batch[i].ID != "" {
-			m.ToolCallID = u.batch[i].ID
-		}
+		m := oMessage{Role: "tool", ToolCallID: batchID(u.batch, i, r.Tool), Name: r.Tool, Content: r.ValueJSON()}
 		if r.Status == syntax.Failure && err == nil {
 			err = wire.CannotCarry("openai", "a failure status (tool messages have none)")
 		}
-		b, e := marshal(m)
-		if e != nil {
+		if e := writeLine(u.w, m); e != nil {
 			return e
 		}
-		u.w.Write(b)
-		u.w.WriteByte('\n')
 	}
 	return err
 }

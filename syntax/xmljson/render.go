@@ -64,26 +64,11 @@ func (u *units) batch(calls []syntax.Event) error {
 		if i > 0 {
 			b = append(b, ",\n "...)
 		}
-		b = append(b, `{"name":`...)
-		b = syntax.AppendQuote(b, c.Name)
-		b = append(b, `,"args":`...)
-		b = appendArgs(b, c.Args)
-		if c.ID != "" {
-			b = append(b, `,"id":`...)
-			b = syntax.AppendQuote(b, c.ID)
-		}
-		b = append(b, '}')
+		b = syntax.AppendCallObject(b, c)
 	}
 	b = append(b, "]\n"+closeExecute+"\n"...)
 	u.w.Write(b)
 	return nil
-}
-
-func appendArgs(b, args []byte) []byte {
-	if len(args) == 0 {
-		return append(b, "{}"...)
-	}
-	return append(b, args...)
 }
 
 func (u *units) pending() error {
@@ -107,11 +92,7 @@ func (u *units) Results(rs []syntax.Event) error {
 		b = append(b, `,"status":`...)
 		b = syntax.AppendQuote(b, r.Status)
 		b = append(b, `,"content":`...)
-		if len(r.Value) == 0 {
-			b = append(b, "null"...)
-		} else {
-			b = append(b, r.Value...)
-		}
+		b = append(b, r.ValueJSON()...)
 		b = append(b, '}')
 	}
 	b = append(b, "]\n"+closeResults+"\n"...)
