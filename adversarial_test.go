@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/toolparse/toolparse/registry"
 	"github.com/toolparse/toolparse/syntax"
 )
@@ -131,8 +133,8 @@ func TestPathologicalInputs(t *testing.T) {
 				chunks = append(chunks, in[i:min(i+3, len(in))])
 			}
 			chunked := syntax.ParseChunks(s, chunks, syntax.Options{})
-			if len(whole) != len(chunked) {
-				t.Errorf("%s/%s: %d events whole, %d in 3-byte chunks", name, pname, len(whole), len(chunked))
+			if d := cmp.Diff(whole, chunked); d != "" {
+				t.Errorf("%s/%s: events differ whole and in 3-byte chunks:\n%s", name, pname, d)
 			}
 		}
 	}
