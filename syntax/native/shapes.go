@@ -102,16 +102,19 @@ func (p *parser) message(d fields, span syntax.Span) {
 	if scan.Kind(d.get("content")) == '"' {
 		p.text(syntax.Respond, d.get("content"), span)
 	} else {
-		bs := d.arr("content")
+		var bs []fields // each block walked once
+		for _, raw := range d.arr("content") {
+			bs = append(bs, object(raw))
+		}
 		cut := anthropicCut(d.s("stop_reason"))
 		lastUse := -1 // cut off by max_tokens: the last tool_use is left for endMessage to report
 		for i, b := range bs {
-			if cut != "" && object(b).s("type") == "tool_use" {
+			if cut != "" && b.s("type") == "tool_use" {
 				lastUse = i
 			}
 		}
 		for i, b := range bs {
-			p.wholeBlock(object(b), strconv.Itoa(i), span, i != lastUse)
+			p.wholeBlock(b, strconv.Itoa(i), span, i != lastUse)
 		}
 	}
 	for i, tc := range d.arr("tool_calls") {
