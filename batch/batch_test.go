@@ -24,7 +24,7 @@ type result struct{ Tool, Status, Content string }
 func summary(evs []syntax.Event) []result {
 	var rs []result
 	for _, e := range evs {
-		rs = append(rs, result{e.Tool, e.Status, string(e.Value)})
+		rs = append(rs, result{e.Tool, string(e.Status), string(e.Value)})
 	}
 	return rs
 }
@@ -96,7 +96,10 @@ func TestFailuresAreIsolated(t *testing.T) {
 	if len(got) != len(calls) {
 		t.Fatalf("%d results for %d calls", len(got), len(calls))
 	}
-	wants := []struct{ status, contains string }{
+	wants := []struct {
+		status   syntax.Status
+		contains string
+	}{
 		{"success", `{"n":1}`}, {"failure", "disk full"}, {"failure", "panicked"}, {"failure", "timed out after 50ms"},
 		{"failure", `unknown tool \"nope\"`}, {"failure", "invalid call: missing required argument"}, {"failure", "not JSON"}, {"success", `{"n":1}`},
 	}

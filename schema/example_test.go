@@ -23,7 +23,7 @@ func Example() {
 	// {"type":"call","name":"read_file","args":{"path":"a.txt","limit":10}}
 	// {"type":"execute"}
 	// {"type":"call","name":"read_file","args":{"limit":"ten"},"invalid":"argument \"limit\": expected integer, got string \"ten\"; argument \"path\": missing (required)"}
-	// {"type":"error","message":"call \"read_file\" does not fit its schema: argument \"limit\": expected integer, got string \"ten\"; argument \"path\": missing (required)","offset":39,"line":5,"column":1}
+	// {"type":"error","code":"schema","message":"call \"read_file\" does not fit its schema: argument \"limit\": expected integer, got string \"ten\"; argument \"path\": missing (required)","offset":39,"line":5,"column":1}
 	// {"type":"execute"}
 	// {"type":"end"}
 }

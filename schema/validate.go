@@ -269,7 +269,7 @@ func (s *Set) Check(h syntax.Handler, convertStrings bool) syntax.Handler {
 		}
 		e.Invalid = strings.Join(msgs, "; ")
 		h(e)
-		h(syntax.Event{Type: syntax.Error, Message: fmt.Sprintf("call %s does not fit its schema: %s", callLabel(e), e.Invalid),
+		h(syntax.Event{Type: syntax.Error, Code: syntax.CodeSchema, Message: fmt.Sprintf("call %s does not fit its schema: %s", callLabel(e), e.Invalid),
 			Pos: e.Pos, Span: e.Span})
 	}
 }

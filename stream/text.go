@@ -127,9 +127,9 @@ func (t *Text) Event(e syntax.Event) error {
 	case syntax.Execute:
 		t.w.WriteString(t.paint(ansiYellow, label(e.Type)) + t.paint(ansiDim, "── run the batch ──") + "\n")
 	case syntax.Result:
-		status := t.paint(ansiGreen, e.Status)
+		status := t.paint(ansiGreen, string(e.Status))
 		if e.Status == syntax.Failure {
-			status = t.paint(ansiRed, e.Status)
+			status = t.paint(ansiRed, string(e.Status))
 		}
 		t.w.WriteString(t.paint(ansiCyan, label(e.Type)) + e.Tool + " " + status + ": " + indent(t.fold(string(e.Value))) + "\n")
 	case syntax.Error:

@@ -13,21 +13,57 @@ import (
 // the event's JSON.
 type Type string
 
-// The event types parsers produce (SPEC §2).
+// The event types parsers produce.
 const (
-	Think   Type = "think"   // reasoning text
-	Respond Type = "respond" // text for the user
-	Call    Type = "call"    // one complete tool call
-	Execute Type = "execute" // the end of a batch of calls
-	Result  Type = "result"  // the outcome of one call
-	End     Type = "end"     // the end of the stream; exactly one closes every stream
-	Error   Type = "error"   // input that could not be used, with its position
+	Think        Type = "think"         // reasoning text
+	Respond      Type = "respond"       // text for the user
+	Call         Type = "call"          // one complete tool call, for the agent to run
+	Execute      Type = "execute"       // the end of a batch of calls
+	Result       Type = "result"        // the outcome of one call
+	HostedCall   Type = "hosted_call"   // a tool the provider runs itself: never for the agent to run
+	HostedResult Type = "hosted_result" // the outcome of a hosted call, as the provider reports it
+	End          Type = "end"           // the end of the stream; exactly one closes every stream
+	Error        Type = "error"         // input that could not be used, with its code and position
 )
 
-// Status values of a [Result] event.
+// Status is the outcome of a [Result] or [HostedResult] event.
+type Status string
+
+// The statuses of a result.
 const (
-	Success = "success"
-	Failure = "failure"
+	Success Status = "success"
+	Failure Status = "failure"
+)
+
+// Code classifies an [Error] event, so that programs can act on it without
+// reading its message (which is written for people). Its string form is the
+// "code" field of the event's JSON.
+type Code string
+
+// The error codes.
+const (
+	// CodeTruncated: the input ended inside a block (an unterminated
+	// thought, a call cut off). A truncated call is never a call.
+	CodeTruncated Code = "truncated"
+	// CodeInvalidJSON: a block that must hold JSON does not.
+	CodeInvalidJSON Code = "invalid_json"
+	// CodeMalformed: the block parses but has the wrong shape (not an
+	// array, no name, arguments that are not an object, a bad sequence of
+	// markers).
+	CodeMalformed Code = "malformed"
+	// CodeOverLimit: a block longer than Options.MaxBlock, or nesting
+	// deeper than Options.MaxDepth.
+	CodeOverLimit Code = "over_limit"
+	// CodeNotAllowed: something the syntax forbids where it stands (a
+	// second caret block in a message, text after an end marker, calls
+	// left without their execute).
+	CodeNotAllowed Code = "not_allowed"
+	// CodeSchema: a call that fails its tool's schema, or names no known
+	// tool. The call itself is still reported, with Invalid set.
+	CodeSchema Code = "schema"
+	// CodeUnsupported: a document or part the parser recognises but cannot
+	// read. It is reported, never silently dropped.
+	CodeUnsupported Code = "unsupported"
 )
 
 // Pos is a position in the input: a 0-based byte offset and a 1-based line and
@@ -60,9 +96,14 @@ func (s Span) Len() int64 { return s.End - s.Start }
 //     with the Index that tells calls streaming at once apart —
 //     the arguments' compact JSON text, or for syntaxes whose values are
 //     strings (caret, xmltag) a parameter's value, named by Param.
+//     Custom marks a call whose input is free text (args {"input": text}).
+//   - Respond: Refusal marks text in which the model declines to answer.
 //   - Execute, End: nothing more.
-//   - Result: Tool, Status, Value (any JSON value).
-//   - Error: Message, Pos, and Raw when source text was not used by any other event.
+//   - Result: Tool, Status, Value (any JSON value), and ID, the id of the
+//     call it answers, when the source gives one.
+//   - HostedCall, HostedResult: as Call and Result, for a tool the provider
+//     ran itself (a web search, code execution). An agent does not run them.
+//   - Error: Code, Message, Pos, and Raw when source text was not used by any other event.
 //   - Events a framework adds (user, metric, interrupt, cancelled; parsers
 //     never produce them): Content when it is a string, Value otherwise.
 //
@@ -73,20 +114,23 @@ type Event struct {
 
 	Content string // think, respond
 	Partial bool   // token mode: a fragment of a text run, not the whole run
+	Refusal bool   // respond: the model declined (a provider's refusal field)
 
 	Name    string          // call
 	Args    json.RawMessage // call: compact JSON object
-	ID      string          // call, when the source gives one
+	ID      string          // call, result: the call's id, when the source gives one
 	Invalid string          // call: why it failed validation against its tool's schema, if it did
+	Custom  bool            // call: a free-text tool input, given as args {"input": text}
 	Index   int             // partial call (token mode): which of the calls streaming at once (0, 1, …)
 	Param   string          // partial call (token mode): the parameter Delta belongs to (caret, xmltag)
 	Delta   string          // partial call (token mode): the next piece of the arguments
 
 	Tool   string          // result
-	Status string          // result: Success or Failure
+	Status Status          // result: Success or Failure
 	Value  json.RawMessage // result content: any JSON value
 
-	Message string // error
+	Code    Code   // error: what kind of problem
+	Message string // error: the problem, in words for people
 	Pos     Pos    // error: where the problem is; call: where it starts (not written to JSON)
 	Raw     string // error: source text no other event used
 
@@ -127,12 +171,12 @@ func AppendCallObject(dst []byte, e Event) []byte {
 // String renders e as its JSON line, without span.
 func (e Event) String() string { return string(AppendJSON(nil, e, false)) }
 
-// MarshalJSON writes the event in the JSON form of SPEC §2, fields in the
+// MarshalJSON writes the event in its JSON form, fields in the
 // documented order, without HTML escaping, span included.
 func (e Event) MarshalJSON() ([]byte, error) { return AppendJSON(nil, e, true), nil }
 
 // AppendJSON appends the JSON form of e to dst (no trailing newline). Fields
-// come in the order SPEC §2 shows; "<", ">" and "&" are not escaped. The span
+// come in the order the README's event model shows; "<", ">" and "&" are not escaped. The span
 // is written only when withSpan is true.
 func AppendJSON(dst []byte, e Event, withSpan bool) []byte {
 	dst = append(dst, `{"type":`...)
@@ -141,10 +185,13 @@ func AppendJSON(dst []byte, e Event, withSpan bool) []byte {
 	case Think, Respond:
 		dst = append(dst, `,"content":`...)
 		dst = AppendQuote(dst, e.Content)
+		if e.Refusal {
+			dst = append(dst, `,"refusal":true`...)
+		}
 		if e.Partial {
 			dst = append(dst, `,"partial":true`...)
 		}
-	case Call:
+	case Call, HostedCall:
 		dst = append(dst, `,"name":`...)
 		dst = AppendQuote(dst, e.Name)
 		if !e.Partial {
@@ -167,6 +214,9 @@ func AppendJSON(dst []byte, e Event, withSpan bool) []byte {
 			dst = append(dst, `,"delta":`...)
 			dst = AppendQuote(dst, e.Delta)
 		}
+		if e.Custom {
+			dst = append(dst, `,"custom":true`...)
+		}
 		if e.Invalid != "" {
 			dst = append(dst, `,"invalid":`...)
 			dst = AppendQuote(dst, e.Invalid)
@@ -174,14 +224,20 @@ func AppendJSON(dst []byte, e Event, withSpan bool) []byte {
 		if e.Partial {
 			dst = append(dst, `,"partial":true`...)
 		}
-	case Result:
+	case Result, HostedResult:
 		dst = append(dst, `,"tool":`...)
 		dst = AppendQuote(dst, e.Tool)
+		if e.ID != "" {
+			dst = append(dst, `,"id":`...)
+			dst = AppendQuote(dst, e.ID)
+		}
 		dst = append(dst, `,"status":`...)
-		dst = AppendQuote(dst, e.Status)
+		dst = AppendQuote(dst, string(e.Status))
 		dst = append(dst, `,"content":`...)
 		dst = append(dst, e.ValueJSON()...)
 	case Error:
+		dst = append(dst, `,"code":`...)
+		dst = AppendQuote(dst, string(e.Code))
 		dst = append(dst, `,"message":`...)
 		dst = AppendQuote(dst, e.Message)
 		dst = append(dst, `,"offset":`...)
@@ -219,6 +275,8 @@ type wireEvent struct {
 	Type    Type            `json:"type"`
 	Content json.RawMessage `json:"content"`
 	Partial bool            `json:"partial"`
+	Refusal bool            `json:"refusal"`
+	Custom  bool            `json:"custom"`
 	Name    string          `json:"name"`
 	Args    json.RawMessage `json:"args"`
 	ID      string          `json:"id"`
@@ -227,7 +285,8 @@ type wireEvent struct {
 	Param   string          `json:"param"`
 	Delta   string          `json:"delta"`
 	Tool    string          `json:"tool"`
-	Status  string          `json:"status"`
+	Status  Status          `json:"status"`
+	Code    Code            `json:"code"`
 	Message string          `json:"message"`
 	Offset  int64           `json:"offset"`
 	Line    int             `json:"line"`
@@ -246,8 +305,9 @@ func (e *Event) UnmarshalJSON(data []byte) error {
 	if w.Type == "" {
 		return fmt.Errorf("event has no type: %s", data)
 	}
-	*e = Event{Type: w.Type, Partial: w.Partial, Name: w.Name, ID: w.ID, Invalid: w.Invalid, Index: w.Index, Param: w.Param, Delta: w.Delta, Tool: w.Tool,
-		Status: w.Status, Message: w.Message, Raw: w.Raw,
+	*e = Event{Type: w.Type, Partial: w.Partial, Refusal: w.Refusal, Custom: w.Custom, Name: w.Name, ID: w.ID, Invalid: w.Invalid,
+		Index: w.Index, Param: w.Param, Delta: w.Delta, Tool: w.Tool,
+		Status: w.Status, Code: w.Code, Message: w.Message, Raw: w.Raw,
 		Pos: Pos{Offset: w.Offset, Line: w.Line, Column: w.Column}}
 	switch w.Type {
 	case Think, Respond:
@@ -256,9 +316,9 @@ func (e *Event) UnmarshalJSON(data []byte) error {
 				return fmt.Errorf("%s event: content is not a string", w.Type)
 			}
 		}
-	case Result:
+	case Result, HostedResult:
 		e.Value = compactCopy(w.Content)
-	case Call:
+	case Call, HostedCall:
 		if w.Partial {
 			break
 		}

@@ -254,16 +254,16 @@ func (p *parser) closeBlock(end int64) {
 	span := syntax.Span{Start: p.start.Offset, End: end}
 	switch {
 	case p.blk.Over:
-		p.Errorf(p.start, span, nil, "caret block %q longer than the limit of %d bytes", p.name, p.Options().BlockLimit())
+		p.Errorf(syntax.CodeOverLimit, p.start, span, nil, "caret block %q longer than the limit of %d bytes", p.name, p.Options().BlockLimit())
 		return
 	case p.blocks > 1 && !p.Options().MultipleBlocks:
-		p.Errorf(p.start, span, p.raw(), "second tool block %q in one message: only one is allowed per message (an option lifts the limit)", p.name)
+		p.Errorf(syntax.CodeNotAllowed, p.start, span, p.raw(), "second tool block %q in one message: only one is allowed per message (an option lifts the limit)", p.name)
 		return
 	}
 	content := p.blk.Bytes[:p.lineStart]
 	args, perr := parseBlock(content, p.body)
 	if perr != nil {
-		p.Errorf(perr.pos, span, p.raw(), "caret block %q: %s", p.name, perr.msg)
+		p.Errorf(syntax.CodeMalformed, perr.pos, span, p.raw(), "caret block %q: %s", p.name, perr.msg)
 		return
 	}
 	closeLine := syntax.Span{Start: p.body.Offset + p.lineStart, End: end}
@@ -289,7 +289,7 @@ func (p *parser) finish(end int64) {
 	if !p.blk.Over {
 		raw = p.raw()
 	}
-	p.Errorf(p.start, span, raw, "unterminated caret block %q: the stream ended before the closing ^^^", p.name)
+	p.Errorf(syntax.CodeTruncated, p.start, span, raw, "unterminated caret block %q: the stream ended before the closing ^^^", p.name)
 }
 
 // EndsWithFence reports whether input ends with a line that is exactly ^^^

@@ -220,7 +220,7 @@ func (p *parser) reportPending() {
 	for _, c := range p.pending[1:] {
 		msg += ", " + c.Name
 	}
-	p.Error(msg+")", p.pendingPos, syntax.Span{Start: first.Span.Start, End: first.Span.Start}, nil)
+	p.Errorf(syntax.CodeNotAllowed, p.pendingPos, syntax.Span{Start: first.Span.Start, End: first.Span.Start}, nil, "%s)", msg)
 	p.pending = p.pending[:0]
 }
 
@@ -241,7 +241,11 @@ func (p *parser) callWS(data []byte, eof bool) int {
 	p.js.Reset(p.Options().DepthLimit())
 	p.args.Reset()
 	if data[0] != '{' {
-		p.badCall(fmt.Sprintf("§call: must be followed by a JSON object, not %s", describe(data)), p.jsonStart)
+		code := syntax.CodeInvalidJSON
+		if data[0] == '[' || data[0] == '"' { // JSON, but not an object
+			code = syntax.CodeMalformed
+		}
+		p.badCall(code, fmt.Sprintf("§call: must be followed by a JSON object, not %s", describe(data)), p.jsonStart)
 		return scan.Again // the text is read again, as respond text
 	}
 	p.state = inCallJSON
@@ -259,7 +263,7 @@ func (p *parser) callJSON(data []byte) int {
 	case p.js.Done():
 		p.finishCall()
 	case p.js.Err() != nil:
-		p.badCall("invalid JSON: "+p.js.Err().Msg, scan.Advance(p.jsonStart, p.blk.Bytes))
+		p.badCall(p.js.Err().Code(), "invalid JSON: "+p.js.Err().Msg, scan.Advance(p.jsonStart, p.blk.Bytes))
 	}
 	if n == 0 { // the error was at the first byte: text reads it
 		return scan.Again
@@ -270,27 +274,27 @@ func (p *parser) callJSON(data []byte) int {
 // badCall reports a §call: whose JSON is not a call. The error covers the
 // delimiter; the JSON read so far becomes respond text (the seed's rule:
 // invalid JSON is treated as content), and text goes on from there.
-func (p *parser) badCall(problem string, at syntax.Pos) {
+func (p *parser) badCall(code syntax.Code, problem string, at syntax.Pos) {
 	p.state = inText
 	p.run = syntax.Respond
 	span := syntax.Span{Start: p.callStart.Offset, End: p.callEnd}
 	if p.blk.Over {
-		p.Errorf(p.callStart, syntax.Span{Start: span.Start, End: p.jsonStart.Offset + p.blk.Len}, nil,
+		p.Errorf(syntax.CodeOverLimit, p.callStart, syntax.Span{Start: span.Start, End: p.jsonStart.Offset + p.blk.Len}, nil,
 			"§call: JSON longer than the limit of %d bytes", p.Options().BlockLimit())
 		return
 	}
-	p.Errorf(p.callStart, span, nil, "§call: at %s: %s; the text is kept as respond", at, problem)
+	p.Errorf(code, p.callStart, span, nil, "§call: at %s: %s; the text is kept as respond", at, problem)
 	p.Text(syntax.Respond, p.blk.Bytes, p.jsonStart.Offset)
 }
 
 func (p *parser) finishCall() {
 	if p.blk.Over {
-		p.badCall("", p.jsonStart)
+		p.badCall(syntax.CodeOverLimit, "", p.jsonStart)
 		return
 	}
 	name, id, args, problem := scan.ReadCall(p.blk.Bytes)
 	if problem != "" {
-		p.badCall("the JSON object "+problem, p.jsonStart)
+		p.badCall(syntax.CodeMalformed, "the JSON object "+problem, p.jsonStart)
 		return
 	}
 	p.state = inText
@@ -389,13 +393,13 @@ func (p *parser) result(line, inner []byte, off int64) {
 func (p *parser) finish(end int64) {
 	switch p.state {
 	case inCallWS:
-		p.Errorf(p.callStart, syntax.Span{Start: p.callStart.Offset, End: end}, nil, "§call: at the end of the stream, with no JSON after it")
+		p.Errorf(syntax.CodeTruncated, p.callStart, syntax.Span{Start: p.callStart.Offset, End: end}, nil, "§call: at the end of the stream, with no JSON after it")
 		p.state = inText
 	case inCallJSON:
 		if p.blk.Over {
-			p.badCall("", p.jsonStart)
+			p.badCall(syntax.CodeOverLimit, "", p.jsonStart)
 		} else {
-			p.badCall("truncated call: the stream ended inside the JSON object", scan.Advance(p.jsonStart, p.blk.Bytes))
+			p.badCall(syntax.CodeTruncated, "truncated call: the stream ended inside the JSON object", scan.Advance(p.jsonStart, p.blk.Bytes))
 		}
 		p.EndRun()
 	}

@@ -122,21 +122,21 @@ func (p *parser) completeCall(c *call, cut string) {
 	if c.id != "" && c.name != "" {
 		p.names[c.id] = c.name
 	}
-	args, problem := c.finalArgs()
+	args, code, problem := c.finalArgs(p.Options().DepthLimit())
 	switch {
 	case c.tooLong:
-		problem = fmt.Sprintf("its arguments are longer than the limit of %d bytes", p.Options().BlockLimit())
+		code, problem = syntax.CodeOverLimit, fmt.Sprintf("its arguments are longer than the limit of %d bytes", p.Options().BlockLimit())
 	case cut != "":
-		problem = "it was cut off (" + cut + ") and is not executed"
+		code, problem = syntax.CodeTruncated, "it was cut off ("+cut+") and is not executed"
 	case c.name == "":
-		problem = "it has no name"
+		code, problem = syntax.CodeMalformed, "it has no name"
 	}
 	if problem != "" {
 		raw := c.args
 		if c.whole != nil {
 			raw = c.whole
 		}
-		p.Error("call "+c.label()+": "+problem, c.pos, c.span, raw)
+		p.Errorf(code, c.pos, c.span, raw, "call %s: %s", c.label(), problem)
 		return
 	}
 	p.msg.emitted++
@@ -156,8 +156,8 @@ func (c *call) label() string {
 }
 
 // finalArgs returns the call's arguments as a compact JSON object, or a
-// problem. Absent or empty arguments, "" included, are {}.
-func (c *call) finalArgs() ([]byte, string) {
+// problem and its code. Absent or empty arguments, "" included, are {}.
+func (c *call) finalArgs(maxDepth int) ([]byte, syntax.Code, string) {
 	text := c.args
 	if c.whole != nil {
 		text = c.whole
@@ -165,24 +165,24 @@ func (c *call) finalArgs() ([]byte, string) {
 	text = scan.TrimSpace(text)
 	if len(text) == 0 {
 		if k := scan.Kind(c.start); k == '{' {
-			return scan.Compact(c.start), ""
+			return scan.Compact(c.start), "", ""
 		}
-		return []byte("{}"), ""
+		return []byte("{}"), "", ""
 	}
-	js := scan.NewJSON(512)
+	js := scan.NewJSON(maxDepth)
 	n := js.Scan(text)
 	if !js.Done() && js.Err() == nil {
 		js.End()
 	}
 	switch {
 	case js.Err() != nil:
-		return nil, "its arguments are not valid JSON (" + js.Err().Msg + " at byte " + strconv.FormatInt(js.Err().Offset, 10) + ")"
+		return nil, js.Err().Code(), "its arguments are not valid JSON (" + js.Err().Msg + " at byte " + strconv.FormatInt(js.Err().Offset, 10) + ")"
 	case len(scan.TrimSpace(text[n:])) > 0:
-		return nil, "its arguments hold more than one JSON value"
+		return nil, syntax.CodeInvalidJSON, "its arguments hold more than one JSON value"
 	case scan.Kind(text) != '{':
-		return nil, "its arguments are " + scan.KindName(scan.Kind(text)) + ", not a JSON object"
+		return nil, syntax.CodeMalformed, "its arguments are " + scan.KindName(scan.Kind(text)) + ", not a JSON object"
 	}
-	return scan.Compact(text), ""
+	return scan.Compact(text), "", ""
 }
 
 // endMessage ends the assistant message: calls not yet complete are
@@ -212,7 +212,7 @@ func (p *parser) endOfStream() {
 		p.completeCall(c, "the stream ended before the call was complete")
 	}
 	if p.msg.emitted > 0 {
-		p.Errorf(p.msg.first, syntax.Span{Start: p.msg.first.Offset, End: p.msg.first.Offset}, nil,
+		p.Errorf(syntax.CodeTruncated, p.msg.first, syntax.Span{Start: p.msg.first.Offset, End: p.msg.first.Offset}, nil,
 			"the stream ended before the message did: its %d call(s) get no execute", p.msg.emitted)
 	}
 	p.msg.reset()

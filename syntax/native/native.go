@@ -44,6 +44,7 @@ type parser struct {
 	badStart syntax.Pos
 	bad      []byte
 	badMsg   string
+	badCode  syntax.Code
 
 	msg       message
 	names     map[string]string // call id → tool name, to name results
@@ -122,7 +123,7 @@ func (p *parser) between(data []byte, eof bool) int {
 	p.state = badLine
 	p.badStart = p.Pos()
 	p.bad = p.bad[:0]
-	p.badMsg = "not a JSON document or an SSE line"
+	p.badMsg, p.badCode = "not a JSON document or an SSE line", syntax.CodeInvalidJSON
 	return scan.Again // badBytes gathers the line
 }
 
@@ -154,7 +155,7 @@ func (p *parser) badBytes(data []byte) int {
 
 func (p *parser) endBadLine(end int64) {
 	p.state = atLine
-	p.Error(p.badMsg, p.badStart, syntax.Span{Start: p.badStart.Offset, End: end}, scan.TrimSpace(p.bad))
+	p.Errorf(p.badCode, p.badStart, syntax.Span{Start: p.badStart.Offset, End: end}, scan.TrimSpace(p.bad), "%s", p.badMsg)
 }
 
 // docBytes reads a JSON document, JSON-aware, to its end.
@@ -166,7 +167,7 @@ func (p *parser) docBytes(data []byte) int {
 	case p.js.Done():
 		p.state, p.lineStart = atLine, false
 		if p.doc.Over {
-			p.Errorf(p.docStart, span, nil, "JSON document longer than the limit of %d bytes", p.Options().BlockLimit())
+			p.Errorf(syntax.CodeOverLimit, p.docStart, span, nil, "JSON document longer than the limit of %d bytes", p.Options().BlockLimit())
 		} else {
 			p.document(p.doc.Bytes, span)
 		}
@@ -175,6 +176,7 @@ func (p *parser) docBytes(data []byte) int {
 		p.state = badLine
 		p.badStart = p.docStart
 		p.badMsg = fmt.Sprintf("invalid JSON at %s: %s", scan.Advance(p.docStart, p.doc.Bytes), p.js.Err().Msg)
+		p.badCode = p.js.Err().Code()
 		p.bad = append(p.bad[:0], p.doc.Bytes...)
 		if n == 0 { // the error was at the first byte: badBytes reads it
 			return scan.Again
@@ -190,7 +192,7 @@ func (p *parser) finish(end int64) {
 		if !p.doc.Over {
 			raw = p.doc.Bytes
 		}
-		p.Errorf(p.docStart, syntax.Span{Start: p.docStart.Offset, End: end}, raw,
+		p.Errorf(syntax.CodeTruncated, p.docStart, syntax.Span{Start: p.docStart.Offset, End: end}, raw,
 			"truncated JSON document: the stream ended inside it")
 	case badLine:
 		p.endBadLine(end)

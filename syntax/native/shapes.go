@@ -40,7 +40,7 @@ func (p *parser) document(raw []byte, span syntax.Span) {
 	case d.s("role") != "" || typ == "message":
 		p.message(d, span)
 	default:
-		p.Errorf(p.docStart, span, raw, "document does not fit any provider shape (no choices, type, candidates, output, messages or role)")
+		p.Errorf(syntax.CodeMalformed, p.docStart, span, raw, "document does not fit any provider shape (no choices, type, candidates, output, messages or role)")
 	}
 }
 
@@ -63,7 +63,7 @@ func (p *parser) conversationMessage(raw []byte, span syntax.Span) {
 	m := object(raw)
 	switch {
 	case m == nil:
-		p.Errorf(p.docStart, span, raw, "conversation message is not an object")
+		p.Errorf(syntax.CodeMalformed, p.docStart, span, raw, "conversation message is not an object")
 	case m.isArr("parts"): // Gemini content
 		p.geminiContent(m.arr("parts"), m.s("role"), span)
 	default:
@@ -179,7 +179,7 @@ func (p *parser) first(c fields, what string, span syntax.Span) bool {
 	idx, _ := c.num("index")
 	if idx != 0 && !p.otherSeen {
 		p.otherSeen = true
-		p.Errorf(p.docStart, span, nil, "%s %d is not read: only the first %s of a response is parsed", what, idx, what)
+		p.Errorf(syntax.CodeUnsupported, p.docStart, span, nil, "%s %d is not read: only the first %s of a response is parsed", what, idx, what)
 	}
 	return idx == 0
 }
@@ -268,7 +268,7 @@ func (p *parser) anthropicEvent(d fields, typ string, span syntax.Span) {
 		case "input_json_delta":
 			c := p.msg.byKey[key]
 			if c == nil {
-				p.Errorf(p.docStart, span, nil, "input_json_delta for content block %s, which did not start as tool_use", key[len("block:"):])
+				p.Errorf(syntax.CodeMalformed, p.docStart, span, nil, "input_json_delta for content block %s, which did not start as tool_use", key[len("block:"):])
 				return
 			}
 			if frag, ok := delta.str("partial_json"); ok {
@@ -290,7 +290,7 @@ func (p *parser) anthropicEvent(d fields, typ string, span syntax.Span) {
 		p.EndRun()
 		p.endMessage(span, "")
 	case "error":
-		p.Errorf(p.docStart, span, scan.Compact(d.get("error")), "the provider reported an error in the stream")
+		p.Errorf(syntax.CodeTruncated, p.docStart, span, scan.Compact(d.get("error")), "the provider reported an error in the stream")
 	}
 }
 
@@ -313,7 +313,7 @@ func (p *parser) responsesEvent(d fields, typ string, span syntax.Span) {
 	case "response.function_call_arguments.delta":
 		c := p.respCall(key, outIdx, hasOut)
 		if c == nil {
-			p.Errorf(p.docStart, span, nil, "arguments delta for %s, which did not start as a function_call", key)
+			p.Errorf(syntax.CodeMalformed, p.docStart, span, nil, "arguments delta for %s, which did not start as a function_call", key)
 			return
 		}
 		delta, _ := d.str("delta")

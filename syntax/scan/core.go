@@ -401,15 +401,11 @@ func (c *Core) EmitEnd(span syntax.Span) {
 	c.h(syntax.Event{Type: syntax.End, Span: span})
 }
 
-// Errorf emits an Error event with a formatted message.
-func (c *Core) Errorf(pos syntax.Pos, span syntax.Span, raw []byte, format string, args ...any) {
-	c.Error(fmt.Sprintf(format, args...), pos, span, raw)
-}
-
-// Error emits an Error event at pos covering span, with raw as the text no
-// other event used.
-func (c *Core) Error(msg string, pos syntax.Pos, span syntax.Span, raw []byte) {
-	c.Emit(syntax.Event{Type: syntax.Error, Message: msg, Pos: pos, Raw: string(raw), Span: span})
+// Errorf emits an Error event of the given code at pos covering span, with
+// raw as the text no other event used and a message formatted as by
+// fmt.Sprintf.
+func (c *Core) Errorf(code syntax.Code, pos syntax.Pos, span syntax.Span, raw []byte, format string, args ...any) {
+	c.Emit(syntax.Event{Type: syntax.Error, Code: code, Message: fmt.Sprintf(format, args...), Pos: pos, Raw: string(raw), Span: span})
 }
 
 func isSpace(b byte) bool { return b == ' ' || b == '\t' || b == '\n' || b == '\r' }

@@ -3,6 +3,8 @@ package scan
 import (
 	"fmt"
 	"strconv"
+
+	"github.com/toolparse/toolparse/syntax"
 )
 
 // JSON finds the end of one JSON value in a stream and validates it on the
@@ -53,9 +55,19 @@ const (
 type SyntaxError struct {
 	Offset int64 // bytes from the start of the value to the offending byte
 	Msg    string
+	Deep   bool // the value nests deeper than the limit (the JSON may be valid)
 }
 
 func (e *SyntaxError) Error() string { return e.Msg }
+
+// Code is the error code for the problem: over_limit for nesting too deep,
+// invalid_json for the rest.
+func (e *SyntaxError) Code() syntax.Code {
+	if e.Deep {
+		return syntax.CodeOverLimit
+	}
+	return syntax.CodeInvalidJSON
+}
 
 // NewJSON returns a scanner for one value, nesting at most maxDepth deep.
 func NewJSON(maxDepth int) *JSON {
@@ -300,7 +312,7 @@ func (s *JSON) beginValue(c byte) bool {
 	switch c {
 	case '{', '[':
 		if len(s.stack) >= s.maxDepth {
-			s.err = &SyntaxError{Offset: s.n, Msg: "exceeded max depth of " + strconv.Itoa(s.maxDepth)}
+			s.err = &SyntaxError{Offset: s.n, Msg: "exceeded max depth of " + strconv.Itoa(s.maxDepth), Deep: true}
 			return false
 		}
 		s.stack = append(s.stack, c)

@@ -49,5 +49,5 @@ func (t *Trail) Report(c *Core, marker string) {
 	if t.cut {
 		msg += " (longer than the block limit; raw cut)"
 	}
-	c.Error(msg, t.pos, syntax.Span{Start: t.pos.Offset, End: t.end}, TrimSpace(t.buf))
+	c.Errorf(syntax.CodeNotAllowed, t.pos, syntax.Span{Start: t.pos.Offset, End: t.end}, TrimSpace(t.buf), "%s", msg)
 }

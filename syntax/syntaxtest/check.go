@@ -147,6 +147,12 @@ func callKey(e syntax.Event) string {
 	return fmt.Sprintf("%d:%d:%s:%s:%s", e.Span.Start, e.Span.End, e.Name, e.ID, e.Args)
 }
 
+// knownCodes are the error codes an error event may carry.
+var knownCodes = map[syntax.Code]bool{
+	syntax.CodeTruncated: true, syntax.CodeInvalidJSON: true, syntax.CodeMalformed: true, syntax.CodeOverLimit: true,
+	syntax.CodeNotAllowed: true, syntax.CodeSchema: true, syntax.CodeUnsupported: true,
+}
+
 func checkShape(evs []syntax.Event, input []byte, fail func(string, ...any)) {
 	ends := 0
 	for i, e := range evs {
@@ -160,6 +166,9 @@ func checkShape(evs []syntax.Event, input []byte, fail func(string, ...any)) {
 			fail("event %s has span %v outside the input of %d bytes", e, e.Span, len(input))
 		}
 		if e.Type == syntax.Error {
+			if !knownCodes[e.Code] {
+				fail("error %s has no known code", e)
+			}
 			if e.Pos.Offset < 0 || e.Pos.Offset > int64(len(input)) {
 				fail("error %s has offset outside the input", e)
 				continue

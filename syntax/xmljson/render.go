@@ -90,7 +90,7 @@ func (u *units) Results(rs []syntax.Event) error {
 		b = append(b, `{"tool":`...)
 		b = syntax.AppendQuote(b, r.Tool)
 		b = append(b, `,"status":`...)
-		b = syntax.AppendQuote(b, r.Status)
+		b = syntax.AppendQuote(b, string(r.Status))
 		b = append(b, `,"content":`...)
 		b = append(b, r.ValueJSON()...)
 		b = append(b, '}')

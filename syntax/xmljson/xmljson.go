@@ -63,6 +63,7 @@ type parser struct {
 	phase       int
 	jsonEnd     int   // length of the JSON value within block
 	problemAt   int64 // offset within the block of the first problem
+	problemCode syntax.Code
 	problem     string
 	js          scan.JSON
 	args        scan.ArgStream // token mode: streams the calls' arguments
@@ -184,7 +185,7 @@ func (p *parser) blockBytes(data []byte, eof bool) int {
 				p.phase = phaseAfter
 				p.jsonEnd = len(p.blk.Bytes)
 			case p.js.Err() != nil:
-				p.setProblem(p.blk.Len, "invalid JSON: "+p.js.Err().Msg)
+				p.setProblem(p.js.Err().Code(), p.blk.Len, "invalid JSON: "+p.js.Err().Msg)
 				p.phase = phaseSearch
 			}
 		case phaseAfter:
@@ -204,7 +205,7 @@ func (p *parser) blockBytes(data []byte, eof bool) int {
 			if partial && !eof {
 				return used
 			}
-			p.setProblem(p.blk.Len, "unexpected text after the JSON value (only white space may come before "+p.close+")")
+			p.setProblem(syntax.CodeMalformed, p.blk.Len, "unexpected text after the JSON value (only white space may come before "+p.close+")")
 			p.phase = phaseSearch
 		case phaseSearch:
 			if i := bytes.Index(rest, []byte(p.close)); i >= 0 {
@@ -228,9 +229,9 @@ func (p *parser) blockBytes(data []byte, eof bool) int {
 	return used
 }
 
-func (p *parser) setProblem(at int64, msg string) {
+func (p *parser) setProblem(code syntax.Code, at int64, msg string) {
 	if p.problem == "" {
-		p.problem, p.problemAt = msg, at
+		p.problem, p.problemAt, p.problemCode = msg, at, code
 	}
 }
 
@@ -265,13 +266,13 @@ func (p *parser) finishBlock(closed bool) {
 		if !closed {
 			msg += " and unterminated"
 		}
-		p.Error(msg, p.blockStart, span, nil)
+		p.Errorf(syntax.CodeOverLimit, p.blockStart, span, nil, "%s", msg)
 		return
 	case !closed:
-		p.Error(fmt.Sprintf("unterminated <%s>: the stream ended before %s", name, p.close), p.blockStart, span, raw())
+		p.Errorf(syntax.CodeTruncated, p.blockStart, span, raw(), "unterminated <%s>: the stream ended before %s", name, p.close)
 		return
 	case p.problem != "":
-		p.Error(fmt.Sprintf("<%s> block at %s: %s", name, p.posIn(p.problemAt), p.problem), p.blockStart, span, raw())
+		p.Errorf(p.problemCode, p.blockStart, span, raw(), "<%s> block at %s: %s", name, p.posIn(p.problemAt), p.problem)
 		return
 	}
 	value := p.blk.Bytes[:p.jsonEnd]
@@ -287,7 +288,7 @@ func (p *parser) finishBlock(closed bool) {
 		evs, msg, at = results(value, base)
 	}
 	if msg != "" {
-		p.Error(fmt.Sprintf("<%s> block at %s: %s", name, p.posIn(int64(at)), msg), p.blockStart, span, raw())
+		p.Errorf(syntax.CodeMalformed, p.blockStart, span, raw(), "<%s> block at %s: %s", name, p.posIn(int64(at)), msg)
 		return
 	}
 	if p.open == openResults && len(evs) > 0 {
@@ -341,20 +342,24 @@ func results(value []byte, base int64) (evs []syntax.Event, msg string, at int) 
 			return false
 		}
 		var (
-			tool, status         string
+			tool, status, id     string
 			haveTool, toolOK     bool
 			haveStatus, statusOK bool
+			haveID               bool
 			content              []byte
 		)
 		scan.Members(elem, func(k string, v []byte) bool {
-			switch k {
-			case "tool":
+			switch { // a key given twice counts the first time, as for calls
+			case k == "tool" && !haveTool:
 				haveTool = true
 				tool, toolOK = scan.Unquote(v)
-			case "status":
+			case k == "status" && !haveStatus:
 				haveStatus = true
 				status, statusOK = scan.Unquote(v)
-			case "content":
+			case k == "id" && !haveID:
+				haveID = true
+				id, _ = scan.Unquote(v) // an id that is not a string is ignored, as for calls
+			case k == "content" && content == nil:
 				content = v
 			}
 			return true
@@ -366,7 +371,7 @@ func results(value []byte, base int64) (evs []syntax.Event, msg string, at int) 
 			msg = "element " + strconv.Itoa(n) + `: "tool" is not a string`
 		case !haveStatus:
 			msg = "element " + strconv.Itoa(n) + ` has no "status"`
-		case !statusOK || status != syntax.Success && status != syntax.Failure:
+		case !statusOK || status != string(syntax.Success) && status != string(syntax.Failure):
 			msg = "element " + strconv.Itoa(n) + `: "status" must be "success" or "failure"`
 		}
 		if msg != "" {
@@ -377,7 +382,7 @@ func results(value []byte, base int64) (evs []syntax.Event, msg string, at int) 
 		if content != nil {
 			v = scan.Compact(content)
 		}
-		evs = append(evs, syntax.Event{Type: syntax.Result, Tool: tool, Status: status, Value: v,
+		evs = append(evs, syntax.Event{Type: syntax.Result, Tool: tool, ID: id, Status: syntax.Status(status), Value: v,
 			Span: syntax.Span{Start: base + int64(start), End: base + int64(start+len(elem))}})
 		return true
 	})
@@ -389,8 +394,8 @@ func (p *parser) finish(end int64) {
 	switch p.state {
 	case inThink:
 		p.EndRun()
-		p.Error("unterminated <think>: the stream ended before </think>", p.thinkStart,
-			syntax.Span{Start: p.thinkStart.Offset, End: end}, nil)
+		p.Errorf(syntax.CodeTruncated, p.thinkStart, syntax.Span{Start: p.thinkStart.Offset, End: end}, nil,
+			"unterminated <think>: the stream ended before </think>")
 	case inBlock:
 		p.finishBlock(false)
 	case afterEnd:

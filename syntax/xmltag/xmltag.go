@@ -296,12 +296,12 @@ func (p *parser) closeTool() {
 	p.state = inText
 	span := syntax.Span{Start: p.start.Offset, End: p.start.Offset + p.blk.Len}
 	if p.blk.Over {
-		p.Errorf(p.start, span, nil, "<tool:%s> longer than the limit of %d bytes", p.name, p.Options().BlockLimit())
+		p.Errorf(syntax.CodeOverLimit, p.start, span, nil, "<tool:%s> longer than the limit of %d bytes", p.name, p.Options().BlockLimit())
 		return
 	}
 	args, perr := parseTool(p.blk.Bytes, p.name)
 	if perr != nil {
-		p.Errorf(p.start, span, p.blk.Bytes, "<tool:%s> at %s: %s", p.name, scan.Advance(p.start, p.blk.Bytes[:perr.off]), perr.msg)
+		p.Errorf(syntax.CodeMalformed, p.start, span, p.blk.Bytes, "<tool:%s> at %s: %s", p.name, scan.Advance(p.start, p.blk.Bytes[:perr.off]), perr.msg)
 		return
 	}
 	p.Emit(syntax.Event{Type: syntax.Call, Name: p.name, Args: args, Pos: p.start, Span: span})
@@ -313,14 +313,14 @@ func (p *parser) finish(end int64) {
 	switch p.state {
 	case inThinking:
 		p.EndRun()
-		p.Error("unterminated <thinking>: the stream ended before </thinking>", p.thinkStart,
-			syntax.Span{Start: p.thinkStart.Offset, End: end}, nil)
+		p.Errorf(syntax.CodeTruncated, p.thinkStart, syntax.Span{Start: p.thinkStart.Offset, End: end}, nil,
+			"unterminated <thinking>: the stream ended before </thinking>")
 	case inTool:
 		var raw []byte
 		if !p.blk.Over {
 			raw = p.blk.Bytes
 		}
-		p.Errorf(p.start, syntax.Span{Start: p.start.Offset, End: end}, raw,
+		p.Errorf(syntax.CodeTruncated, p.start, syntax.Span{Start: p.start.Offset, End: end}, raw,
 			"unterminated <tool:%s>: the stream ended before %s", p.name, p.closeTag)
 	}
 }
