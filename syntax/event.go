@@ -121,6 +121,7 @@ type Event struct {
 	ID      string          // call, result: the call's id, when the source gives one
 	Invalid string          // call: why it failed validation against its tool's schema, if it did
 	Custom  bool            // call: a free-text tool input, given as args {"input": text}
+	Strings bool            // call: its values are the strings the model wrote (caret, xmltag); a tool schema converts them. Not written to JSON.
 	Index   int             // partial call (token mode): which of the calls streaming at once (0, 1, …)
 	Param   string          // partial call (token mode): the parameter Delta belongs to (caret, xmltag)
 	Delta   string          // partial call (token mode): the next piece of the arguments

@@ -267,7 +267,7 @@ func (p *parser) closeBlock(end int64) {
 		return
 	}
 	closeLine := syntax.Span{Start: p.body.Offset + p.lineStart, End: end}
-	p.Emit(syntax.Event{Type: syntax.Call, Name: p.name, Args: args, Pos: p.start, Span: syntax.Span{Start: span.Start, End: closeLine.Start}})
+	p.Emit(syntax.Event{Type: syntax.Call, Name: p.name, Args: args, Strings: true, Pos: p.start, Span: syntax.Span{Start: span.Start, End: closeLine.Start}})
 	p.Emit(syntax.Event{Type: syntax.Execute, Span: closeLine})
 }
 

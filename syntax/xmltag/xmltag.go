@@ -304,7 +304,7 @@ func (p *parser) closeTool() {
 		p.Errorf(syntax.CodeMalformed, p.start, span, p.blk.Bytes, "<tool:%s> at %s: %s", p.name, scan.Advance(p.start, p.blk.Bytes[:perr.off]), perr.msg)
 		return
 	}
-	p.Emit(syntax.Event{Type: syntax.Call, Name: p.name, Args: args, Pos: p.start, Span: span})
+	p.Emit(syntax.Event{Type: syntax.Call, Name: p.name, Args: args, Strings: true, Pos: p.start, Span: span})
 	closeAt := span.End - int64(len(p.closeTag))
 	p.Emit(syntax.Event{Type: syntax.Execute, Span: syntax.Span{Start: closeAt, End: span.End}})
 }
