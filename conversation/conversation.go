@@ -8,8 +8,8 @@ import (
 	"io"
 	"strings"
 
+	"github.com/toolparse/toolparse/internal/jsonscan"
 	"github.com/toolparse/toolparse/syntax"
-	"github.com/toolparse/toolparse/syntax/scan"
 )
 
 // Message is one chat message. Content is text; a "tool" message may also
@@ -51,7 +51,7 @@ func Decode(r io.Reader) ([]Message, error) {
 		return nil, err
 	}
 	var msgs []Message
-	switch scan.Kind(data) {
+	switch jsonscan.Kind(data) {
 	case '[':
 		err = json.Unmarshal(data, &msgs)
 	case '{':
@@ -95,8 +95,8 @@ func Read(msgs []Message, s syntax.Syntax, opts syntax.Options) *Conversation {
 			c.Turns = append(c.Turns, Turn{Role: m.Role, Events: parse(s, m.Content, opts, nil)})
 		case "tool":
 			v := syntax.AppendQuote(nil, m.Content)
-			if json.Valid([]byte(m.Content)) && scan.Kind([]byte(m.Content)) != '"' && len(strings.TrimSpace(m.Content)) > 0 {
-				v = scan.Compact([]byte(m.Content)) // JSON content stays JSON
+			if json.Valid([]byte(m.Content)) && jsonscan.Kind([]byte(m.Content)) != '"' && len(strings.TrimSpace(m.Content)) > 0 {
+				v = jsonscan.Compact([]byte(m.Content)) // JSON content stays JSON
 			}
 			c.Turns = append(c.Turns, Turn{Role: m.Role, Events: []syntax.Event{{Type: syntax.Result, Tool: m.Name, Status: syntax.Success, Value: v}}})
 		case "user":
@@ -151,7 +151,7 @@ func Write(c *Conversation, s syntax.Syntax, opts syntax.Options) ([]Message, er
 				// The syntax has no form for results: one tool message each.
 				for _, e := range t.Events {
 					content := string(e.Value)
-					if str, ok := scan.Unquote(e.Value); ok {
+					if str, ok := jsonscan.Unquote(e.Value); ok {
 						content = str
 					}
 					msgs = append(msgs, Message{Role: "tool", Name: e.Tool, Content: content})

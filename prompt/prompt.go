@@ -6,9 +6,9 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/toolparse/toolparse/internal/jsonscan"
 	"github.com/toolparse/toolparse/schema"
 	"github.com/toolparse/toolparse/syntax"
-	"github.com/toolparse/toolparse/syntax/scan"
 )
 
 // Example is one worked example of a prompt: the text shown to the model and
@@ -177,7 +177,7 @@ func exampleCall(t *schema.Tool) syntax.Event {
 // exampleValue makes a value that fits s; name hints at what it is.
 func exampleValue(s *schema.Schema, name string) []byte {
 	if len(s.Enum) > 0 {
-		return scan.Compact(s.Enum[0])
+		return jsonscan.Compact(s.Enum[0])
 	}
 	typ := "string"
 	if len(s.Types) > 0 {
@@ -217,24 +217,24 @@ func exampleValue(s *schema.Schema, name string) []byte {
 // items too), as a syntax whose values are strings writes them.
 func stringify(args []byte) []byte {
 	str := func(v []byte) []byte {
-		if scan.Kind(v) == '"' {
+		if jsonscan.Kind(v) == '"' {
 			return v
 		}
 		return syntax.AppendQuote(nil, string(v))
 	}
 	b := []byte{'{'}
 	first := true
-	scan.Members(args, func(k string, v []byte) bool {
+	jsonscan.Members(args, func(k string, v []byte) bool {
 		if !first {
 			b = append(b, ',')
 		}
 		first = false
 		b = syntax.AppendQuote(b, k)
 		b = append(b, ':')
-		if scan.Kind(v) == '[' {
+		if jsonscan.Kind(v) == '[' {
 			b = append(b, '[')
 			i := 0
-			scan.Elements(v, func(e []byte, _ int) bool {
+			jsonscan.Elements(v, func(e []byte, _ int) bool {
 				if i > 0 {
 					b = append(b, ',')
 				}

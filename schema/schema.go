@@ -7,7 +7,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/toolparse/toolparse/syntax/scan"
+	"github.com/toolparse/toolparse/internal/jsonscan"
 )
 
 // Schema is the subset of JSON Schema that tool definitions use.
@@ -91,7 +91,7 @@ func Load(data []byte) (*Set, error) {
 		return nil, fmt.Errorf("tool definitions are not valid JSON: %v", err)
 	}
 	raw := data
-	if scan.Kind(raw) == '{' {
+	if jsonscan.Kind(raw) == '{' {
 		// An MCP tools/list result, bare or in a JSON-RPC response.
 		var wrap struct {
 			Tools  json.RawMessage `json:"tools"`
@@ -109,7 +109,7 @@ func Load(data []byte) (*Set, error) {
 			return nil, fmt.Errorf(`tool definitions: an object must hold a "tools" array (an MCP tools/list result)`)
 		}
 	}
-	if scan.Kind(raw) != '[' {
+	if jsonscan.Kind(raw) != '[' {
 		return nil, fmt.Errorf("tool definitions must be an array of tools (OpenAI, Anthropic or plain) or an MCP tools/list result")
 	}
 	var items []json.RawMessage
@@ -145,8 +145,8 @@ func loadTool(raw json.RawMessage) (*Tool, error) {
 		InputSchema json.RawMessage `json:"input_schema"`
 		MCPSchema   json.RawMessage `json:"inputSchema"`
 	}
-	if scan.Kind(raw) != '{' {
-		return nil, fmt.Errorf("is %s, not an object", scan.KindName(scan.Kind(raw)))
+	if jsonscan.Kind(raw) != '{' {
+		return nil, fmt.Errorf("is %s, not an object", jsonscan.KindName(jsonscan.Kind(raw)))
 	}
 	if err := json.Unmarshal(raw, &d); err != nil {
 		return nil, err
@@ -184,23 +184,23 @@ func parseSchema(raw json.RawMessage, path string) (*Schema, error) {
 	case "false":
 		return &Schema{False: true}, nil
 	}
-	if scan.Kind(raw) != '{' {
-		return nil, fmt.Errorf("%s: a schema must be an object or a boolean, not %s", path, scan.KindName(scan.Kind(raw)))
+	if jsonscan.Kind(raw) != '{' {
+		return nil, fmt.Errorf("%s: a schema must be an object or a boolean, not %s", path, jsonscan.KindName(jsonscan.Kind(raw)))
 	}
 	s := &Schema{}
 	var err error
-	scan.Members(raw, func(k string, v []byte) bool {
+	jsonscan.Members(raw, func(k string, v []byte) bool {
 		switch k {
 		case "type":
 			err = s.parseType(v, path)
 		case "description":
-			s.Description, _ = scan.Unquote(v)
+			s.Description, _ = jsonscan.Unquote(v)
 		case "properties":
-			if scan.Kind(v) != '{' {
+			if jsonscan.Kind(v) != '{' {
 				err = fmt.Errorf("%s.properties: must be an object", path)
 				break
 			}
-			scan.Members(v, func(name string, pv []byte) bool {
+			jsonscan.Members(v, func(name string, pv []byte) bool {
 				var ps *Schema
 				ps, err = parseSchema(pv, path+".properties."+name)
 				s.Properties = append(s.Properties, Property{name, ps})

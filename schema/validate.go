@@ -9,8 +9,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/toolparse/toolparse/internal/jsonscan"
 	"github.com/toolparse/toolparse/syntax"
-	"github.com/toolparse/toolparse/syntax/scan"
 )
 
 // Problem is one way a call does not fit its tool's schema.
@@ -61,7 +61,7 @@ func validate(s *Schema, v []byte, path string, ps *[]Problem) {
 	switch kind {
 	case "object":
 		seen := map[string]bool{}
-		scan.Members(v, func(k string, mv []byte) bool {
+		jsonscan.Members(v, func(k string, mv []byte) bool {
 			seen[k] = true
 			sub := join(path, k)
 			if ps2, ok := s.property(k); ok {
@@ -83,7 +83,7 @@ func validate(s *Schema, v []byte, path string, ps *[]Problem) {
 	case "array":
 		if s.Items != nil {
 			i := 0
-			scan.Elements(v, func(e []byte, _ int) bool {
+			jsonscan.Elements(v, func(e []byte, _ int) bool {
 				validate(s.Items, e, path+"["+strconv.Itoa(i)+"]", ps)
 				i++
 				return true
@@ -102,7 +102,7 @@ func join(path, key string) string {
 // jsonType is the JSON Schema type of a raw value; a number with no
 // fractional part is "integer".
 func jsonType(v []byte) string {
-	switch k := scan.Kind(v); k {
+	switch k := jsonscan.Kind(v); k {
 	case '{':
 		return "object"
 	case '[':
@@ -172,7 +172,7 @@ func convert(s *Schema, v []byte) []byte {
 	case kind == "object" && (s.has("object")):
 		out := []byte{'{'}
 		first := true
-		scan.Members(v, func(k string, mv []byte) bool {
+		jsonscan.Members(v, func(k string, mv []byte) bool {
 			if !first {
 				out = append(out, ',')
 			}
@@ -190,7 +190,7 @@ func convert(s *Schema, v []byte) []byte {
 	case kind == "array" && s.has("array"):
 		out := []byte{'['}
 		i := 0
-		scan.Elements(v, func(e []byte, _ int) bool {
+		jsonscan.Elements(v, func(e []byte, _ int) bool {
 			if i > 0 {
 				out = append(out, ',')
 			}
@@ -202,7 +202,7 @@ func convert(s *Schema, v []byte) []byte {
 	case kind != "string" || s.has("string"):
 		return v
 	}
-	str, _ := scan.Unquote(v)
+	str, _ := jsonscan.Unquote(v)
 	for _, t := range s.Types {
 		if c, ok := fromString(t, str, s); ok {
 			return c
@@ -232,12 +232,12 @@ func fromString(t, str string, s *Schema) ([]byte, bool) {
 			return []byte("null"), true
 		}
 	case "object": // JSON in the string is taken as written: its strings stay strings
-		if scan.Kind([]byte(trimmed)) == '{' && json.Valid([]byte(trimmed)) {
-			return scan.Compact([]byte(trimmed)), true
+		if jsonscan.Kind([]byte(trimmed)) == '{' && json.Valid([]byte(trimmed)) {
+			return jsonscan.Compact([]byte(trimmed)), true
 		}
 	case "array":
-		if scan.Kind([]byte(trimmed)) == '[' && json.Valid([]byte(trimmed)) {
-			return scan.Compact([]byte(trimmed)), true
+		if jsonscan.Kind([]byte(trimmed)) == '[' && json.Valid([]byte(trimmed)) {
+			return jsonscan.Compact([]byte(trimmed)), true
 		}
 		one := convert(s.Items, syntax.AppendQuote(nil, str)) // a single value is a one-item array
 		return append(append([]byte{'['}, one...), ']'), true

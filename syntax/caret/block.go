@@ -8,8 +8,8 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/toolparse/toolparse/internal/params"
 	"github.com/toolparse/toolparse/syntax"
-	"github.com/toolparse/toolparse/syntax/scan"
 )
 
 // blockError is a problem in a finished block, at the line it is about.
@@ -79,7 +79,7 @@ func parseBlock(content []byte, body syntax.Pos) ([]byte, *blockError) {
 		header = content[:sep.off]
 	}
 	lines := splitLines(header)
-	var ps scan.Params
+	var ps params.Params
 	for i := 0; i < len(lines); i++ {
 		l := lines[i]
 		t := l.trimmed()
@@ -206,7 +206,7 @@ func blockScalar(ls []line, at func(line) syntax.Pos) (string, *blockError) {
 }
 
 // bodyMapping reads a body that is a mapping of block scalars.
-func bodyMapping(ls []line, ps *scan.Params, at func(line) syntax.Pos) ([]byte, *blockError) {
+func bodyMapping(ls []line, ps *params.Params, at func(line) syntax.Pos) ([]byte, *blockError) {
 	var n yaml.Node
 	if err := yaml.Unmarshal(joinLines(ls), &n); err != nil {
 		return nil, yamlError(err, ls, at)

@@ -7,8 +7,8 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/toolparse/toolparse/internal/jsonscan"
 	"github.com/toolparse/toolparse/syntax"
-	"github.com/toolparse/toolparse/syntax/scan"
 	"github.com/toolparse/toolparse/syntax/wire"
 )
 
@@ -111,15 +111,15 @@ type param struct {
 func renderBlock(c syntax.Event) ([]byte, error) {
 	var ps []param
 	lossy := false
-	scan.Members(c.Args, func(k string, v []byte) bool {
+	jsonscan.Members(c.Args, func(k string, v []byte) bool {
 		p := param{key: k}
-		switch scan.Kind(v) {
+		switch jsonscan.Kind(v) {
 		case '"':
-			p.str, _ = scan.Unquote(v)
+			p.str, _ = jsonscan.Unquote(v)
 		case '[':
 			p.isArr = true
-			scan.Elements(v, func(e []byte, _ int) bool {
-				s, ok := scan.Unquote(e)
+			jsonscan.Elements(v, func(e []byte, _ int) bool {
+				s, ok := jsonscan.Unquote(e)
 				if !ok {
 					s, lossy = string(e), true
 				}

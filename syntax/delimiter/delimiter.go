@@ -4,6 +4,9 @@ import (
 	"fmt"
 	"unicode/utf8"
 
+	"github.com/toolparse/toolparse/internal/jsoncall"
+	"github.com/toolparse/toolparse/internal/jsonscan"
+	"github.com/toolparse/toolparse/internal/trail"
 	"github.com/toolparse/toolparse/syntax"
 	"github.com/toolparse/toolparse/syntax/scan"
 )
@@ -50,8 +53,8 @@ type parser struct {
 	callEnd   int64      // just after the delimiter
 	jsonStart syntax.Pos
 	blk       scan.Block // the call's JSON
-	js        scan.JSON
-	args      scan.ArgStream // token mode: streams the call's arguments
+	js        jsonscan.JSON
+	args      jsoncall.ArgStream // token mode: streams the call's arguments
 
 	pending    []syntax.Event // calls since the last §execute
 	pendingPos syntax.Pos     // where the first of them starts
@@ -63,14 +66,14 @@ type parser struct {
 	noCloseUntil int64 // no "]" ends a line before this offset (searched already)
 
 	endSpan syntax.Span
-	trail   scan.Trail
+	trail   trail.Trail
 }
 
 // New returns a delimiter parser that sends its events to h.
 func New(h syntax.Handler, opts syntax.Options) syntax.Parser {
 	p := &parser{run: syntax.Respond, atLineStart: true}
 	p.Init(h, opts, p.step, p.finish)
-	p.args = scan.ArgStream{Emit: p.Emit}
+	p.args = jsoncall.ArgStream{Emit: p.Emit}
 	return p
 }
 
@@ -100,7 +103,7 @@ func (p *parser) setWake() {
 	case p.state == inText:
 		p.WakeOn(textWake)
 	case p.state == inCallJSON && p.js.InString():
-		p.WakeOn(scan.StringWake)
+		p.WakeOn(jsonscan.StringWake)
 	default:
 		p.WakeOn(nil)
 	}
@@ -226,7 +229,7 @@ func (p *parser) reportPending() {
 
 // callWS skips the white space after §call:, which is not content.
 func (p *parser) callWS(data []byte, eof bool) int {
-	i := scan.SkipSpace(data, 0)
+	i := jsonscan.SkipSpace(data, 0)
 	if i == len(data) {
 		return i
 	}
@@ -292,7 +295,7 @@ func (p *parser) finishCall() {
 		p.badCall(syntax.CodeOverLimit, "", p.jsonStart)
 		return
 	}
-	name, id, args, problem := scan.ReadCall(p.blk.Bytes)
+	name, id, args, problem := jsoncall.ReadCall(p.blk.Bytes, jsoncall.Default)
 	if problem != "" {
 		p.badCall(syntax.CodeMalformed, "the JSON object "+problem, p.jsonStart)
 		return
@@ -386,7 +389,7 @@ func (p *parser) result(line, inner []byte, off int64) {
 	p.resultIdx++
 	p.atLineStart = true
 	p.Emit(syntax.Event{Type: syntax.Result, Tool: tool, Status: syntax.Success,
-		Value: syntax.AppendQuote(nil, string(scan.TrimSpace(inner))),
+		Value: syntax.AppendQuote(nil, string(jsonscan.TrimSpace(inner))),
 		Span:  syntax.Span{Start: off, End: off + int64(len(line))}})
 }
 
@@ -405,7 +408,7 @@ func (p *parser) finish(end int64) {
 	}
 	if p.state == afterEnd {
 		p.trail.Report(&p.Core, "§end")
-		p.EmitEnd(p.endSpan)
+		p.Emit(syntax.Event{Type: syntax.End, Span: p.endSpan})
 		return
 	}
 	p.EndRun()

@@ -5,8 +5,8 @@ import (
 	"io"
 	"strings"
 
+	"github.com/toolparse/toolparse/internal/jsonscan"
 	"github.com/toolparse/toolparse/syntax"
-	"github.com/toolparse/toolparse/syntax/scan"
 	"github.com/toolparse/toolparse/syntax/wire"
 )
 
@@ -95,7 +95,7 @@ func (u *units) Results(rs []syntax.Event) error {
 	var lost []string
 	for _, r := range rs {
 		text := string(r.Value)
-		if s, ok := scan.Unquote(r.Value); ok {
+		if s, ok := jsonscan.Unquote(r.Value); ok {
 			text = s
 		} else if len(r.Value) > 0 {
 			lost = append(lost, "content that is not a string")

@@ -4,7 +4,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/toolparse/toolparse/syntax/scan"
+	"github.com/toolparse/toolparse/internal/jsonscan"
 )
 
 // fields is a JSON object's members, raw, in order. Documents are validated
@@ -19,11 +19,11 @@ type member struct{ key, val []byte }
 
 // object returns the members of raw, or nil when raw is not an object.
 func object(raw []byte) fields {
-	if scan.Kind(raw) != '{' {
+	if jsonscan.Kind(raw) != '{' {
 		return nil
 	}
 	f := make(fields, 0, 8)
-	scan.MembersRaw(raw, func(k, v []byte) bool {
+	jsonscan.MembersRaw(raw, func(k, v []byte) bool {
 		f = append(f, member{k, v})
 		return true
 	})
@@ -46,7 +46,7 @@ func (f fields) has(key string) bool { return f.get(key) != nil }
 
 // str returns key's value when it is a string.
 func (f fields) str(key string) (string, bool) {
-	return scan.Unquote(f.get(key))
+	return jsonscan.Unquote(f.get(key))
 }
 
 // s returns key's string value, or "".
@@ -62,11 +62,11 @@ func (f fields) obj(key string) fields { return object(f.get(key)) }
 // is absent or not an array).
 func (f fields) arr(key string) [][]byte {
 	v := f.get(key)
-	if scan.Kind(v) != '[' {
+	if jsonscan.Kind(v) != '[' {
 		return nil
 	}
 	elems := [][]byte{}
-	scan.Elements(v, func(e []byte, _ int) bool {
+	jsonscan.Elements(v, func(e []byte, _ int) bool {
 		elems = append(elems, e)
 		return true
 	})
@@ -74,12 +74,12 @@ func (f fields) arr(key string) [][]byte {
 }
 
 // isArr reports whether key's value is an array.
-func (f fields) isArr(key string) bool { return scan.Kind(f.get(key)) == '[' }
+func (f fields) isArr(key string) bool { return jsonscan.Kind(f.get(key)) == '[' }
 
 // num returns key's value when it is an integer.
 func (f fields) num(key string) (int, bool) {
 	v := f.get(key)
-	if k := scan.Kind(v); k != '-' && (k < '0' || k > '9') {
+	if k := jsonscan.Kind(v); k != '-' && (k < '0' || k > '9') {
 		return 0, false
 	}
 	n, err := strconv.Atoi(strings.TrimSpace(string(v)))

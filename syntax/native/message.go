@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strconv"
 
+	"github.com/toolparse/toolparse/internal/jsonscan"
 	"github.com/toolparse/toolparse/syntax"
 	"github.com/toolparse/toolparse/syntax/scan"
 )
@@ -14,17 +15,17 @@ import (
 type call struct {
 	key      string
 	id, name string
-	pos      syntax.Pos  // the document where it started
-	span     syntax.Span // from its first document to its last
-	args     []byte      // argument text accumulated from fragments
-	whole    []byte      // arguments given whole (an object, or a .done event), if any
-	start    []byte      // Anthropic: the input of content_block_start
-	js       scan.JSON   // scans args as they arrive
-	trailing bool        // text came after the arguments' JSON value
+	pos      syntax.Pos    // the document where it started
+	span     syntax.Span   // from its first document to its last
+	args     []byte        // argument text accumulated from fragments
+	whole    []byte        // arguments given whole (an object, or a .done event), if any
+	start    []byte        // Anthropic: the input of content_block_start
+	js       jsonscan.JSON // scans args as they arrive
+	trailing bool          // text came after the arguments' JSON value
 	tooLong  bool
-	started  bool           // token mode: its first partial event was sent
-	index    int            // its place among the message's calls
-	compact  scan.Compactor // token mode: compacts argument deltas
+	started  bool               // token mode: its first partial event was sent
+	index    int                // its place among the message's calls
+	compact  jsonscan.Compactor // token mode: compacts argument deltas
 }
 
 // message is the assistant message whose calls are being assembled.
@@ -104,7 +105,7 @@ func (p *parser) addArgs(c *call, frag []byte, span syntax.Span) {
 		return
 	}
 	n := c.js.Scan(frag)
-	if c.js.Done() && len(scan.TrimSpace(frag[n:])) > 0 {
+	if c.js.Done() && len(jsonscan.TrimSpace(frag[n:])) > 0 {
 		c.trailing = true
 	}
 }
@@ -162,14 +163,14 @@ func (c *call) finalArgs(maxDepth int) ([]byte, syntax.Code, string) {
 	if c.whole != nil {
 		text = c.whole
 	}
-	text = scan.TrimSpace(text)
+	text = jsonscan.TrimSpace(text)
 	if len(text) == 0 {
-		if k := scan.Kind(c.start); k == '{' {
-			return scan.Compact(c.start), "", ""
+		if k := jsonscan.Kind(c.start); k == '{' {
+			return jsonscan.Compact(c.start), "", ""
 		}
 		return []byte("{}"), "", ""
 	}
-	js := scan.NewJSON(maxDepth)
+	js := jsonscan.NewJSON(maxDepth)
 	n := js.Scan(text)
 	if !js.Done() && js.Err() == nil {
 		js.End()
@@ -177,12 +178,12 @@ func (c *call) finalArgs(maxDepth int) ([]byte, syntax.Code, string) {
 	switch {
 	case js.Err() != nil:
 		return nil, js.Err().Code(), "its arguments are not valid JSON (" + js.Err().Msg + " at byte " + strconv.FormatInt(js.Err().Offset, 10) + ")"
-	case len(scan.TrimSpace(text[n:])) > 0:
+	case len(jsonscan.TrimSpace(text[n:])) > 0:
 		return nil, syntax.CodeInvalidJSON, "its arguments hold more than one JSON value"
-	case scan.Kind(text) != '{':
-		return nil, syntax.CodeMalformed, "its arguments are " + scan.KindName(scan.Kind(text)) + ", not a JSON object"
+	case jsonscan.Kind(text) != '{':
+		return nil, syntax.CodeMalformed, "its arguments are " + jsonscan.KindName(jsonscan.Kind(text)) + ", not a JSON object"
 	}
-	return scan.Compact(text), "", ""
+	return jsonscan.Compact(text), "", ""
 }
 
 // endMessage ends the assistant message: calls not yet complete are

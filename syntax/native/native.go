@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 
+	"github.com/toolparse/toolparse/internal/jsonscan"
 	"github.com/toolparse/toolparse/syntax"
 	"github.com/toolparse/toolparse/syntax/scan"
 )
@@ -38,7 +39,7 @@ type parser struct {
 	// The document being read.
 	docStart syntax.Pos
 	doc      scan.Block
-	js       scan.JSON
+	js       jsonscan.JSON
 
 	// A line that is not JSON.
 	badStart syntax.Pos
@@ -80,7 +81,7 @@ var sseFields = [...]string{"data:", "event:", "id:", "retry:", ":"}
 // between handles the bytes between documents: white space, SSE field
 // names, "data: [DONE]", the start of a document, or a line that is not JSON.
 func (p *parser) between(data []byte, eof bool) int {
-	if i := scan.SkipSpace(data, 0); i > 0 {
+	if i := jsonscan.SkipSpace(data, 0); i > 0 {
 		if bytes.IndexByte(data[:i], '\n') >= 0 {
 			p.lineStart, p.afterData = true, false
 		}
@@ -155,7 +156,7 @@ func (p *parser) badBytes(data []byte) int {
 
 func (p *parser) endBadLine(end int64) {
 	p.state = atLine
-	p.Errorf(p.badCode, p.badStart, syntax.Span{Start: p.badStart.Offset, End: end}, scan.TrimSpace(p.bad), "%s", p.badMsg)
+	p.Errorf(p.badCode, p.badStart, syntax.Span{Start: p.badStart.Offset, End: end}, jsonscan.TrimSpace(p.bad), "%s", p.badMsg)
 }
 
 // docBytes reads a JSON document, JSON-aware, to its end.

@@ -4,13 +4,13 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/toolparse/toolparse/internal/jsonscan"
 	"github.com/toolparse/toolparse/syntax"
-	"github.com/toolparse/toolparse/syntax/scan"
 )
 
 // document reads one complete JSON document and dispatches it by shape.
 func (p *parser) document(raw []byte, span syntax.Span) {
-	if scan.Kind(raw) == '[' {
+	if jsonscan.Kind(raw) == '[' {
 		p.messageArray(raw, span)
 		return
 	}
@@ -53,7 +53,7 @@ func cutReason(cut bool, reason string) string {
 
 // messageArray reads a top-level array: a conversation's messages.
 func (p *parser) messageArray(raw []byte, span syntax.Span) {
-	scan.Elements(raw, func(m []byte, _ int) bool {
+	jsonscan.Elements(raw, func(m []byte, _ int) bool {
 		p.conversationMessage(m, span)
 		return true
 	})
@@ -73,7 +73,7 @@ func (p *parser) conversationMessage(raw []byte, span syntax.Span) {
 
 // text emits a text value of a message, when it is a string.
 func (p *parser) text(t syntax.Type, raw []byte, span syntax.Span) {
-	if s, ok := scan.Unquote(raw); ok {
+	if s, ok := jsonscan.Unquote(raw); ok {
 		p.TextDecoded(t, []byte(s), span)
 	}
 }
@@ -99,7 +99,7 @@ func (p *parser) message(d fields, span syntax.Span) {
 	}
 	// An assistant message.
 	p.text(syntax.Think, d.get("reasoning_content"), span)
-	if scan.Kind(d.get("content")) == '"' {
+	if jsonscan.Kind(d.get("content")) == '"' {
 		p.text(syntax.Respond, d.get("content"), span)
 	} else {
 		var bs []fields // each block walked once
@@ -130,7 +130,7 @@ func contentValue(raw []byte) []byte {
 	if len(raw) == 0 {
 		return []byte("null")
 	}
-	return scan.Compact(raw)
+	return jsonscan.Compact(raw)
 }
 
 // wholeBlock reads one Anthropic content block of a whole message.
@@ -226,9 +226,9 @@ func (p *parser) chatToolCall(tc fields, pos int, span syntax.Span) {
 	}
 	fn := tc.obj("function")
 	c := p.callFor("index:"+strconv.Itoa(idx), tc.s("id"), fn.s("name"), span)
-	switch args := fn.get("arguments"); scan.Kind(args) {
+	switch args := fn.get("arguments"); jsonscan.Kind(args) {
 	case '"':
-		s, _ := scan.Unquote(args)
+		s, _ := jsonscan.Unquote(args)
 		p.addArgs(c, []byte(s), span)
 	case '{':
 		c.whole = args // some servers send the arguments as an object
@@ -290,7 +290,7 @@ func (p *parser) anthropicEvent(d fields, typ string, span syntax.Span) {
 		p.EndRun()
 		p.endMessage(span, "")
 	case "error":
-		p.Errorf(syntax.CodeTruncated, p.docStart, span, scan.Compact(d.get("error")), "the provider reported an error in the stream")
+		p.Errorf(syntax.CodeTruncated, p.docStart, span, jsonscan.Compact(d.get("error")), "the provider reported an error in the stream")
 	}
 }
 

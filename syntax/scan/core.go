@@ -169,7 +169,7 @@ func (c *Core) Close() error {
 		c.finish(end)
 	}
 	c.EndRun()
-	c.EmitEnd(syntax.Span{Start: end, End: end})
+	c.emitEnd(syntax.Span{Start: end, End: end})
 	return nil
 }
 
@@ -374,15 +374,13 @@ func (c *Core) EndRunAt(end int64) {
 	c.decoded = false
 }
 
-// RunOpen reports whether a run of type t is open.
-func (c *Core) RunOpen(t syntax.Type) bool { return c.run == t }
-
 // Emit closes the open run and hands e to the handler. An End event is
-// emitted at most once per stream; use [Core.EmitEnd] for it.
+// emitted at most once per stream: later ones, and any event after it, are
+// dropped.
 func (c *Core) Emit(e syntax.Event) {
 	c.EndRun()
 	if e.Type == syntax.End {
-		c.EmitEnd(e.Span)
+		c.emitEnd(e.Span)
 		return
 	}
 	if c.ended {
@@ -391,8 +389,8 @@ func (c *Core) Emit(e syntax.Event) {
 	c.h(e)
 }
 
-// EmitEnd emits the stream's End event unless one was emitted already.
-func (c *Core) EmitEnd(span syntax.Span) {
+// emitEnd emits the stream's End event unless one was emitted already.
+func (c *Core) emitEnd(span syntax.Span) {
 	c.EndRun()
 	if c.ended {
 		return
@@ -412,16 +410,9 @@ func isSpace(b byte) bool { return b == ' ' || b == '\t' || b == '\n' || b == '\
 
 func isSpaceRune(r rune) bool { return r == ' ' || r == '\t' || r == '\n' || r == '\r' }
 
-// IsSpace reports whether b is JSON white space (space, tab, CR, LF), the
-// white space SPEC §2 trims.
-func IsSpace(b byte) bool { return isSpace(b) }
-
-// TrimSpace trims SPEC §2 white space from both ends of p.
-func TrimSpace(p []byte) []byte { return bytes.TrimFunc(p, isSpaceRune) }
-
-// TextUpTo returns how much of data, which starts with a byte that begins no
+// textUpTo returns how much of data, which starts with a byte that begins no
 // marker, is text: up to the next c (the byte markers start with), or all of it.
-func TextUpTo(data []byte, c byte) int {
+func textUpTo(data []byte, c byte) int {
 	if i := bytes.IndexByte(data[1:], c); i >= 0 {
 		return 1 + i
 	}
@@ -478,7 +469,7 @@ func (c *Core) Inside(t syntax.Type, data []byte, eof bool, closeTag string) (in
 	case partial && !eof:
 		return 0, false
 	}
-	n := TextUpTo(data, closeTag[0])
+	n := textUpTo(data, closeTag[0])
 	c.Text(t, data[:n], off)
 	return n, false
 }

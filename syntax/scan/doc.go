@@ -1,13 +1,30 @@
-// Package scan is the streaming machinery toolparse's syntaxes share, for
-// anyone writing a syntax of their own too.
+// Package scan is the streaming driver every syntax is built on, for anyone
+// writing a syntax of their own too.
 //
-// [Core] drives a syntax's step function over the chunks of a stream. It
-// holds back only the bytes a step cannot yet decide on (a possible marker's
-// prefix), counts lines and columns once, lazily, gathers text runs into
-// events or token-mode fragments, and guarantees the single end event.
+// A syntax is a state machine written as a [StepFunc]: given the input not
+// yet consumed, it consumes one whole decision (text up to the next place a
+// marker may start, a marker, a stretch of a block) and says how many bytes
+// it took, 0 when it needs more input to decide, or [Again] when it changed
+// state without taking a byte. [Core] drives it over the chunks of a stream:
 //
-// [JSON] finds where one JSON value ends in a stream and validates it on the
-// way, keeping its state between chunks so that no byte is scanned twice;
-// nesting is limited. [Elements], [Members], [Unquote] and [Compact] then read
-// the validated value without re-serialising anything.
+//   - it holds back only the bytes a step could not decide on (a possible
+//     marker's prefix), so no byte is scanned twice and a 300 KB call in
+//     4-byte chunks costs what it costs whole;
+//   - it counts lines and columns lazily, only when a step asks ([Core.Pos]);
+//   - it gathers text runs: one trimmed event each in event mode, fragments
+//     as they arrive in token mode, never splitting a UTF-8 character;
+//   - it makes sure exactly one end event closes the stream, after which no
+//     event is delivered.
+//
+// A syntax embeds a Core, calls [Core.Init] with its step function and a
+// finish function (which reports what the end of the stream left open), and
+// forwards Write and Close to it. The helpers beside Core are the ones a
+// step needs: matching a marker that may be cut by the chunk boundary
+// ([MatchPrefix], [PartialSuffix]), passing over text ([TextUntil],
+// [Core.TextBefore], [Core.Inside]), keeping a block's bytes up to the limit
+// ([Block]) and positions ([Advance]).
+//
+// Events are delivered synchronously, from inside Write and Close. A
+// handler must not call Write or Close on the parser that is calling it:
+// the core is not re-entrant, and such a call has undefined results.
 package scan

@@ -10,6 +10,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/toolparse/toolparse/internal/jsonscan"
 	"github.com/toolparse/toolparse/syntax"
 	"github.com/toolparse/toolparse/syntax/scan"
 	"github.com/toolparse/toolparse/syntax/wire"
@@ -180,7 +181,7 @@ func checkShape(evs []syntax.Event, input []byte, fail func(string, ...any)) {
 		if e.Partial {
 			fail("event-mode event is partial: %s", e)
 		}
-		if (e.Type == syntax.Think || e.Type == syntax.Respond) && string(scan.TrimSpace([]byte(e.Content))) != e.Content {
+		if (e.Type == syntax.Think || e.Type == syntax.Respond) && string(jsonscan.TrimSpace([]byte(e.Content))) != e.Content {
 			fail("%s content is not trimmed: %q", e.Type, e.Content)
 		}
 		if (e.Type == syntax.Think || e.Type == syntax.Respond) && e.Content == "" {
@@ -221,7 +222,7 @@ func checkNothingLost(s syntax.Syntax, evs []syntax.Event, input []byte, opts sy
 			j++
 		}
 		gap := input[i:j]
-		if len(scan.TrimSpace(gap)) > 0 {
+		if len(jsonscan.TrimSpace(gap)) > 0 {
 			alone := syntax.Parse(s, gap, opts)
 			if len(alone) != 1 || alone[0].Type != syntax.End || alone[0].Span.Len() != 0 {
 				fail("bytes %d..%d (%q) are in no event's span, and parsed alone they give %v", i, j, clip(gap), alone)
@@ -381,7 +382,7 @@ func checkTokens(tok, want []syntax.Event, fail func(string, ...any)) {
 			continue
 		}
 		if fragType != "" {
-			if e.Type != fragType || string(scan.TrimSpace([]byte(frag.String()))) != e.Content {
+			if e.Type != fragType || string(jsonscan.TrimSpace([]byte(frag.String()))) != e.Content {
 				fail("token mode: %s fragments %q are not followed by their run (got %s)", fragType, frag.String(), e)
 			}
 			fragType = ""
@@ -424,7 +425,7 @@ func checkDeltas(deltas map[string][]*strings.Builder, call syntax.Event, fail f
 		for _, it := range items {
 			s := it.String()
 			if param != "" { // as its JSON string would carry it: invalid bytes become U+FFFD
-				s, _ = scan.Unquote(syntax.AppendQuote(nil, s))
+				s, _ = jsonscan.Unquote(syntax.AppendQuote(nil, s))
 			}
 			joined = append(joined, s)
 		}
@@ -435,15 +436,15 @@ func checkDeltas(deltas map[string][]*strings.Builder, call syntax.Event, fail f
 			continue
 		}
 		var want []string
-		scan.Members(call.Args, func(k string, v []byte) bool {
+		jsonscan.Members(call.Args, func(k string, v []byte) bool {
 			if k != param {
 				return true
 			}
-			if s, ok := scan.Unquote(v); ok {
+			if s, ok := jsonscan.Unquote(v); ok {
 				want = []string{s}
 			} else {
-				scan.Elements(v, func(e []byte, _ int) bool {
-					s, _ := scan.Unquote(e)
+				jsonscan.Elements(v, func(e []byte, _ int) bool {
+					s, _ := jsonscan.Unquote(e)
 					want = append(want, s)
 					return true
 				})

@@ -131,7 +131,7 @@ func Normalize(evs []syntax.Event) []syntax.Event {
 		if e.Partial || e.Type == syntax.Error {
 			continue
 		}
-		e.Span, e.Pos, e.Raw = syntax.Span{}, syntax.Pos{}, ""
+		e.Span, e.Pos, e.Raw, e.Strings = syntax.Span{}, syntax.Pos{}, "", false
 		if n := len(out); n > 0 && (e.Type == syntax.Think || e.Type == syntax.Respond) && out[n-1].Type == e.Type {
 			out[n-1].Content += "\n\n" + e.Content
 			continue

@@ -5,6 +5,9 @@ import (
 	"fmt"
 	"strconv"
 
+	"github.com/toolparse/toolparse/internal/jsoncall"
+	"github.com/toolparse/toolparse/internal/jsonscan"
+	"github.com/toolparse/toolparse/internal/trail"
 	"github.com/toolparse/toolparse/syntax"
 	"github.com/toolparse/toolparse/syntax/scan"
 )
@@ -65,12 +68,12 @@ type parser struct {
 	problemAt   int64 // offset within the block of the first problem
 	problemCode syntax.Code
 	problem     string
-	js          scan.JSON
-	args        scan.ArgStream // token mode: streams the calls' arguments
+	js          jsonscan.JSON
+	args        jsoncall.ArgStream // token mode: streams the calls' arguments
 
 	// After <end>.
 	endSpan syntax.Span
-	trail   scan.Trail
+	trail   trail.Trail
 }
 
 // New returns an xmljson parser that sends its events to h.
@@ -78,7 +81,7 @@ func New(h syntax.Handler, opts syntax.Options) syntax.Parser {
 	p := &parser{}
 	p.Init(h, opts, p.step, p.finish)
 	p.WakeOn(wakeSet) // every marker ends in '>': no event completes without one
-	p.args = scan.ArgStream{Depth: 1, Emit: p.Emit}
+	p.args = jsoncall.ArgStream{Depth: 1, Emit: p.Emit}
 	return p
 }
 
@@ -189,7 +192,7 @@ func (p *parser) blockBytes(data []byte, eof bool) int {
 				p.phase = phaseSearch
 			}
 		case phaseAfter:
-			i := scan.SkipSpace(rest, 0)
+			i := jsonscan.SkipSpace(rest, 0)
 			p.keepBytes(rest[:i])
 			used += i
 			if i == len(rest) {
@@ -280,8 +283,8 @@ func (p *parser) finishBlock(closed bool) {
 	var evs []syntax.Event
 	var msg string
 	var at int
-	if k := scan.Kind(value); k != '[' {
-		msg, at = "the JSON value is "+scan.KindName(k)+", not an array", scan.SkipSpace(value, 0)
+	if k := jsonscan.Kind(value); k != '[' {
+		msg, at = "the JSON value is "+jsonscan.KindName(k)+", not an array", jsonscan.SkipSpace(value, 0)
 	} else if p.open == openExecute {
 		evs, msg, at = calls(value, base)
 	} else {
@@ -318,9 +321,9 @@ func (p *parser) finishBlock(closed bool) {
 // message and the offset within value it is about.
 func calls(value []byte, base int64) (evs []syntax.Event, msg string, at int) {
 	n := 0
-	scan.Elements(value, func(elem []byte, start int) bool {
+	jsonscan.Elements(value, func(elem []byte, start int) bool {
 		n++
-		name, id, args, problem := scan.ReadCall(elem)
+		name, id, args, problem := jsoncall.ReadCall(elem, jsoncall.Default)
 		if problem != "" {
 			msg, at = "element "+strconv.Itoa(n)+" "+problem, start
 			return false
@@ -335,10 +338,10 @@ func calls(value []byte, base int64) (evs []syntax.Event, msg string, at int) {
 // results reads the elements of a <results> array.
 func results(value []byte, base int64) (evs []syntax.Event, msg string, at int) {
 	n := 0
-	scan.Elements(value, func(elem []byte, start int) bool {
+	jsonscan.Elements(value, func(elem []byte, start int) bool {
 		n++
-		if scan.Kind(elem) != '{' {
-			msg, at = "element "+strconv.Itoa(n)+" is "+scan.KindName(scan.Kind(elem))+", not an object", start
+		if jsonscan.Kind(elem) != '{' {
+			msg, at = "element "+strconv.Itoa(n)+" is "+jsonscan.KindName(jsonscan.Kind(elem))+", not an object", start
 			return false
 		}
 		var (
@@ -348,17 +351,17 @@ func results(value []byte, base int64) (evs []syntax.Event, msg string, at int) 
 			haveID               bool
 			content              []byte
 		)
-		scan.Members(elem, func(k string, v []byte) bool {
+		jsonscan.Members(elem, func(k string, v []byte) bool {
 			switch { // a key given twice counts the first time, as for calls
 			case k == "tool" && !haveTool:
 				haveTool = true
-				tool, toolOK = scan.Unquote(v)
+				tool, toolOK = jsonscan.Unquote(v)
 			case k == "status" && !haveStatus:
 				haveStatus = true
-				status, statusOK = scan.Unquote(v)
+				status, statusOK = jsonscan.Unquote(v)
 			case k == "id" && !haveID:
 				haveID = true
-				id, _ = scan.Unquote(v) // an id that is not a string is ignored, as for calls
+				id, _ = jsonscan.Unquote(v) // an id that is not a string is ignored, as for calls
 			case k == "content" && content == nil:
 				content = v
 			}
@@ -380,7 +383,7 @@ func results(value []byte, base int64) (evs []syntax.Event, msg string, at int) 
 		}
 		v := []byte("null")
 		if content != nil {
-			v = scan.Compact(content)
+			v = jsonscan.Compact(content)
 		}
 		evs = append(evs, syntax.Event{Type: syntax.Result, Tool: tool, ID: id, Status: syntax.Status(status), Value: v,
 			Span: syntax.Span{Start: base + int64(start), End: base + int64(start+len(elem))}})
@@ -400,7 +403,7 @@ func (p *parser) finish(end int64) {
 		p.finishBlock(false)
 	case afterEnd:
 		p.trail.Report(&p.Core, endTag)
-		p.EmitEnd(p.endSpan)
+		p.Emit(syntax.Event{Type: syntax.End, Span: p.endSpan})
 	}
 }
 

@@ -7,7 +7,7 @@ import (
 	"github.com/alecthomas/participle/v2"
 	"github.com/alecthomas/participle/v2/lexer"
 
-	"github.com/toolparse/toolparse/syntax/scan"
+	"github.com/toolparse/toolparse/internal/params"
 )
 
 // The grammar of one finished tool block, its close tag removed (the
@@ -68,7 +68,7 @@ func parseTool(block []byte, name string) ([]byte, *tagError) {
 	if e := check(tb, closeTag, len(block)-len(closeTag)); e != nil {
 		return nil, e
 	}
-	var ps scan.Params
+	var ps params.Params
 	for _, it := range tb.Items {
 		if it.Param == nil {
 			continue

@@ -6,8 +6,8 @@ import (
 	"io"
 	"strings"
 
+	"github.com/toolparse/toolparse/internal/jsonscan"
 	"github.com/toolparse/toolparse/syntax"
-	"github.com/toolparse/toolparse/syntax/scan"
 	"github.com/toolparse/toolparse/syntax/wire"
 )
 
@@ -104,16 +104,16 @@ func renderTool(c syntax.Event) ([]byte, error) {
 	param := func(k, v string) {
 		b.WriteString("<param:" + k + ">\n" + v + "\n</param:" + k + ">\n")
 	}
-	scan.Members(c.Args, func(k string, v []byte) bool {
-		switch scan.Kind(v) {
+	jsonscan.Members(c.Args, func(k string, v []byte) bool {
+		switch jsonscan.Kind(v) {
 		case '"':
-			s, _ := scan.Unquote(v)
+			s, _ := jsonscan.Unquote(v)
 			param(k, s)
 		case '[':
 			n := 0
-			scan.Elements(v, func(e []byte, _ int) bool {
+			jsonscan.Elements(v, func(e []byte, _ int) bool {
 				n++
-				s, ok := scan.Unquote(e)
+				s, ok := jsonscan.Unquote(e)
 				if !ok {
 					s, lossy = string(e), "values that are not strings, written as their JSON text"
 				}

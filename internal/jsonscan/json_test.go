@@ -1,4 +1,4 @@
-package scan
+package jsonscan
 
 import (
 	"encoding/json"

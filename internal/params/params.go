@@ -1,4 +1,5 @@
-package scan
+// Package params builds the arguments of syntaxes whose values are strings.
+package params
 
 import "github.com/toolparse/toolparse/syntax"
 

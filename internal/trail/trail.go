@@ -1,6 +1,11 @@
-package scan
+// Package trail collects the text that follows a syntax's end marker.
+package trail
 
-import "github.com/toolparse/toolparse/syntax"
+import (
+	"github.com/toolparse/toolparse/internal/jsonscan"
+	"github.com/toolparse/toolparse/syntax"
+	"github.com/toolparse/toolparse/syntax/scan"
+)
 
 // Trail collects what follows a syntax's end marker (xmljson's <end>,
 // delimiter's §end). Nothing there is parsed: its text, trimmed, is reported
@@ -14,25 +19,25 @@ type Trail struct {
 }
 
 // Add is a step function body: it takes all of data.
-func (t *Trail) Add(c *Core, data []byte) int {
+func (t *Trail) Add(c *scan.Core, data []byte) int {
 	i := 0
 	if !t.have {
-		i = SkipSpace(data, 0)
+		i = jsonscan.SkipSpace(data, 0)
 		if i == len(data) {
 			return len(data)
 		}
 		t.have = true
-		t.pos = Advance(c.Pos(), data[:i])
+		t.pos = scan.Advance(c.Pos(), data[:i])
 	}
 	room := c.Options().BlockLimit() - len(t.buf)
 	if n := len(data) - i; n > room {
 		t.cut = true
-		t.buf = Append(t.buf, data[i:i+max(room, 0)])
+		t.buf = scan.Append(t.buf, data[i:i+max(room, 0)])
 	} else {
-		t.buf = Append(t.buf, data[i:])
+		t.buf = scan.Append(t.buf, data[i:])
 	}
 	for k := len(data); k > i; k-- {
-		if !IsSpace(data[k-1]) {
+		if !jsonscan.IsSpace(data[k-1]) {
 			t.end = c.Offset() + int64(k)
 			break
 		}
@@ -41,7 +46,7 @@ func (t *Trail) Add(c *Core, data []byte) int {
 }
 
 // Report emits the error for the trailing text, if there was any.
-func (t *Trail) Report(c *Core, marker string) {
+func (t *Trail) Report(c *scan.Core, marker string) {
 	if !t.have {
 		return
 	}
@@ -49,5 +54,5 @@ func (t *Trail) Report(c *Core, marker string) {
 	if t.cut {
 		msg += " (longer than the block limit; raw cut)"
 	}
-	c.Errorf(syntax.CodeNotAllowed, t.pos, syntax.Span{Start: t.pos.Offset, End: t.end}, TrimSpace(t.buf), "%s", msg)
+	c.Errorf(syntax.CodeNotAllowed, t.pos, syntax.Span{Start: t.pos.Offset, End: t.end}, jsonscan.TrimSpace(t.buf), "%s", msg)
 }

@@ -1,4 +1,4 @@
-package scan
+package jsonscan
 
 import (
 	"bytes"
@@ -251,46 +251,6 @@ func Kind(raw []byte) byte {
 		return 0
 	}
 	return raw[i]
-}
-
-// ReadCall reads a validated JSON object of the form {"name": …, "args": {…},
-// "id": …}: name a non-empty string; args an object, or absent or null for
-// {}; an id string kept (an id of another type is ignored); other keys
-// ignored. A key given twice counts the first time (as token mode streams
-// it). It returns the compacted args, or a problem saying what is wrong.
-func ReadCall(obj []byte) (name, id string, args []byte, problem string) {
-	if k := Kind(obj); k != '{' {
-		return "", "", nil, "is " + KindName(k) + ", not an object"
-	}
-	var haveName, nameOK bool
-	var rawArgs []byte
-	Members(obj, func(k string, v []byte) bool {
-		switch {
-		case k == "name" && !haveName:
-			haveName = true
-			name, nameOK = Unquote(v)
-		case k == "args" && rawArgs == nil:
-			rawArgs = v
-		case k == "id" && id == "":
-			if s, ok := Unquote(v); ok {
-				id = s
-			}
-		}
-		return true
-	})
-	switch {
-	case !haveName:
-		return "", "", nil, `has no "name"`
-	case !nameOK:
-		return "", "", nil, `has a "name" that is not a string`
-	case name == "":
-		return "", "", nil, `has an empty "name"`
-	case rawArgs == nil || string(rawArgs) == "null":
-		return name, id, []byte("{}"), ""
-	case Kind(rawArgs) != '{':
-		return name, id, nil, "(" + name + `) has "args" that is ` + KindName(Kind(rawArgs)) + ", not an object"
-	}
-	return name, id, Compact(rawArgs), ""
 }
 
 // KindName names the JSON type whose first byte is k (see [Kind]).

@@ -1,39 +1,10 @@
-package scan
+package jsoncall
 
-import "github.com/toolparse/toolparse/syntax"
-
-// Compactor removes insignificant white space from JSON text that arrives
-// in pieces, keeping what is inside strings: the pieces it returns, joined,
-// are what Compact would return for the whole text.
-type Compactor struct {
-	inStr, esc bool
-}
-
-// Reset prepares the compactor for a new value.
-func (c *Compactor) Reset() { *c = Compactor{} }
-
-// Append appends the compacted form of p to dst.
-func (c *Compactor) Append(dst, p []byte) []byte {
-	for _, b := range p {
-		switch {
-		case c.esc:
-			c.esc = false
-		case c.inStr:
-			switch b {
-			case '\\':
-				c.esc = true
-			case '"':
-				c.inStr = false
-			}
-		case b == '"':
-			c.inStr = true
-		case isSpace(b):
-			continue
-		}
-		dst = append(dst, b)
-	}
-	return dst
-}
+import (
+	"github.com/toolparse/toolparse/internal/jsonscan"
+	"github.com/toolparse/toolparse/syntax"
+	"github.com/toolparse/toolparse/syntax/scan"
+)
 
 // ArgStream turns the JSON text of calls {"name": …, "args": {…}, "id": …},
 // arriving in pieces, into the partial call events of token mode: one with
@@ -49,6 +20,7 @@ func (c *Compactor) Append(dst, p []byte) []byte {
 // (xmljson).
 type ArgStream struct {
 	Depth int
+	Keys  Keys // the call object's key names; the zero value means Default
 	Emit  func(syntax.Event)
 
 	depth      int
@@ -70,7 +42,7 @@ type ArgStream struct {
 	calls      int
 	out        []byte
 	carry      []byte // the start of a UTF-8 character cut off at the end of the last delta
-	compactor  Compactor
+	compactor  jsonscan.Compactor
 	valueDepth int
 }
 
@@ -82,9 +54,16 @@ const (
 	memInValue
 )
 
+func (a *ArgStream) keys() Keys {
+	if a.Keys == (Keys{}) {
+		return Default
+	}
+	return a.Keys
+}
+
 // Reset prepares for a new stream of calls.
 func (a *ArgStream) Reset() {
-	*a = ArgStream{Depth: a.Depth, Emit: a.Emit, key: a.key[:0], nameRaw: a.nameRaw[:0], pending: a.pending[:0]}
+	*a = ArgStream{Depth: a.Depth, Keys: a.Keys, Emit: a.Emit, key: a.key[:0], nameRaw: a.nameRaw[:0], pending: a.pending[:0]}
 }
 
 // Feed takes the next piece of JSON text.
@@ -119,9 +98,9 @@ func (a *ArgStream) Feed(p []byte) {
 			if callLevel && a.member == memValue {
 				a.member = memInValue
 				a.valueDepth = a.depth
-				if a.keyName == "name" {
+				if a.keyName == a.keys().Name {
 					a.nameRaw = append(a.nameRaw[:0], '"')
-				} else if a.keyName == "id" {
+				} else if a.keyName == a.keys().ID {
 					a.idRaw = append(a.idRaw[:0], '"')
 				}
 				continue
@@ -134,7 +113,7 @@ func (a *ArgStream) Feed(p []byte) {
 			if callLevel && a.member == memValue {
 				a.member = memInValue
 				a.valueDepth = a.depth
-				if a.keyName == "args" && b == '{' && !a.argsSeen { // args given twice: the first counts
+				if a.keyName == a.keys().Args && b == '{' && !a.argsSeen { // args given twice: the first counts
 					a.argsSeen = true
 					a.argsOpen = true
 					a.argsDepth = a.depth + 1
@@ -164,7 +143,7 @@ func (a *ArgStream) Feed(p []byte) {
 				a.member = memKey
 			}
 		default:
-			if callLevel && a.member == memValue && !isSpace(b) {
+			if callLevel && a.member == memValue && !jsonscan.IsSpace(b) {
 				a.member = memInValue // a number or literal
 				a.valueDepth = a.depth
 			}
@@ -186,27 +165,27 @@ func (a *ArgStream) capture(b byte) {
 			a.key = append(a.key, b)
 		} else {
 			a.keyName = string(a.key)
-			if k, ok := Unquote(append(append([]byte{'"'}, a.key...), '"')); ok {
+			if k, ok := jsonscan.Unquote(append(append([]byte{'"'}, a.key...), '"')); ok {
 				a.keyName = k
 			}
 			a.member = memColon
 		}
 	case memInValue:
 		switch a.keyName {
-		case "name":
+		case a.keys().Name:
 			a.nameRaw = append(a.nameRaw, b)
 			if !a.inStr {
 				if !a.nameDone { // a name given twice counts the first time
-					a.name, _ = Unquote(a.nameRaw)
+					a.name, _ = jsonscan.Unquote(a.nameRaw)
 					a.nameDone = true
 				}
 				a.member = memKey
 				a.begin()
 			}
-		case "id":
+		case a.keys().ID:
 			a.idRaw = append(a.idRaw, b)
 			if !a.inStr {
-				a.id, _ = Unquote(a.idRaw)
+				a.id, _ = jsonscan.Unquote(a.idRaw)
 				a.member = memKey
 			}
 		default:
@@ -246,7 +225,7 @@ func (a *ArgStream) flushArgs(p []byte) {
 	// Keep a character the chunk cut for the next delta: a delta is a
 	// string and must not split one. (The args end with '}', so nothing is
 	// kept at their end.)
-	n := CompleteUTF8(a.out)
+	n := scan.CompleteUTF8(a.out)
 	a.carry = append(a.carry, a.out[n:]...)
 	a.out = a.out[:n]
 	if len(a.out) == 0 {

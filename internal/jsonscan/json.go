@@ -1,10 +1,11 @@
-package scan
+package jsonscan
 
 import (
 	"fmt"
 	"strconv"
 
 	"github.com/toolparse/toolparse/syntax"
+	"github.com/toolparse/toolparse/syntax/scan"
 )
 
 // JSON finds the end of one JSON value in a stream and validates it on the
@@ -95,8 +96,8 @@ func (s *JSON) InString() bool { return s.state == jString && s.err == nil }
 
 // StringWake is the set of bytes that can change the state of a scanner
 // inside a string: a quote, a backslash, or a control byte (an error).
-var StringWake = func() *ByteSet {
-	set := Bytes("\"\\")
+var StringWake = func() *scan.ByteSet {
+	set := scan.Bytes("\"\\")
 	for c := 0; c < 0x20; c++ {
 		set[c] = true
 	}

@@ -1,0 +1,56 @@
+// Package jsoncall reads the JSON call objects that syntaxes write calls as
+// ({"name": …, "args": {…}, "id": …}, with each syntax's own key names): a
+// finished object with [ReadCall], one arriving in pieces with [ArgStream].
+package jsoncall
+
+import "github.com/toolparse/toolparse/internal/jsonscan"
+
+// Keys names the members of a call object.
+type Keys struct {
+	Name, Args, ID string
+}
+
+// Default is the keys xmljson and delimiter use: name, args and id.
+var Default = Keys{Name: "name", Args: "args", ID: "id"}
+
+// ReadCall reads a validated JSON object of the form {"name": …, "args": {…},
+// "id": …}, its keys named by keys: name a non-empty string; args an object,
+// or absent or null for {}; an id string kept (an id of another type is
+// ignored); other keys ignored. A key given twice counts the first time (as
+// token mode streams it). It returns the compacted args, or a problem saying
+// what is wrong.
+func ReadCall(obj []byte, keys Keys) (name, id string, args []byte, problem string) {
+	if k := jsonscan.Kind(obj); k != '{' {
+		return "", "", nil, "is " + jsonscan.KindName(k) + ", not an object"
+	}
+	var haveName, nameOK, haveID bool
+	var rawArgs []byte
+	jsonscan.Members(obj, func(k string, v []byte) bool {
+		switch {
+		case k == keys.Name && !haveName:
+			haveName = true
+			name, nameOK = jsonscan.Unquote(v)
+		case k == keys.Args && rawArgs == nil:
+			rawArgs = v
+		case k == keys.ID && !haveID:
+			haveID = true
+			id, _ = jsonscan.Unquote(v)
+		}
+		return true
+	})
+	switch {
+	case !haveName:
+		return "", "", nil, "has no " + quote(keys.Name)
+	case !nameOK:
+		return "", "", nil, "has a " + quote(keys.Name) + " that is not a string"
+	case name == "":
+		return "", "", nil, "has an empty " + quote(keys.Name)
+	case rawArgs == nil || string(rawArgs) == "null":
+		return name, id, []byte("{}"), ""
+	case jsonscan.Kind(rawArgs) != '{':
+		return name, id, nil, "(" + name + ") has " + quote(keys.Args) + " that is " + jsonscan.KindName(jsonscan.Kind(rawArgs)) + ", not an object"
+	}
+	return name, id, jsonscan.Compact(rawArgs), ""
+}
+
+func quote(key string) string { return `"` + key + `"` }

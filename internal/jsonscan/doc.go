@@ -1,0 +1,12 @@
+// Package jsonscan finds, validates and reads JSON in streams, for the
+// syntaxes whose blocks hold JSON.
+//
+// [JSON] finds where one JSON value ends in a stream and validates it on the
+// way, keeping its state between chunks so that no byte is scanned twice;
+// nesting is limited. [Elements], [Members], [Unquote] and [Compact] then read
+// the validated value without re-serialising anything.
+//
+// It is internal: its API is not promised. A syntax outside this module
+// that needs JSON brings its own scanner (encoding/json's Decoder finds the
+// end of a value, at the cost of holding and rescanning it).
+package jsonscan
