@@ -121,36 +121,32 @@ func runGolden(t *testing.T, s syntax.Syntax, g *syntaxtest.Golden) {
 	}
 }
 
-// TestRenderGolden writes every shipped example in every syntax and compares
-// the text with testdata/render/<example>.<syntax> (rewritten by -update):
-// the renderers' golden cases, one per direction. What a syntax cannot carry
-// is listed after the text.
+// TestRenderGolden writes every shipped example, and each input in
+// testdata/render/in (named <case>.<syntax it is written in>), in every
+// syntax and compares the text with testdata/render/<input>.<syntax>
+// (rewritten by -update): the renderers' golden cases, one per direction.
+// What a syntax cannot carry is listed after the text.
 func TestRenderGolden(t *testing.T) {
 	examples := map[string]string{
-		"xmljson-turn.txt": "xmljson", "caret-turn.txt": "caret", "delimiter-turn.txt": "delimiter",
-		"xmltag-turn.txt": "xmltag", "anthropic-stream.sse": "native", "openai-stream.sse": "native",
+		"examples/xmljson-turn.txt": "xmljson", "examples/caret-turn.txt": "caret", "examples/delimiter-turn.txt": "delimiter",
+		"examples/xmltag-turn.txt": "xmltag", "examples/anthropic-stream.sse": "native", "examples/openai-stream.sse": "native",
+	}
+	cases, _ := filepath.Glob(filepath.Join("testdata", "render", "in", "*.*"))
+	for _, c := range cases {
+		examples[filepath.Join("render", "in", filepath.Base(c))] = strings.TrimPrefix(filepath.Ext(c), ".")
 	}
 	for file, from := range examples {
-		in, err := os.ReadFile(filepath.Join("testdata", "examples", file))
+		in, err := os.ReadFile(filepath.Join("testdata", file))
 		if err != nil {
 			t.Fatal(err)
 		}
+		file := filepath.Base(file)
 		src, _ := registry.Lookup(from)
 		evs := syntax.Parse(src, in, syntax.Options{})
 		for _, to := range registry.List() {
 			var out bytes.Buffer
-			r := to.Render(&out, syntax.Options{})
-			var lost []string
-			for _, e := range evs {
-				if err := r.Event(e); err != nil {
-					lost = append(lost, err.Error())
-				}
-			}
-			if err := r.Close(); err != nil {
-				lost = append(lost, err.Error())
-			}
-			if len(lost) > 0 {
-				out.WriteString("-- not carried --\n" + strings.Join(lost, "\n") + "\n")
+			if err := syntax.Render(to.Render(&out, syntax.Options{}), evs); err != nil {
+				out.WriteString("-- not carried --\n" + err.Error() + "\n")
 			}
 			path := filepath.Join("testdata", "render", file+"."+to.Name)
 			if *update {

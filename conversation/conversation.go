@@ -169,15 +169,6 @@ func Write(c *Conversation, s syntax.Syntax, opts syntax.Options) ([]Message, er
 
 func render(s syntax.Syntax, evs []syntax.Event, opts syntax.Options) (string, error) {
 	var b bytes.Buffer
-	r := s.Render(&b, opts)
-	var first error
-	for _, e := range evs {
-		if err := r.Event(e); err != nil && first == nil {
-			first = err
-		}
-	}
-	if err := r.Close(); err != nil && first == nil {
-		first = err
-	}
-	return strings.TrimRight(b.String(), "\n"), first
+	err := syntax.Render(s.Render(&b, opts), evs)
+	return strings.TrimRight(b.String(), "\n"), err
 }

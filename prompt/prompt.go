@@ -253,13 +253,7 @@ func stringify(args []byte) []byte {
 
 func render(s syntax.Syntax, evs []syntax.Event) (string, error) {
 	var b bytes.Buffer
-	r := s.Render(&b, syntax.Options{})
-	for _, e := range evs {
-		if err := r.Event(e); err != nil {
-			return "", err
-		}
-	}
-	if err := r.Close(); err != nil {
+	if err := syntax.Render(s.Render(&b, syntax.Options{}), evs); err != nil {
 		return "", err
 	}
 	return b.String(), nil

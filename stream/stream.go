@@ -7,16 +7,9 @@ import (
 	"github.com/toolparse/toolparse/syntax"
 )
 
-// Writer is where a renderer sends events. Each renderer buffers its output;
-// Flush writes what is buffered (the CLI flushes after every input chunk, so
-// events appear as they are produced).
-type Writer interface {
-	Event(e syntax.Event) error
-	Flush() error
-}
-
-// JSONL writes one event per line in the JSON form of SPEC §2, without HTML
-// escaping. With Spans set, each event carries its "span".
+// JSONL writes one event per line in its JSON form, without HTML escaping.
+// With Spans set, each event carries its "span". It is a [syntax.Renderer]
+// and a [syntax.Flusher]: output is buffered until Flush or Close.
 type JSONL struct {
 	w     *bufio.Writer
 	buf   []byte
@@ -36,3 +29,6 @@ func (j *JSONL) Event(e syntax.Event) error {
 
 // Flush writes buffered output.
 func (j *JSONL) Flush() error { return j.w.Flush() }
+
+// Close writes buffered output. The JSONL may still be used after it.
+func (j *JSONL) Close() error { return j.w.Flush() }

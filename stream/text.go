@@ -13,7 +13,8 @@ import (
 // long values folded. With Color set it uses ANSI colors (the CLI sets it when
 // standard output is a terminal and NO_COLOR is unset). In token mode,
 // partial fragments are written as they come, and the whole-run event that
-// follows them is not written again.
+// follows them is not written again. It is a [syntax.Renderer] and a
+// [syntax.Flusher].
 type Text struct {
 	w      *bufio.Writer
 	Color  bool
@@ -178,3 +179,6 @@ func indent(s string) string { return strings.ReplaceAll(s, "\n", "\n"+strings.R
 
 // Flush writes buffered output.
 func (t *Text) Flush() error { return t.w.Flush() }
+
+// Close writes buffered output. The Text may still be used after it.
+func (t *Text) Close() error { return t.w.Flush() }

@@ -106,14 +106,39 @@ type Syntax struct {
 	Render func(w io.Writer, opts Options) Renderer
 }
 
-// Renderer writes events in a syntax's wire form: the reverse of a Parser.
-// Event takes events in stream order; Close writes what is buffered. An
-// error says that something could not be carried faithfully (a syntax may
-// have no form for results, say); the renderer writes what it can and goes
-// on, so the caller may report the error and continue.
+// Renderer writes events: in a syntax's wire form (the reverse of a Parser,
+// made by [Syntax.Render]), or for people and programs (package stream).
+// Event takes events in stream order; Close writes what is buffered and
+// ends the output.
+//
+// An error from Event or Close says that something could not be carried
+// faithfully (a syntax may have no form for results, say) and what the
+// renderer did instead: it writes what it can and goes on, so the caller may
+// report the error and continue. Nothing is dropped without such an error.
+// A renderer that buffers its output may also implement [Flusher].
 type Renderer interface {
 	Event(e Event) error
 	Close() error
+}
+
+// Flusher is implemented by renderers that can write what they have
+// buffered so far, as an http.ResponseWriter may implement http.Flusher. The
+// CLI flushes after every chunk of input, so events appear as they are
+// produced.
+type Flusher interface {
+	Flush() error
+}
+
+// Render feeds evs to r in order, then closes it, and returns every error r
+// reported, joined with errors.Join.
+func Render(r Renderer, evs []Event) error {
+	var errs []error
+	for _, e := range evs {
+		if err := r.Event(e); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	return errors.Join(append(errs, r.Close())...)
 }
 
 // Parse parses a whole input at once and returns its events.

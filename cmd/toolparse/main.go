@@ -122,7 +122,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "toolparse: --chunk-size, --max-block and --max-depth take a number of 0 or more\n")
 		return 2
 	}
-	var out stream.Writer
+	var out syntax.Renderer
 	switch {
 	case c.to != "":
 		to, err := registry.Lookup(c.to)
@@ -192,15 +192,12 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			continue
 		}
 		if err := parse(syn, r, c.chunkSize, opts, h, out); err != nil {
-			out.Flush()
+			flush(out)
 			fmt.Fprintf(stderr, "toolparse: reading %s: %v\n", displayName(name), err)
 			return 2
 		}
 	}
-	if t, ok := out.(*transcoder); ok {
-		t.Close()
-	}
-	if err := out.Flush(); err != nil && writeErr == nil {
+	if err := out.Close(); err != nil && writeErr == nil {
 		writeErr = err
 	}
 	if writeErr != nil {
@@ -230,7 +227,7 @@ func (t *transcoder) Event(e syntax.Event) error {
 	return nil
 }
 
-func (t *transcoder) Flush() error { return nil }
+func (t *transcoder) Flush() error { return flush(t.r) }
 
 func (t *transcoder) Close() error {
 	t.report(t.r.Close())
@@ -288,9 +285,17 @@ func runPrompt(args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
+// flush writes what r has buffered, if it can.
+func flush(r syntax.Renderer) error {
+	if f, ok := r.(syntax.Flusher); ok {
+		return f.Flush()
+	}
+	return nil
+}
+
 // parse feeds r to a new parser, in chunks of chunkSize bytes when it is set,
 // flushing the output after every chunk so events appear as they are produced.
-func parse(s syntax.Syntax, r io.Reader, chunkSize int, opts syntax.Options, h syntax.Handler, out stream.Writer) error {
+func parse(s syntax.Syntax, r io.Reader, chunkSize int, opts syntax.Options, h syntax.Handler, out syntax.Renderer) error {
 	p := s.New(h, opts)
 	buf := make([]byte, 64<<10)
 	for {
@@ -305,7 +310,7 @@ func parse(s syntax.Syntax, r io.Reader, chunkSize int, opts syntax.Options, h s
 			data = data[k:]
 		}
 		if n > 0 {
-			out.Flush()
+			flush(out)
 		}
 		if errors.Is(err, io.EOF) {
 			break

@@ -26,7 +26,7 @@ import (
 // Values that are not strings are written as their JSON text (a tool schema
 // converts them back).
 func NewRenderer(w io.Writer, opts syntax.Options) syntax.Renderer {
-	return wire.New(&units{w: bufio.NewWriter(w), multiple: opts.MultipleBlocks})
+	return wire.New("caret", &units{w: bufio.NewWriter(w), multiple: opts.MultipleBlocks})
 }
 
 type units struct {
@@ -53,6 +53,9 @@ func (u *units) Text(t syntax.Type, s string) error {
 		lead = " "
 	}
 	u.w.WriteString(lead + s + "\n")
+	if u.inBatch > 0 {
+		return wire.CannotCarry("caret", "text between a call and its execute: written after the call's block, which is executed at its closing fence")
+	}
 	return nil
 }
 
@@ -84,6 +87,8 @@ func (u *units) Execute() error {
 func (u *units) Results(rs []syntax.Event) error {
 	return wire.CannotCarry("caret", "%d result(s): caret has no form for results; not written", len(rs))
 }
+
+func (u *units) Flush() error { return u.w.Flush() }
 
 func (u *units) End() error {
 	if u.inBatch > 0 {

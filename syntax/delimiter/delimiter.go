@@ -58,7 +58,7 @@ type parser struct {
 
 	pending    []syntax.Event // calls since the last §execute
 	pendingPos syntax.Pos     // where the first of them starts
-	batch      []string       // the names of the last executed batch
+	batch      []syntax.Event // the calls of the last executed batch (name and id)
 	resultIdx  int            // results seen since the last §execute
 
 	// [SYSTEM: candidates.
@@ -200,7 +200,7 @@ func (p *parser) act(kw string, n int) {
 		p.Emit(syntax.Event{Type: syntax.Execute, Span: span})
 		p.batch = p.batch[:0]
 		for _, c := range p.pending {
-			p.batch = append(p.batch, c.Name)
+			p.batch = append(p.batch, syntax.Event{Name: c.Name, ID: c.ID})
 		}
 		p.pending = p.pending[:0]
 		p.resultIdx = 0
@@ -382,13 +382,13 @@ func lineEnd(data []byte, i int, eof bool) (int, bool) {
 }
 
 func (p *parser) result(line, inner []byte, off int64) {
-	tool := ""
+	var call syntax.Event // the call at the result's position in the last batch
 	if p.resultIdx < len(p.batch) {
-		tool = p.batch[p.resultIdx]
+		call = p.batch[p.resultIdx]
 	}
 	p.resultIdx++
 	p.atLineStart = true
-	p.Emit(syntax.Event{Type: syntax.Result, Tool: tool, Status: syntax.Success,
+	p.Emit(syntax.Event{Type: syntax.Result, Tool: call.Name, ID: call.ID, Status: syntax.Success,
 		Value: syntax.AppendQuote(nil, string(jsonscan.TrimSpace(inner))),
 		Span:  syntax.Span{Start: off, End: off + int64(len(line))}})
 }

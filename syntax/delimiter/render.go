@@ -16,9 +16,9 @@ import (
 // result. A result carries its content only: the delimiter form has no tool
 // name (the parser takes it from the call at the same position) and no
 // status, so a failure, or content that is not a string, is written as text
-// and reported as not carried. The end event writes nothing.
+// and reported as not carried. The end event writes §end.
 func NewRenderer(w io.Writer, _ syntax.Options) syntax.Renderer {
-	return wire.New(&units{w: bufio.NewWriter(w)})
+	return wire.New("delimiter", &units{w: bufio.NewWriter(w)})
 }
 
 type units struct{ w *bufio.Writer }
@@ -65,7 +65,7 @@ func holdsDelimiter(s string) bool {
 
 func (u *units) Text(t syntax.Type, s string) error {
 	if holdsDelimiter(s) {
-		return wire.CannotCarry("delimiter", "%s text holding a delimiter or a [SYSTEM: line", t)
+		return wire.CannotCarry("delimiter", "%s text holding a delimiter or a [SYSTEM: line: not written", t)
 	}
 	kw := "§respond: "
 	if t == syntax.Think {
@@ -115,4 +115,12 @@ func (u *units) Results(rs []syntax.Event) error {
 	return nil
 }
 
+// EndMarker writes §end.
+func (u *units) EndMarker() error {
+	u.w.WriteString("§end\n")
+	return nil
+}
+
 func (u *units) End() error { return u.w.Flush() }
+
+func (u *units) Flush() error { return u.w.Flush() }

@@ -14,13 +14,17 @@ import (
 // and tool_use blocks in their order and ends at execute (stop_reason
 // "tool_use") or before results (stop_reason "end_turn"); a run of results is
 // a user message of tool_result blocks (is_error for a failure), each
-// pointing at the call at its position in the last batch by tool_use_id — or,
-// when that call had no id, naming the tool in a "name" field, which this
-// parser reads (Anthropic's API has no such field).
+// pointing at its call by tool_use_id. A call without an id is given one
+// (call_1, call_2, … in stream order) and the results that answer it the
+// same; a result that answers no call of the last batch names its tool in a
+// "name" field instead, which this parser reads (Anthropic's API has no
+// such field).
 //
 // It cannot carry calls that no execute followed, or an execute with no call.
 func NewRenderer(w io.Writer, _ syntax.Options) syntax.Renderer {
-	return wire.New(&anthropicUnits{w: bufio.NewWriter(w)})
+	r := wire.New("anthropic", &anthropicUnits{w: bufio.NewWriter(w)})
+	r.IDs = true
+	return r
 }
 
 // The JSON written, in the providers' field order.
@@ -65,7 +69,6 @@ type anthropicUnits struct {
 	w       *bufio.Writer
 	content []aBlock       // the open assistant message's blocks
 	calls   []syntax.Event // its calls
-	batch   []syntax.Event // the last executed batch
 }
 
 func (u *anthropicUnits) Text(t syntax.Type, s string) error {
@@ -89,7 +92,6 @@ func (u *anthropicUnits) Execute() error {
 	if len(u.calls) == 0 {
 		return wire.CannotCarry("native", "an execute with no call")
 	}
-	u.batch = u.calls
 	u.calls = nil
 	return u.message("tool_use")
 }
@@ -113,15 +115,6 @@ func writeLine(w io.Writer, v any) error {
 	return enc.Encode(v)
 }
 
-// batchID is the id of the call a result at position i answers: the call at
-// the same position in the last batch, if it is a call of that tool.
-func batchID(batch []syntax.Event, i int, tool string) string {
-	if i < len(batch) && batch[i].Name == tool {
-		return batch[i].ID
-	}
-	return ""
-}
-
 func (u *anthropicUnits) pending() error {
 	if len(u.calls) == 0 {
 		return nil
@@ -140,7 +133,7 @@ func (u *anthropicUnits) Results(rs []syntax.Event) error {
 	blocks := make([]aBlock, len(rs))
 	for i, r := range rs {
 		b := aBlock{Type: "tool_result", Content: r.ValueJSON(), IsError: r.Status == syntax.Failure}
-		if b.ToolUseID = batchID(u.batch, i, r.Tool); b.ToolUseID == "" {
+		if b.ToolUseID = r.ID; b.ToolUseID == "" {
 			b.Name = r.Tool
 		}
 		blocks[i] = b
@@ -150,6 +143,8 @@ func (u *anthropicUnits) Results(rs []syntax.Event) error {
 	}
 	return err
 }
+
+func (u *anthropicUnits) Flush() error { return u.w.Flush() }
 
 func (u *anthropicUnits) End() error {
 	err := u.pending()
@@ -170,16 +165,19 @@ func (u *anthropicUnits) End() error {
 // The message form has fixed places, so it loses order within a message
 // (thoughts first, then text, then calls) and joins several text runs of a
 // message; it cannot carry a failure status, calls no execute followed, or an
-// execute with no call. Each loss is reported.
+// execute with no call. Each loss is reported. A call without an id is given
+// one (call_1, call_2, … in stream order), and the results that answer it
+// the same tool_call_id.
 func NewOpenAIRenderer(w io.Writer, _ syntax.Options) syntax.Renderer {
-	return wire.New(&openaiUnits{w: bufio.NewWriter(w)})
+	r := wire.New("openai", &openaiUnits{w: bufio.NewWriter(w)})
+	r.IDs = true
+	return r
 }
 
 type openaiUnits struct {
 	w                  *bufio.Writer
 	reasoning, content string
 	calls              []syntax.Event
-	batch              []syntax.Event
 }
 
 func (u *openaiUnits) Text(t syntax.Type, s string) error {
@@ -211,7 +209,6 @@ func (u *openaiUnits) Execute() error {
 	if len(u.calls) == 0 {
 		return wire.CannotCarry("openai", "an execute with no call")
 	}
-	u.batch = u.calls
 	return u.message()
 }
 
@@ -239,8 +236,8 @@ func (u *openaiUnits) Results(rs []syntax.Event) error {
 	if e := u.message(); err == nil {
 		err = e
 	}
-	for i, r := range rs {
-		m := oMessage{Role: "tool", ToolCallID: batchID(u.batch, i, r.Tool), Name: r.Tool, Content: r.ValueJSON()}
+	for _, r := range rs {
+		m := oMessage{Role: "tool", ToolCallID: r.ID, Name: r.Tool, Content: r.ValueJSON()}
 		if r.Status == syntax.Failure && err == nil {
 			err = wire.CannotCarry("openai", "a failure status (tool messages have none)")
 		}
@@ -250,6 +247,8 @@ func (u *openaiUnits) Results(rs []syntax.Event) error {
 	}
 	return err
 }
+
+func (u *openaiUnits) Flush() error { return u.w.Flush() }
 
 func (u *openaiUnits) End() error {
 	var err error

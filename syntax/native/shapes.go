@@ -86,7 +86,7 @@ func (p *parser) message(d fields, span syntax.Span) {
 		if name == "" {
 			name = p.names[d.s("tool_call_id")]
 		}
-		p.Emit(syntax.Event{Type: syntax.Result, Tool: name, Status: syntax.Success, Value: contentValue(d.get("content")), Span: span})
+		p.Emit(syntax.Event{Type: syntax.Result, Tool: name, ID: d.s("tool_call_id"), Status: syntax.Success, Value: contentValue(d.get("content")), Span: span})
 		return
 	case "user", "system", "developer":
 		// Only tool results are read from these (Anthropic tool_result blocks).
@@ -163,7 +163,7 @@ func (p *parser) toolResult(b fields, span syntax.Span) {
 	if tool == "" {
 		tool = b.s("name") // not Anthropic's: the renderer's name for a result whose call had no id
 	}
-	p.Emit(syntax.Event{Type: syntax.Result, Tool: tool, Status: status, Value: contentValue(b.get("content")), Span: span})
+	p.Emit(syntax.Event{Type: syntax.Result, Tool: tool, ID: b.s("tool_use_id"), Status: status, Value: contentValue(b.get("content")), Span: span})
 }
 
 func anthropicCut(stop string) string {
@@ -395,7 +395,7 @@ func (p *parser) responsesOutput(items [][]byte, span syntax.Span) {
 			}
 		case "function_call_output":
 			p.EndRun()
-			p.Emit(syntax.Event{Type: syntax.Result, Tool: p.names[it.s("call_id")], Status: syntax.Success, Value: contentValue(it.get("output")), Span: span})
+			p.Emit(syntax.Event{Type: syntax.Result, Tool: p.names[it.s("call_id")], ID: it.s("call_id"), Status: syntax.Success, Value: contentValue(it.get("output")), Span: span})
 		}
 	}
 	p.EndRun()
@@ -438,7 +438,7 @@ func (p *parser) geminiParts(parts [][]byte, role string, span syntax.Span) {
 		case pt.has("functionResponse"):
 			fr := pt.obj("functionResponse")
 			p.EndRun()
-			p.Emit(syntax.Event{Type: syntax.Result, Tool: fr.s("name"), Status: syntax.Success, Value: contentValue(fr.get("response")), Span: span})
+			p.Emit(syntax.Event{Type: syntax.Result, Tool: fr.s("name"), ID: fr.s("id"), Status: syntax.Success, Value: contentValue(fr.get("response")), Span: span})
 		case pt.has("text"):
 			if role == "user" {
 				continue

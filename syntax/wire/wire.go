@@ -1,16 +1,27 @@
+// Package wire is the shared half of every syntax's renderer: it groups a
+// stream of events into the units a wire form is written in (text runs,
+// calls, the execute that closes a batch, runs of results, the end), gives
+// results the ids of the calls they answer, and reports every event a syntax
+// cannot carry. A syntax supplies the other half, its [Units].
 package wire
 
 import (
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/toolparse/toolparse/syntax"
 )
 
-// Units writes the units of one syntax's wire form, in stream order.
+// Units writes the units of one syntax's wire form, in stream order. Each
+// method writes what it can and returns an error (wrapping
+// [ErrCannotCarry]) that says what it could not carry and what it did with
+// it instead.
 type Units interface {
-	// Text writes a text run; t is Think or Respond.
+	// Text writes a text run; t is Think or Respond. Each think event is
+	// a unit of its own; adjacent respond events come as one run, joined by
+	// a blank line (no syntax can tell two runs of prose apart).
 	Text(t syntax.Type, content string) error
 	// Calls writes consecutive calls. More calls, or an Execute, may follow;
 	// a syntax that writes a batch as one block keeps them until Execute.
@@ -19,9 +30,30 @@ type Units interface {
 	Execute() error
 	// Results writes a run of results.
 	Results(results []syntax.Event) error
-	// End is called once, at the end; calls written since the last Execute
-	// are calls no execute followed.
+	// End is called once, at the end of the output; calls written since
+	// the last Execute are calls no execute followed. It flushes.
 	End() error
+}
+
+// EndMarker is implemented by units whose syntax has an end marker
+// (xmljson's <end>, delimiter's §end): it is written when the stream's end
+// event comes, before End.
+type EndMarker interface {
+	EndMarker() error
+}
+
+// Hosted is implemented by units that can write the calls a provider ran
+// itself and their results. For other units, such events are reported as
+// not carried.
+type Hosted interface {
+	Hosted(e syntax.Event) error
+}
+
+// Flags is implemented by units that carry the refusal flag of respond text
+// and the custom flag of calls. For other units, the text and the call are
+// written and the flag is reported as not carried.
+type Flags interface {
+	CarriesFlags()
 }
 
 // ErrCannotCarry is wrapped by the errors of units that a syntax cannot
@@ -35,18 +67,29 @@ func CannotCarry(syntaxName, format string, args ...any) error {
 }
 
 // Renderer groups events into units for a Units. It implements
-// syntax.Renderer.
+// [syntax.Renderer], and [syntax.Flusher] when its Units does.
 type Renderer struct {
+	// IDs makes the renderer give every call without an id one, call_1,
+	// call_2, … in stream order, for wire forms that pair results with
+	// calls by id (OpenAI, Anthropic). Results are given their call's id
+	// either way, when it has one.
+	IDs bool
+
+	name     string
 	u        Units
-	textType syntax.Type
 	text     strings.Builder
+	textOpen bool // a respond run is being gathered
 	calls    []syntax.Event
 	results  []syntax.Event
+	batch    []syntax.Event // the calls of the open batch, then of the last executed one
+	answered []bool         // which calls of batch a result answered
+	executed bool           // batch was executed: the next call starts a new one
+	made     int            // ids made so far
 	ended    bool
 }
 
-// New returns a renderer writing through u.
-func New(u Units) *Renderer { return &Renderer{u: u} }
+// New returns a renderer for the syntax named name, writing through u.
+func New(name string, u Units) *Renderer { return &Renderer{name: name, u: u} }
 
 // Event takes the next event.
 func (r *Renderer) Event(e syntax.Event) error {
@@ -54,30 +97,82 @@ func (r *Renderer) Event(e syntax.Event) error {
 		return nil
 	}
 	switch e.Type {
-	case syntax.Think, syntax.Respond:
-		if r.textType == e.Type {
+	case syntax.Respond:
+		err := errors.Join(r.flushCalls(), r.flushResults(), r.flag(e.Refusal, "the refusal flag of respond text (written as plain text)"))
+		if r.textOpen {
 			r.text.WriteString("\n\n")
-			r.text.WriteString(e.Content)
-			return nil
 		}
-		err := errors.Join(r.flushText(), r.flushCalls(), r.flushResults())
-		r.textType = e.Type
+		r.textOpen = true
 		r.text.WriteString(e.Content)
 		return err
+	case syntax.Think:
+		return errors.Join(r.flush(), r.u.Text(e.Type, e.Content))
 	case syntax.Call:
-		err := errors.Join(r.flushText(), r.flushResults())
+		err := errors.Join(r.flushText(), r.flushResults(), r.flag(e.Custom, "the custom flag of call "+e.Name+" (written as an ordinary call)"))
+		if r.executed {
+			r.batch, r.answered, r.executed = r.batch[:0], r.answered[:0], false
+		}
+		if e.ID == "" && r.IDs {
+			r.made++
+			e.ID = "call_" + strconv.Itoa(r.made)
+		}
 		r.calls = append(r.calls, e)
+		r.batch = append(r.batch, e)
+		r.answered = append(r.answered, false)
 		return err
 	case syntax.Execute:
+		r.executed = true
 		return errors.Join(r.flush(), r.u.Execute())
 	case syntax.Result:
 		err := errors.Join(r.flushText(), r.flushCalls())
-		r.results = append(r.results, e)
+		r.results = append(r.results, r.answer(e))
 		return err
+	case syntax.HostedCall, syntax.HostedResult:
+		if h, ok := r.u.(Hosted); ok {
+			return errors.Join(r.flush(), h.Hosted(e))
+		}
+		what := "hosted call " + e.Name
+		if e.Type == syntax.HostedResult {
+			what = "hosted result of " + e.Tool
+		}
+		return CannotCarry(r.name, "a %s (run by the provider; %s has no form for it): not written", what, r.name)
 	case syntax.End:
-		return r.Close()
+		err := r.flush()
+		if m, ok := r.u.(EndMarker); ok {
+			err = errors.Join(err, m.EndMarker())
+		}
+		return errors.Join(err, r.Close())
+	case syntax.Error:
+		raw := ""
+		if e.Raw != "" {
+			raw = fmt.Sprintf(", with the %d bytes of source text it holds", len(e.Raw))
+		}
+		return CannotCarry(r.name, "an error event (%s at %s: %s)%s: not written", e.Code, e.Pos, e.Message, raw)
 	}
-	return nil // errors and unknown events are not written
+	return CannotCarry(r.name, "a %s event (a framework's, not the model's): not written", e.Type)
+}
+
+// answer gives a result the id of the call it answers, when it has none:
+// the first call of its tool in the last batch that no result answered yet.
+func (r *Renderer) answer(e syntax.Event) syntax.Event {
+	for i, c := range r.batch {
+		if r.answered[i] || (e.ID != "" && c.ID != e.ID) || (e.ID == "" && c.Name != e.Tool) {
+			continue
+		}
+		r.answered[i] = true
+		if e.ID == "" {
+			e.ID = c.ID
+		}
+		break
+	}
+	return e
+}
+
+func (r *Renderer) flag(set bool, what string) error {
+	if _, ok := r.u.(Flags); !set || ok {
+		return nil
+	}
+	return CannotCarry(r.name, "%s", what)
 }
 
 // Close writes what is buffered and ends the output.
@@ -88,6 +183,14 @@ func (r *Renderer) Close() error {
 	err := r.flush()
 	r.ended = true
 	return errors.Join(err, r.u.End())
+}
+
+// Flush writes what the units have buffered, if they can.
+func (r *Renderer) Flush() error {
+	if f, ok := r.u.(syntax.Flusher); ok {
+		return f.Flush()
+	}
+	return nil
 }
 
 func (r *Renderer) flush() error {
@@ -104,13 +207,13 @@ func (r *Renderer) flushCalls() error {
 }
 
 func (r *Renderer) flushText() error {
-	if r.textType == "" {
+	if !r.textOpen {
 		return nil
 	}
-	t, s := r.textType, r.text.String()
-	r.textType = ""
+	s := r.text.String()
+	r.textOpen = false
 	r.text.Reset()
-	return r.u.Text(t, s)
+	return r.u.Text(syntax.Respond, s)
 }
 
 func (r *Renderer) flushResults() error {
@@ -123,8 +226,9 @@ func (r *Renderer) flushResults() error {
 }
 
 // Normalize returns the events a round trip through any renderer is expected
-// to give back: without errors, fragments and positions, adjacent text
-// events of one type joined by a blank line, and args compact.
+// to give back: without errors, fragments, positions and what only the
+// source knows (Strings), adjacent text events of one type joined by a
+// blank line, and args compact.
 func Normalize(evs []syntax.Event) []syntax.Event {
 	var out []syntax.Event
 	for _, e := range evs {
@@ -139,4 +243,18 @@ func Normalize(evs []syntax.Event) []syntax.Event {
 		out = append(out, e)
 	}
 	return out
+}
+
+// NormalizePair normalizes the events given to a renderer and those parsed
+// back from its output, for comparison: as [Normalize], and an id that the
+// renderer made for a call or result that had none (see Renderer.IDs) is
+// removed from the events parsed back.
+func NormalizePair(sent, back []syntax.Event) ([]syntax.Event, []syntax.Event) {
+	sent, back = Normalize(sent), Normalize(back)
+	for i := range min(len(sent), len(back)) {
+		if sent[i].ID == "" && sent[i].Type == back[i].Type {
+			back[i].ID = ""
+		}
+	}
+	return sent, back
 }

@@ -13,7 +13,7 @@ import (
 )
 
 // recorder writes each unit as a line, to show how events are grouped.
-type recorder struct{ lines []string }
+type recorder struct{ lines, ids []string }
 
 func (r *recorder) Text(t syntax.Type, s string) error {
 	r.lines = append(r.lines, fmt.Sprintf("text %s %q", t, s))
@@ -26,13 +26,31 @@ func (r *recorder) Calls(cs []syntax.Event) error {
 		names = append(names, c.Name)
 	}
 	r.lines = append(r.lines, "calls "+strings.Join(names, ","))
+	r.ids = append(r.ids, "calls "+withIDs(cs, func(e syntax.Event) string { return e.Name }))
 	return nil
 }
 
-func (r *recorder) Execute() error { r.lines = append(r.lines, "execute"); return nil }
+func withIDs(evs []syntax.Event, name func(syntax.Event) string) string {
+	var s []string
+	for _, e := range evs {
+		s = append(s, name(e)+"#"+e.ID)
+	}
+	return strings.Join(s, ",")
+}
+
+func (r *recorder) Execute() error {
+	r.lines = append(r.lines, "execute")
+	r.ids = append(r.ids, "execute")
+	return nil
+}
 
 func (r *recorder) Results(rs []syntax.Event) error {
-	r.lines = append(r.lines, fmt.Sprintf("results %d", len(rs)))
+	var tools []string
+	for _, e := range rs {
+		tools = append(tools, e.Tool)
+	}
+	r.lines = append(r.lines, "results "+strings.Join(tools, ","))
+	r.ids = append(r.ids, "results "+withIDs(rs, func(e syntax.Event) string { return e.Tool }))
 	return nil
 }
 
@@ -44,27 +62,84 @@ func call(name string) syntax.Event {
 
 func TestGrouping(t *testing.T) {
 	var rec recorder
-	r := wire.New(&rec)
+	r := wire.New("rec", &rec)
+	var errs []string
 	for _, e := range []syntax.Event{
 		{Type: syntax.Respond, Content: "a"},
-		{Type: syntax.Error, Message: "dropped"},
+		{Type: syntax.Error, Code: syntax.CodeMalformed, Message: "bad block", Pos: syntax.Pos{Offset: 2, Line: 1, Column: 3}, Raw: "<x>"},
 		{Type: syntax.Respond, Content: "b"},
 		{Type: syntax.Respond, Content: "frag", Partial: true},
 		call("x"), call("y"),
 		{Type: syntax.Think, Content: "between"},
+		{Type: syntax.Think, Content: "twice"},
 		call("z"),
 		{Type: syntax.Execute},
 		{Type: syntax.Result, Tool: "x"}, {Type: syntax.Result, Tool: "y"},
+		{Type: "user", Content: "hi"},
 		{Type: syntax.End},
 		{Type: syntax.Respond, Content: "after end"},
 	} {
 		if err := r.Event(e); err != nil {
-			t.Fatal(err)
+			errs = append(errs, err.Error())
 		}
 	}
-	r.Close()
-	want := []string{`text respond "a\n\nb"`, "calls x,y", `text think "between"`, "calls z", "execute", "results 2", "end"}
+	if err := r.Close(); err != nil {
+		errs = append(errs, err.Error())
+	}
+	want := []string{`text respond "a\n\nb"`, "calls x,y", `text think "between"`, `text think "twice"`, "calls z", "execute", "results x,y", "end"}
 	if d := cmp.Diff(want, rec.lines); d != "" {
+		t.Error(d)
+	}
+	wantErrs := []string{
+		"rec cannot carry: an error event (malformed at 1:3: bad block), with the 3 bytes of source text it holds: not written",
+		"rec cannot carry: a user event (a framework's, not the model's): not written",
+	}
+	if d := cmp.Diff(wantErrs, errs); d != "" {
+		t.Error(d)
+	}
+}
+
+// TestIDs checks that calls get ids when the wire form needs them, and
+// results the id of the call they answer: by id when they have one, else
+// the first unanswered call of their tool in the last batch.
+func TestIDs(t *testing.T) {
+	var rec recorder
+	r := wire.New("rec", &rec)
+	r.IDs = true
+	withID := call("b")
+	withID.ID = "toolu_9"
+	evs := []syntax.Event{
+		call("a"), withID, call("a"), {Type: syntax.Execute},
+		{Type: syntax.Result, Tool: "a"}, {Type: syntax.Result, Tool: "b"}, {Type: syntax.Result, Tool: "a"},
+		call("c"), {Type: syntax.Execute},
+		{Type: syntax.Result, Tool: "c", ID: "mine"}, {Type: syntax.Result, Tool: "a"},
+	}
+	if err := syntax.Render(r, evs); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"calls a#call_1,b#toolu_9,a#call_2", "execute", "results a#call_1,b#toolu_9,a#call_2",
+		"calls c#call_3", "execute", "results c#mine,a#"}
+	if d := cmp.Diff(want, rec.ids); d != "" {
+		t.Error(d)
+	}
+}
+
+func TestNotCarried(t *testing.T) {
+	var rec recorder
+	r := wire.New("rec", &rec)
+	refusal := syntax.Event{Type: syntax.Respond, Content: "no", Refusal: true}
+	custom := call("patch")
+	custom.Custom = true
+	err := syntax.Render(r, []syntax.Event{refusal, custom, {Type: syntax.Execute},
+		{Type: syntax.HostedCall, Name: "web_search"}, {Type: syntax.HostedResult, Tool: "web_search"}})
+	want := "rec cannot carry: the refusal flag of respond text (written as plain text)\n" +
+		"rec cannot carry: the custom flag of call patch (written as an ordinary call)\n" +
+		"rec cannot carry: a hosted call web_search (run by the provider; rec has no form for it): not written\n" +
+		"rec cannot carry: a hosted result of web_search (run by the provider; rec has no form for it): not written"
+	if err == nil || err.Error() != want {
+		t.Errorf("got error\n%v\nwant\n%s", err, want)
+	}
+	if d := cmp.Diff([]string{`text respond "no"`, "calls patch", "execute", "end"}, rec.lines); d != "" {
 		t.Error(d)
 	}
 }

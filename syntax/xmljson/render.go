@@ -14,12 +14,16 @@ import (
 // think as <think>…</think>, respond as plain lines, a batch of calls as one
 // <execute> block holding a JSON array of {"name","args","id"}, and a run of
 // results as one <results> block of {"tool","status","content"}. Arguments
-// and contents are written byte for byte as the events hold them. The end
-// event writes nothing (the parser gives one end whether or not <end> is
-// there). It cannot carry respond text holding a marker, a thought holding
-// </think>, or calls no execute followed.
+// and contents are written byte for byte as the events hold them, and a
+// result's id when it has one. The end event writes <end>.
+//
+// It cannot carry respond text holding a marker that would open something
+// (<think>, <end>, or <execute> or <results> followed by '[', '{' or their
+// close tag), a thought holding </think>, calls no execute followed, or text
+// between calls and their execute (it is written before the batch's block,
+// and reported).
 func NewRenderer(w io.Writer, _ syntax.Options) syntax.Renderer {
-	return wire.New(&units{w: bufio.NewWriter(w)})
+	return wire.New("xmljson", &units{w: bufio.NewWriter(w)})
 }
 
 type units struct {
@@ -39,23 +43,48 @@ func (u *units) Execute() error {
 }
 
 func (u *units) Text(t syntax.Type, s string) error {
+	var moved error
 	if len(u.calls) > 0 {
-		return wire.CannotCarry("xmljson", "text between calls and their execute (written after the text, with the batch)")
+		moved = wire.CannotCarry("xmljson", "%s text between calls and their execute: written before the batch's <execute> block", t)
 	}
 	if t == syntax.Think {
 		if strings.Contains(s, closeThink) {
-			return wire.CannotCarry("xmljson", "a thought holding %s", closeThink)
+			return errors.Join(moved, wire.CannotCarry("xmljson", "a thought holding %s: not written", closeThink))
 		}
 		u.w.WriteString(openThink + s + closeThink + "\n")
-		return nil
+		return moved
 	}
-	for _, m := range textMarkers {
-		if strings.Contains(s, m) {
-			return wire.CannotCarry("xmljson", "respond text holding the marker %s", m)
-		}
+	if m := opensMarker(s); m != "" {
+		return errors.Join(moved, wire.CannotCarry("xmljson", "respond text holding the marker %s: not written", m))
 	}
 	u.w.WriteString(s + "\n")
-	return nil
+	return moved
+}
+
+// opensMarker returns the first marker in s that the parser would read as
+// one, or "".
+func opensMarker(s string) string {
+	for _, m := range textMarkers {
+		for i := 0; ; {
+			j := strings.Index(s[i:], m)
+			if j < 0 {
+				break
+			}
+			i += j + len(m)
+			if m == openThink || m == endTag {
+				return m
+			}
+			rest := strings.TrimLeft(s[i:]+"\n", " \t\r\n") // the text is written followed by a newline
+			closeTag := closeExecute
+			if m == openResults {
+				closeTag = closeResults
+			}
+			if rest == "" || rest[0] == '[' || rest[0] == '{' || strings.HasPrefix(rest, closeTag[:min(len(rest), len(closeTag))]) {
+				return m
+			}
+		}
+	}
+	return ""
 }
 
 func (u *units) batch(calls []syntax.Event) error {
@@ -89,6 +118,10 @@ func (u *units) Results(rs []syntax.Event) error {
 		}
 		b = append(b, `{"tool":`...)
 		b = syntax.AppendQuote(b, r.Tool)
+		if r.ID != "" {
+			b = append(b, `,"id":`...)
+			b = syntax.AppendQuote(b, r.ID)
+		}
 		b = append(b, `,"status":`...)
 		b = syntax.AppendQuote(b, string(r.Status))
 		b = append(b, `,"content":`...)
@@ -100,4 +133,13 @@ func (u *units) Results(rs []syntax.Event) error {
 	return err
 }
 
+// EndMarker writes <end>.
+func (u *units) EndMarker() error {
+	err := u.pending()
+	u.w.WriteString(endTag + "\n")
+	return err
+}
+
 func (u *units) End() error { return errors.Join(u.pending(), u.w.Flush()) }
+
+func (u *units) Flush() error { return u.w.Flush() }

@@ -42,6 +42,7 @@ type state uint8
 const (
 	inText state = iota
 	inThink
+	afterOpen // after <execute> or <results>: a block only if '[', '{' or the close tag comes next
 	inBlock
 	afterEnd
 )
@@ -61,6 +62,8 @@ type parser struct {
 
 	// The open <execute> or <results> block.
 	open, close string
+	openAt      int64  // offset of the open tag
+	openSpace   []byte // the white space after the open tag, before the block is decided
 	blockStart  syntax.Pos
 	blk         scan.Block // the bytes after the open tag
 	phase       int
@@ -89,6 +92,8 @@ func (p *parser) step(data []byte, eof bool) int {
 	switch p.state {
 	case inThink:
 		return p.thinkText(data, eof)
+	case afterOpen:
+		return p.afterOpenTag(data, eof)
 	case inBlock:
 		return p.blockBytes(data, eof)
 	case afterEnd:
@@ -142,23 +147,80 @@ func (p *parser) openMarker(m string, off int64) {
 		p.thinkStart = p.Pos()
 		p.state = inThink
 	case openExecute, openResults:
-		p.EndRun()
 		p.open, p.close = m, closeExecute
 		if m == openResults {
 			p.close = closeResults
 		}
+		p.openAt = off
 		p.blockStart = p.Pos()
-		p.blk.Reset()
-		p.phase = phaseJSON
-		p.problem = ""
-		p.js.Reset(p.Options().DepthLimit())
-		p.args.Reset()
-		p.state = inBlock
+		p.openSpace = p.openSpace[:0]
+		p.state = afterOpen
 	case endTag:
 		p.EndRun()
 		p.endSpan = syntax.Span{Start: off, End: off + int64(len(endTag))}
 		p.state = afterEnd
 	}
+}
+
+// afterOpenTag decides what an <execute> or <results> tag is: it opens a
+// block when the first byte after it that is not white space is '[' or '{',
+// or starts its close tag (an empty block: an error); otherwise the tag and
+// the white space after it are text.
+func (p *parser) afterOpenTag(data []byte, eof bool) int {
+	i := jsonscan.SkipSpace(data, 0)
+	if len(p.openSpace)+i > p.Options().BlockLimit() {
+		// A block would be over the limit before its JSON starts: text.
+		p.Text(syntax.Respond, append([]byte(p.open), p.openSpace...), p.openAt)
+		p.state = inText
+		return scan.Again
+	}
+	p.openSpace = append(p.openSpace, data[:i]...)
+	if i == len(data) {
+		if eof {
+			span := syntax.Span{Start: p.openAt, End: p.Offset() + int64(i)}
+			p.Errorf(syntax.CodeTruncated, p.blockStart, span, []byte(p.open), "unterminated %s: the stream ended before %s", p.open, p.close)
+			p.state = inText
+		}
+		return len(data)
+	}
+	rest := data[i:]
+	full, partial := scan.MatchPrefix(rest, p.close)
+	switch {
+	case rest[0] == '[' || rest[0] == '{':
+		p.openBlock()
+		if i == 0 {
+			return scan.Again
+		}
+		return i
+	case full:
+		end := p.Offset() + int64(i+len(p.close))
+		raw := append(append([]byte(p.open), p.openSpace...), p.close...)
+		p.Errorf(syntax.CodeMalformed, p.blockStart, syntax.Span{Start: p.openAt, End: end}, raw,
+			"empty %s block: it must hold a JSON array", p.open)
+		p.state = inText
+		return i + len(p.close)
+	case partial && !eof:
+		return i // 0 when data starts with the partial tag: wait for the rest of it
+	}
+	// Prose that mentions the tag: the tag and the white space are text.
+	p.Text(syntax.Respond, append([]byte(p.open), p.openSpace...), p.openAt)
+	p.state = inText
+	if i == 0 {
+		return scan.Again
+	}
+	return i
+}
+
+// openBlock starts the block of the open tag, its JSON about to begin.
+func (p *parser) openBlock() {
+	p.EndRun()
+	p.blk.Reset()
+	p.phase = phaseJSON
+	p.problem = ""
+	p.js.Reset(p.Options().DepthLimit())
+	p.args.Reset()
+	p.state = inBlock
+	p.blockBytes(p.openSpace, false) // the white space before the JSON is the block's
 }
 
 // thinkText handles the inside of <think>: nothing but </think> is a marker.
@@ -399,6 +461,8 @@ func (p *parser) finish(end int64) {
 		p.EndRun()
 		p.Errorf(syntax.CodeTruncated, p.thinkStart, syntax.Span{Start: p.thinkStart.Offset, End: end}, nil,
 			"unterminated <think>: the stream ended before </think>")
+	case afterOpen:
+		p.afterOpenTag(nil, true)
 	case inBlock:
 		p.finishBlock(false)
 	case afterEnd:

@@ -23,7 +23,7 @@ import (
 // values that are not strings (written as their JSON text; a tool schema
 // converts them back).
 func NewRenderer(w io.Writer, _ syntax.Options) syntax.Renderer {
-	return wire.New(&units{w: bufio.NewWriter(w)})
+	return wire.New("xmltag", &units{w: bufio.NewWriter(w)})
 }
 
 type units struct {
@@ -37,12 +37,18 @@ func (u *units) Text(t syntax.Type, s string) error {
 			return wire.CannotCarry("xmltag", "a thought holding %s; not written", closeThinking)
 		}
 		u.w.WriteString(openThinking + s + closeThinking + "\n")
+		if u.inBatch > 0 {
+			return wire.CannotCarry("xmltag", "a thought between a call and its execute: written after the call's tool, which is executed at its close tag")
+		}
 		return nil
 	}
 	if strings.Contains(s, openThinking) || holdsToolTag(s) {
 		return wire.CannotCarry("xmltag", "text holding <thinking> or a <tool:…> tag; not written")
 	}
 	u.w.WriteString(s + "\n")
+	if u.inBatch > 0 {
+		return wire.CannotCarry("xmltag", "text between a call and its execute: written after the call's tool, which is executed at its close tag")
+	}
 	return nil
 }
 
@@ -88,6 +94,8 @@ func (u *units) Execute() error {
 func (u *units) Results(rs []syntax.Event) error {
 	return wire.CannotCarry("xmltag", "%d result(s): xmltag has no form for results; not written", len(rs))
 }
+
+func (u *units) Flush() error { return u.w.Flush() }
 
 func (u *units) End() error {
 	if u.inBatch > 0 {
