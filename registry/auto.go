@@ -33,6 +33,9 @@ func (r *Registry) Auto() syntax.Syntax {
 		Name:        AutoName,
 		Description: "detect the syntax from the stream (the earliest marker only one syntax has)",
 		New: func(h syntax.Handler, opts syntax.Options) syntax.Parser {
+			if h == nil {
+				panic("toolparse: a parser was made with a nil Handler")
+			}
 			var cands []syntax.Syntax
 			for _, s := range r.List() {
 				if s.Detect != nil {

@@ -15,7 +15,7 @@ import (
 )
 
 // Registry maps names and aliases, in any letter case, to syntaxes. It is safe
-// for concurrent use.
+// for concurrent use. The zero value is an empty registry, ready to use.
 type Registry struct {
 	mu     sync.RWMutex
 	byName map[string]syntax.Syntax // lower-cased name or alias
@@ -25,7 +25,7 @@ type Registry struct {
 // New returns a registry holding exactly the given syntaxes. It fails if two
 // of them share a name or alias.
 func New(syntaxes ...syntax.Syntax) (*Registry, error) {
-	r := &Registry{byName: map[string]syntax.Syntax{}}
+	r := &Registry{}
 	for _, s := range syntaxes {
 		if err := r.Register(s); err != nil {
 			return nil, err
@@ -70,6 +70,9 @@ func (r *Registry) Register(s syntax.Syntax) error {
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	if r.byName == nil {
+		r.byName = map[string]syntax.Syntax{}
+	}
 	keys := append([]string{s.Name}, s.Aliases...)
 	for _, k := range keys {
 		if strings.EqualFold(k, AutoName) {

@@ -60,3 +60,21 @@ func TestBuiltinNamesDistinct(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+func TestZeroRegistry(t *testing.T) {
+	var r registry.Registry
+	if _, err := r.Lookup("xmljson"); err == nil {
+		t.Error("an empty registry found xmljson")
+	}
+	if err := r.Register(xmljson.Syntax); err != nil {
+		t.Fatal(err)
+	}
+	if s, err := r.Lookup("xml"); err != nil || s.Name != "xmljson" {
+		t.Fatalf("Lookup(xml) = %q, %v", s.Name, err)
+	}
+	got := syntax.Parse(r.Auto(), []byte("<think>hm</think>"), syntax.Options{})
+	want := []syntax.Event{{Type: syntax.Think, Content: "hm"}, {Type: syntax.End}}
+	if len(got) != 2 || got[0].Type != want[0].Type || got[0].Content != want[0].Content || got[1].Type != syntax.End {
+		t.Errorf("auto over a zero registry: %v, want %v", got, want)
+	}
+}

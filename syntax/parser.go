@@ -6,13 +6,15 @@ import (
 	"iter"
 )
 
-// Handler receives events as a parser produces them, in source order. A
-// handler must not retain the event's Args or Value beyond the call unless it
-// copies them; parsers never modify them afterwards, so keeping them is safe.
+// Handler receives events as a parser produces them, in source order. The
+// event's Args and Value are never modified afterwards, so a handler may keep
+// them. A parser calls its handler synchronously, from inside Write and
+// Close; a handler that calls Write or Close on that same parser gets
+// [ErrReentrant] and the call does nothing. Every New function panics when
+// given a nil Handler.
 type Handler func(Event)
 
-// Parser is the streaming tool-invocation parser every syntax implements (the
-// seeds call it ToolInvocationParser). It is push-style: Write feeds the next
+// Parser is the streaming tool-invocation parser every syntax implements. It is push-style: Write feeds the next
 // chunk of model output, in any size, split anywhere — inside a marker, inside
 // a UTF-8 character — and the parser calls its [Handler] with every event that
 // chunk completes. Close marks the end of the stream: it flushes held text,
@@ -21,13 +23,18 @@ type Handler func(Event)
 //
 // Problems in the input are never returned as Go errors: they are [Error]
 // events and parsing goes on. Write returns an error only when called after
-// Close ([ErrClosed]). A Parser is not safe for concurrent use.
+// Close ([ErrClosed]) or from the parser's own handler ([ErrReentrant]). A
+// Parser is not safe for concurrent use.
 type Parser interface {
 	io.WriteCloser
 }
 
 // ErrClosed is returned by Write on a parser that was closed.
 var ErrClosed = errors.New("toolparse: write after close")
+
+// ErrReentrant is returned by Write and Close when called from the parser's
+// own handler, while it is delivering events.
+var ErrReentrant = errors.New("toolparse: Write or Close called from the parser's own handler")
 
 // Mode chooses how text runs are reported.
 type Mode int

@@ -30,12 +30,14 @@ func object(raw []byte) fields {
 	return f
 }
 
-// get returns key's raw value, or nil. A repeated key gives its last value,
-// as encoding/json does.
+// get returns key's raw value, or nil. A repeated key gives its first
+// value, as in every syntax: in token mode a call's name is announced as
+// soon as it is read, so a later value cannot count (encoding/json would
+// take the last).
 func (f fields) get(key string) []byte {
-	for i := len(f) - 1; i >= 0; i-- {
-		if string(f[i].key) == key {
-			return f[i].val
+	for _, m := range f {
+		if string(m.key) == key {
+			return m.val
 		}
 	}
 	return nil

@@ -44,6 +44,7 @@ type Core struct {
 	pend      []byte     // bytes the step could not decide on yet, or not shown to it yet
 	pos       syntax.Pos // position of the first byte drive is given (pend[0] between writes)
 	closed    bool
+	busy      bool // inside Write or Close: a call from the handler is refused
 	ended     bool // the End event was emitted
 	eventMode bool // opts.Mode == EventMode, for the hot path of Write
 
@@ -68,7 +69,11 @@ type Core struct {
 
 // Init prepares c. finish is called once at Close, after all input has been
 // consumed, with the input's length; it reports whatever is unterminated.
+// It panics if h is nil.
 func (c *Core) Init(h syntax.Handler, opts syntax.Options, step StepFunc, finish func(end int64)) {
+	if h == nil {
+		panic("toolparse: a parser was made with a nil Handler")
+	}
 	*c = Core{h: h, opts: opts, step: step, finish: finish, pos: syntax.Pos{Line: 1, Column: 1},
 		eventMode: opts.Mode == syntax.EventMode}
 }
@@ -118,8 +123,13 @@ func (c *Core) Pos() syntax.Pos {
 // Offset is the byte offset of the first byte of the data the current step was given.
 func (c *Core) Offset() int64 { return c.pos.Offset + int64(c.done) }
 
-// Write feeds a chunk to the step function.
+// Write feeds a chunk to the step function. Called from the handler, while
+// the core is delivering events, it does nothing and returns
+// [syntax.ErrReentrant].
 func (c *Core) Write(p []byte) (int, error) {
+	if c.busy {
+		return 0, syntax.ErrReentrant
+	}
 	if c.closed {
 		return 0, syntax.ErrClosed
 	}
@@ -139,6 +149,8 @@ func (c *Core) Write(p []byte) (int, error) {
 		return len(p), nil
 	}
 run:
+	c.busy = true
+	defer func() { c.busy = false }()
 	data := p
 	if len(c.pend) > 0 {
 		c.pend = append(c.pend, p...)
@@ -158,10 +170,15 @@ run:
 // Close consumes what is held back, calls the finish function, closes the
 // open text run and emits the End event if the syntax has not.
 func (c *Core) Close() error {
+	if c.busy {
+		return syntax.ErrReentrant
+	}
 	if c.closed {
 		return nil
 	}
 	c.closed = true
+	c.busy = true
+	defer func() { c.busy = false }()
 	c.drive(c.pend, true)
 	c.pend = nil
 	end := c.pos.Offset

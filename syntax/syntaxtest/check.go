@@ -63,6 +63,8 @@ func (c Config) maxExhaustive() int {
 //     its offset;
 //   - a truncated call is never a call: every Call that a prefix of the input
 //     gives is a Call of the whole input, at the same place;
+//   - a handler that calls Write or Close on its own parser gets
+//     syntax.ErrReentrant, and the events do not change;
 //   - round trip, for syntaxes with a renderer: rendering the events and
 //     parsing the result gives the same events, errors removed and adjacent
 //     text runs of one type joined (see package wire) — whenever the
@@ -95,6 +97,7 @@ func Check(s syntax.Syntax, input []byte, cfg Config) (err error) {
 		}
 	}
 	compare("1-byte chunks", Split(input, 1))
+	checkReentrant(s, input, opts, want, fail)
 	n := len(input)
 	step := 1
 	if n > cfg.maxExhaustive() {
@@ -142,6 +145,36 @@ func Check(s syntax.Syntax, input []byte, cfg Config) (err error) {
 		}
 	}
 	return errors.Join(errs...)
+}
+
+// checkReentrant parses input in 1-byte chunks with a handler that calls
+// Write and Close on its own parser: both must return syntax.ErrReentrant and
+// change nothing.
+func checkReentrant(s syntax.Syntax, input []byte, opts syntax.Options, want []syntax.Event, fail func(string, ...any)) {
+	var got []syntax.Event
+	var p syntax.Parser
+	refused, inside := true, false
+	p = s.New(func(e syntax.Event) {
+		got = append(got, e)
+		if inside { // a parser that let the call through: do not recurse
+			return
+		}
+		inside = true
+		_, werr := p.Write([]byte("<"))
+		cerr := p.Close()
+		inside = false
+		refused = refused && errors.Is(werr, syntax.ErrReentrant) && errors.Is(cerr, syntax.ErrReentrant)
+	}, opts)
+	for _, c := range Split(input, 1) {
+		p.Write(c)
+	}
+	p.Close()
+	if !refused {
+		fail("a Write or Close from the parser's own handler did not return syntax.ErrReentrant")
+	}
+	if d := cmp.Diff(want, got); d != "" {
+		fail("calling Write and Close from the handler changed the events (-whole +reentrant):\n%s", d)
+	}
 }
 
 func callKey(e syntax.Event) string {

@@ -19,9 +19,19 @@ type fake struct {
 	off                        int64
 	perChunk, dropX, eagerCall bool
 	panics, seen               bool
+	reentrant                  bool // ignores a Write from its own handler without saying so
+	busy                       bool
 }
 
 func (f *fake) Write(p []byte) (int, error) {
+	if f.busy {
+		if f.reentrant {
+			return len(p), nil
+		}
+		return 0, syntax.ErrReentrant
+	}
+	f.busy = true
+	defer func() { f.busy = false }()
 	if f.perChunk { // emits text per chunk: output depends on chunking
 		f.h(syntax.Event{Type: syntax.Respond, Content: string(p), Span: syntax.Span{Start: f.off, End: f.off + int64(len(p))}})
 		f.off += int64(len(p))
@@ -59,10 +69,15 @@ func (f *fake) line(l []byte) {
 }
 
 func (f *fake) Close() error {
+	if f.busy {
+		return syntax.ErrReentrant
+	}
+	f.busy = true
+	defer func() { f.busy = false }()
 	if f.eagerCall || len(f.buf) == 0 {
 		f.line(f.buf) // eagerCall: a cut-off "call" line still becomes a call
 	} else if len(bytes.TrimSpace(f.buf)) > 0 {
-		f.h(syntax.Event{Type: syntax.Error, Message: "unterminated line", Pos: syntax.Pos{Offset: f.off, Line: 1, Column: 1},
+		f.h(syntax.Event{Type: syntax.Error, Code: syntax.CodeTruncated, Message: "unterminated line", Pos: syntax.Pos{Offset: f.off, Line: 1, Column: 1},
 			Raw: string(f.buf), Span: syntax.Span{Start: f.off, End: f.off + int64(len(f.buf))}})
 	}
 	f.h(syntax.Event{Type: syntax.End, Span: syntax.Span{Start: f.off + int64(len(f.buf)), End: f.off + int64(len(f.buf))}})
@@ -94,6 +109,7 @@ func TestCheckCatches(t *testing.T) {
 		{"lost bytes", "hello\nxlost\n", "in no event's span", func(f *fake) { f.dropX = true }},
 		{"truncated call", "call ls\ncall rm", "gives a call the whole input does not", func(f *fake) { f.eagerCall = true }},
 		{"panic", "a!\n", "panicked", func(f *fake) { f.panics = true }},
+		{"reentrant", "hello\n", "did not return syntax.ErrReentrant", func(f *fake) { f.reentrant = true }},
 	} {
 		err := syntaxtest.Check(fakeSyntax(c.mod), []byte(c.input), syntaxtest.Config{})
 		if err == nil || !strings.Contains(err.Error(), c.want) {
