@@ -22,7 +22,8 @@ var update = flag.Bool("update", false, "rewrite the golden files' expected even
 
 // TestGolden runs every golden case in testdata/<syntax>/ against the syntax
 // of that name: the events must match the file exactly (as the CLI writes
-// them), and every invariant of SPEC §2 must hold at every chunking.
+// them), and every invariant the conformance kit checks must hold at every
+// chunking.
 func TestGolden(t *testing.T) {
 	dirs, err := filepath.Glob("testdata/*")
 	if err != nil {

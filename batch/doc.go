@@ -1,9 +1,9 @@
 // Package batch sits between a parser and an agent: it groups calls into
 // batches, and runs a batch with the agent's tools.
 //
-// The seeds describe an accumulator that receives call events, batches them
-// until the execute event, runs the batch in parallel, and returns results in
-// call order. [Collector] does the grouping, as a handler placed in front of
+// An agent's loop needs an accumulator that receives call events, batches
+// them until the execute event, runs the batch in parallel, and returns
+// results in call order. [Collector] does the grouping, as a handler placed in front of
 // (or instead of) the agent's own; [Runner] runs a batch: every call
 // concurrently (or at most Concurrency at once), each under an optional
 // timeout, and returns one result event per call, in call order whatever the

@@ -1,7 +1,7 @@
 // Package conversation reads and writes chat transcripts in which the
 // assistant's messages are written in a tool-call syntax.
 //
-// It follows the seeds' storage rule: events are stored without markers;
+// It follows the storage rule of the agents it serves: events are stored without markers;
 // markers are synthesized when the conversation is assembled for the model,
 // and tool results go back as user messages. [Read] takes a transcript — an
 // OpenAI-style array of {"role","content"} messages, or one message per line —

@@ -1,6 +1,6 @@
-// Package syntax defines what every toolparse syntax shares: the event model
-// of SPEC §2 and the streaming [Parser] interface (the seeds'
-// ToolInvocationParser).
+// Package syntax defines what every toolparse syntax shares: the event
+// model, the streaming [Parser] interface, the [Syntax] descriptor and the
+// [Renderer] interface.
 //
 // A parser is fed the model's output in chunks of any size, split anywhere,
 // and calls a [Handler] with each [Event] in source order: think, respond,

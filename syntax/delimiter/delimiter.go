@@ -275,7 +275,7 @@ func (p *parser) callJSON(data []byte) int {
 }
 
 // badCall reports a §call: whose JSON is not a call. The error covers the
-// delimiter; the JSON read so far becomes respond text (the seed's rule:
+// delimiter; the JSON read so far becomes respond text (the protocol's rule:
 // invalid JSON is treated as content), and text goes on from there.
 func (p *parser) badCall(code syntax.Code, problem string, at syntax.Pos) {
 	p.state = inText

@@ -23,7 +23,7 @@ func TestGarbage(t *testing.T) {
 	}
 }
 
-// FuzzParse checks the invariants of SPEC §2 on any input.
+// FuzzParse checks the conformance kit's invariants on any input.
 func FuzzParse(f *testing.F) { syntaxtest.Fuzz(f, delimiter.Syntax, goldens, nil) }
 
 // Many unterminated [SYSTEM: lines must not make the parser rescan the rest

@@ -1,4 +1,4 @@
-// Package delimiter parses the legacy delimiter syntax (SPEC §3.3):
+// Package delimiter parses the legacy delimiter syntax:
 //
 //	§think: I need to examine the code structure first
 //	§call: {"name": "file_read", "args": {"file": "main.py"}}
@@ -19,7 +19,7 @@
 // emitted at once, and several calls before one §execute form one batch.
 // Invalid JSON after §call: is an error (at the delimiter, its message naming
 // the offending line and column), and the text read as JSON becomes respond
-// text, as the seed's "invalid JSON treated as content" rule asks. Calls still
+// text, as the protocol's "invalid JSON is treated as content" rule asks. Calls still
 // pending at §end or the end of the stream get an error "call without
 // §execute" (they were emitted; no execute follows).
 //

@@ -1,4 +1,4 @@
-// Package native parses the function-call JSON of provider APIs (SPEC §3.5):
+// Package native parses the function-call JSON of provider APIs:
 // OpenAI Chat Completions and Responses, Anthropic Messages and Gemini, as
 // whole responses or as streams — SSE ("data:" and "event:" lines, "data:
 // [DONE]") or one JSON object per line — and conversations that carry tool

@@ -23,7 +23,7 @@ func TestGarbage(t *testing.T) {
 	}
 }
 
-// FuzzParse checks the invariants of SPEC §2 on any input.
+// FuzzParse checks the conformance kit's invariants on any input.
 func FuzzParse(f *testing.F) { syntaxtest.Fuzz(f, native.Syntax, goldens, nil) }
 
 // openAIDeltas is a Chat Completions stream whose one call's arguments arrive

@@ -45,7 +45,7 @@ func (c Config) maxExhaustive() int {
 	return 4096
 }
 
-// Check parses input with s and verifies the invariants of SPEC §2 that hold
+// Check parses input with s and verifies the invariants every syntax promises that hold
 // for any input:
 //
 //   - the stream ends with exactly one End event, and no event follows it;

@@ -1,6 +1,8 @@
 // Package syntaxtest is toolparse's conformance kit: it checks any syntax
-// implementation — a built-in one or your own — against the invariants of
-// SPEC §2, in the spirit of testing/fstest.
+// implementation — a built-in one or your own — against the invariants every
+// syntax promises (chunking does not matter, nothing is lost, a truncated
+// call is never a call, round trip, no panics), in the spirit of
+// testing/fstest.
 //
 // [Check] runs one input through the parser many ways: whole, in 1-byte
 // chunks, split in two at every byte, in random chunks, split inside UTF-8

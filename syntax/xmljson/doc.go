@@ -1,4 +1,4 @@
-// Package xmljson parses the xmljson tool-call syntax (SPEC §3.1): XML-like
+// Package xmljson parses the xmljson tool-call syntax: XML-like
 // markers around JSON.
 //
 //	<think>reasoning</think>
@@ -12,8 +12,12 @@
 //
 // Markers are exact and lower case; anything else that looks like a tag is
 // text. Text outside blocks is respond; inside <think> nothing is a marker.
-// An <execute> block holds one JSON array of {"name", "args", "id"} objects and
-// gives one call per element, then one execute. Its closing tag is found by
+// <execute> and <results> open a block only when the first byte after them
+// that is not white space is '[' or '{', or starts their own close tag (an
+// empty block: an error); otherwise the tag is text, so prose that mentions
+// "the <execute> tag" does not swallow the real call after it. An <execute>
+// block holds one JSON array of {"name", "args", "id"} objects and gives one
+// call per element, then one execute. Its closing tag is found by
 // a JSON-aware scan, so "</execute>" inside a JSON string is content — the
 // reference implementation of this protocol cuts the block there. A malformed
 // block is one positioned error, whose message names the line and column of
@@ -28,7 +32,12 @@
 //   - A key given twice in a call ("name", "args", "id") counts the first
 //     time, so that token mode, which streams it as it comes, agrees.
 //   - A results block has no event of its own, so its results' spans share
-//     its bytes between them.
+//     its bytes between them. An "id" string in a result is kept as the id
+//     of the call it answers.
+//   - An open tag followed by white space and then the end of the stream is
+//     a truncated error: it may have been about to open a block.
+//   - An open tag followed by more white space than Options.MaxBlock is text
+//     (the block could only have been over the limit).
 //   - The end event for <end> is emitted when the stream closes, after the
 //     error for any text that follows <end>, so that it is the last event.
 //   - A block over Options.MaxBlock is an error without raw (its span still

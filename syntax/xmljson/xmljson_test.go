@@ -25,7 +25,7 @@ func TestGarbage(t *testing.T) {
 }
 
 // FuzzParse checks, on any input, that the parser does not panic and that
-// every invariant of SPEC §2 holds (chunking invariance among them).
+// every invariant of the conformance kit holds (chunking invariance among them).
 func FuzzParse(f *testing.F) { syntaxtest.Fuzz(f, xmljson.Syntax, goldens, nil) }
 
 func TestLimitsKeepParsing(t *testing.T) {
