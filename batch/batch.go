@@ -144,7 +144,7 @@ func (r *Runner) runOne(ctx context.Context, call syntax.Event) syntax.Event {
 		if !json.Valid(o.content) {
 			return failure(call, fmt.Sprintf("tool %q returned content that is not JSON", call.Name))
 		}
-		return syntax.Event{Type: syntax.Result, Tool: call.Name, Status: syntax.Success, Value: o.content}
+		return syntax.Event{Type: syntax.Result, Tool: call.Name, ID: call.ID, Status: syntax.Success, Value: o.content}
 	case <-cctx.Done():
 		if errors.Is(cctx.Err(), context.DeadlineExceeded) && ctx.Err() == nil {
 			return failure(call, fmt.Sprintf("tool %q timed out after %v", call.Name, r.Timeout))
@@ -154,7 +154,7 @@ func (r *Runner) runOne(ctx context.Context, call syntax.Event) syntax.Event {
 }
 
 func failure(call syntax.Event, msg string) syntax.Event {
-	return syntax.Event{Type: syntax.Result, Tool: call.Name, Status: syntax.Failure, Value: syntax.AppendQuote(nil, msg)}
+	return syntax.Event{Type: syntax.Result, Tool: call.Name, ID: call.ID, Status: syntax.Failure, Value: syntax.AppendQuote(nil, msg)}
 }
 
 func firstLines(b []byte, n int) []byte {

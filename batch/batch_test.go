@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -92,6 +93,9 @@ func TestFailuresAreIsolated(t *testing.T) {
 	invalid := call("ok", "{}")
 	invalid.Invalid = `missing required argument "path"`
 	calls := []syntax.Event{call("ok", "{}"), call("fails", "{}"), call("panics", "{}"), call("hangs", "{}"), call("nope", "{}"), invalid, call("bad", "{}"), call("ok", "{}")}
+	for i := range calls {
+		calls[i].ID = fmt.Sprintf("c%d", i)
+	}
 	got := r.Run(context.Background(), batch.Batch{Calls: calls})
 	if len(got) != len(calls) {
 		t.Fatalf("%d results for %d calls", len(got), len(calls))
@@ -104,7 +108,7 @@ func TestFailuresAreIsolated(t *testing.T) {
 		{"failure", `unknown tool \"nope\"`}, {"failure", "invalid call: missing required argument"}, {"failure", "not JSON"}, {"success", `{"n":1}`},
 	}
 	for i, w := range wants {
-		if got[i].Type != syntax.Result || got[i].Tool != calls[i].Name || got[i].Status != w.status || !strings.Contains(string(got[i].Value), w.contains) {
+		if got[i].Type != syntax.Result || got[i].Tool != calls[i].Name || got[i].ID != calls[i].ID || got[i].Status != w.status || !strings.Contains(string(got[i].Value), w.contains) {
 			t.Errorf("result %d = %s, want %s containing %q", i, got[i], w.status, w.contains)
 		}
 		if !json.Valid(got[i].Value) {
