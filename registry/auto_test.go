@@ -131,3 +131,24 @@ func TestAutoLongPreambleIsLinear(t *testing.T) {
 		t.Fatalf("%d bytes of text back from %d of prose", text.Len(), len(in))
 	}
 }
+
+// TestAutoProseMentioningExecute: prose that mentions the <execute> tag is
+// not evidence for xmljson, so a caret block after it is still found, at
+// every chunking; a tag followed by white space over chunk boundaries and
+// then '[' is.
+func TestAutoProseMentioningExecute(t *testing.T) {
+	auto := registry.Default().Auto()
+	for _, c := range []struct{ in, want string }{
+		{"Calls go in the <execute> tag.\n^^^read_file\npath: a\n^^^\n", "caret"},
+		{"Now:\n<execute>\n\n\n\n\n\n\n\n\n\n\n\n[{\"name\":\"ls\"}]</execute>\n^^^read_file\npath: a\n^^^\n", "xmljson"},
+	} {
+		s, _ := registry.Lookup(c.want)
+		want := syntax.Parse(s, []byte(c.in), syntax.Options{})
+		for _, n := range []int{1, 3, len(c.in)} {
+			got := syntax.ParseChunks(auto, syntaxtest.Split([]byte(c.in), n), syntax.Options{})
+			if d := cmp.Diff(want, got); d != "" {
+				t.Errorf("%q in %d-byte chunks: not read as %s (-want +got):\n%s", c.in, n, c.want, d)
+			}
+		}
+	}
+}
