@@ -50,91 +50,213 @@ func splitLines(content []byte) []line {
 var (
 	keyLine     = regexp.MustCompile(`^([A-Za-z_][A-Za-z0-9_.-]*):(?:[ \t]+(.*))?$`)
 	blockHeader = regexp.MustCompile(`^[|>](?:[1-9][+-]?|[+-][1-9]?)?$`)
+	// A multi-line value of the shipped dialect: "key ---" … "--- key".
+	multiOpen  = regexp.MustCompile(`^([A-Za-z_][A-Za-z0-9_.-]*)[ \t]+---$`)
+	multiClose = regexp.MustCompile(`^---[ \t]+([A-Za-z_][A-Za-z0-9_.-]*)$`)
 )
+
+// What the header is in the middle of.
+const (
+	hdrKeys   = iota // between parameters
+	hdrArray         // "key: [" read: items up to a line "]"
+	hdrMulti         // "key ---" read: lines up to a line "--- key"
+	hdrList          // "key:" read: indented "- item" lines may follow
+	hdrScalar        // "key: |" read: indented lines follow
+)
+
+// header reads a block's header one line at a time, so that the parser can
+// read a finished block and, in token mode, follow a block as it streams.
+// The optional callbacks see each value as it becomes known: value a whole
+// value (a plain value, an array or list item, a block scalar), open and
+// more a multi-line "key ---" value, line by line. A value of a multi-line
+// "key ---" is not given to value again when it closes.
+type header struct {
+	body  syntax.Pos // the position of the block's first byte after the opening fence
+	ps    params.Params
+	state int
+	key   string // the key of the open array, multi-line value, list or block scalar
+	open  line   // the line that opened it
+	// A list or block scalar: its "key:" line and the lines after it, read
+	// once the next unindented line shows where it ends.
+	pending []line
+	multi   []byte // the multi-line value so far
+	nmulti  int    // its number of lines
+
+	value func(key, v string)
+	start func(key string)
+	more  func(key string, text []byte, first bool)
+}
+
+func (h *header) at(l line) syntax.Pos {
+	return syntax.Pos{Offset: h.body.Offset + int64(l.off), Line: h.body.Line + l.n, Column: 1}
+}
+
+func (h *header) fail(l line, format string, a ...any) *blockError {
+	return &blockError{h.at(l), fmt.Sprintf("line %d: ", h.body.Line+l.n) + fmt.Sprintf(format, a...)}
+}
+
+// add adds a whole value.
+func (h *header) add(key string, list bool, v string) {
+	h.ps.Add(key, list, v)
+	if h.value != nil {
+		h.value(key, v)
+	}
+}
+
+// line reads the header's next line; sep reports that it is the "---" line
+// that ends the header (a body follows).
+func (h *header) line(l line) (sep bool, err *blockError) {
+	switch h.state {
+	case hdrArray:
+		switch t := bytes.TrimSpace(l.text); {
+		case string(t) == "]":
+			h.state = hdrKeys
+		case len(t) > 0:
+			h.add(h.key, true, string(t))
+		}
+		return false, nil
+	case hdrMulti:
+		if t := l.trimmed(); bytes.HasPrefix(t, []byte("---")) {
+			if m := multiClose.FindSubmatch(t); m != nil && string(m[1]) == h.key {
+				h.ps.Add(h.key, false, string(h.multi))
+				h.state = hdrKeys
+				return false, nil
+			}
+		}
+		text := bytes.TrimSuffix(l.text, []byte("\r")) // a CRLF line end
+		if h.more != nil {
+			h.more(h.key, text, h.nmulti == 0) // streamed: no need to keep it
+		} else {
+			if h.nmulti > 0 {
+				h.multi = append(h.multi, '\n')
+			}
+			h.multi = append(h.multi, text...)
+		}
+		h.nmulti++
+		return false, nil
+	case hdrList, hdrScalar:
+		if l.indented() || len(l.trimmed()) == 0 {
+			h.pending = append(h.pending, l)
+			return false, nil
+		}
+		if err := h.flush(); err != nil {
+			return false, err
+		}
+	}
+	t := l.trimmed()
+	if len(t) == 0 {
+		return false, nil
+	}
+	if l.indented() {
+		return false, h.fail(l, "unexpected indented line in the header (only list items and block scalars are indented)")
+	}
+	if string(t) == "---" {
+		return true, nil
+	}
+	if m := keyLine.FindSubmatch(t); m != nil {
+		key, value := string(m[1]), bytes.TrimSpace(m[2])
+		switch {
+		case len(value) == 0:
+			h.state, h.key, h.pending = hdrList, key, append(h.pending[:0], l)
+		case string(value) == "[":
+			h.state, h.key, h.open = hdrArray, key, l
+			h.ps.Add(key, true) // an array, even with no items
+		case blockHeader.Match(value):
+			h.state, h.key, h.pending = hdrScalar, key, append(h.pending[:0], l)
+		default:
+			h.add(key, false, string(value))
+		}
+		return false, nil
+	}
+	if m := multiOpen.FindSubmatch(t); m != nil {
+		h.state, h.key, h.open = hdrMulti, string(m[1]), l
+		h.multi, h.nmulti = h.multi[:0], 0
+		if h.start != nil {
+			h.start(h.key)
+		}
+		return false, nil
+	}
+	if m := multiClose.FindSubmatch(t); m != nil {
+		return false, h.fail(l, "%q closes a multi-line value, but no \"%s ---\" is open", t, m[1])
+	}
+	if string(t) == "]" {
+		return false, h.fail(l, "\"]\" closes an array, but no \"key: [\" is open")
+	}
+	return false, h.fail(l, "expected \"key: value\", \"key: [\" with items up to \"]\", \"key ---\" with lines up to \"--- key\", \"key:\" with indented \"- item\" lines, or \"key: |\" with indented lines; got %q", clip(t))
+}
+
+// flush reads a pending list or block scalar.
+func (h *header) flush() *blockError {
+	ls, scalar := h.pending, h.state == hdrScalar
+	h.state, h.pending = hdrKeys, h.pending[:0]
+	if scalar {
+		v, err := blockScalar(ls, h.at)
+		if err != nil {
+			return err
+		}
+		h.add(h.key, false, v)
+		return nil
+	}
+	items := 0
+	for _, l := range ls[1:] {
+		lt := l.trimmed()
+		if len(lt) == 0 {
+			continue
+		}
+		item := bytes.TrimLeft(lt, " \t")
+		if item[0] != '-' || len(item) > 1 && item[1] != ' ' && item[1] != '\t' {
+			return h.fail(l, "expected a list item \"- value\" under %q; got %q", h.key, clip(item))
+		}
+		h.add(h.key, true, string(bytes.TrimSpace(item[1:])))
+		items++
+	}
+	if items == 0 {
+		h.add(h.key, false, "")
+	}
+	return nil
+}
+
+// end finishes a header that the closing fence ends.
+func (h *header) end() *blockError {
+	switch h.state {
+	case hdrList, hdrScalar:
+		return h.flush()
+	case hdrArray:
+		return h.fail(h.open, "the array %q has no line \"]\" before the closing ^^^", h.key)
+	case hdrMulti:
+		return h.fail(h.open, "the multi-line value %q has no line \"--- %s\" before the closing ^^^", h.key, h.key)
+	}
+	return nil
+}
 
 // parseBlock reads a finished block's content (the lines between the fences)
 // into a JSON object of parameters. body is the position of its first byte.
 func parseBlock(content []byte, body syntax.Pos) ([]byte, *blockError) {
-	at := func(l line) syntax.Pos {
-		return syntax.Pos{Offset: body.Offset + int64(l.off), Line: body.Line + l.n, Column: 1}
-	}
-	fail := func(l line, format string, a ...any) ([]byte, *blockError) {
-		return nil, &blockError{at(l), fmt.Sprintf("line %d: ", body.Line+l.n) + fmt.Sprintf(format, a...)}
-	}
-	// Find the "---" line without splitting a long body into lines.
+	h := header{body: body}
+	// Read the header line by line up to the "---" line, without splitting a
+	// long body into lines.
 	sep := line{off: -1}
 	for off, n := 0, 0; off < len(content); n++ {
 		end := bytes.IndexByte(content[off:], '\n')
 		if end < 0 {
 			end = len(content) - off
 		}
-		if l := (line{content[off : off+end], off, n}); string(l.trimmed()) == "---" {
+		l := line{content[off : off+end], off, n}
+		isSep, err := h.line(l)
+		if err != nil {
+			return nil, err
+		}
+		if isSep {
 			sep = l
 			break
 		}
 		off += end + 1
 	}
-	header := content
-	if sep.off >= 0 {
-		header = content[:sep.off]
-	}
-	lines := splitLines(header)
-	var ps params.Params
-	for i := 0; i < len(lines); i++ {
-		l := lines[i]
-		t := l.trimmed()
-		if len(t) == 0 {
-			continue
-		}
-		if l.indented() {
-			return fail(l, "unexpected indented line in the header (only list items and block scalars are indented)")
-		}
-		m := keyLine.FindSubmatch(t)
-		if m == nil {
-			return fail(l, "expected \"key: value\", \"key:\" with indented \"- item\" lines, or \"key: |\" with indented lines; got %q", clip(t))
-		}
-		key, value := string(m[1]), string(bytes.TrimSpace(m[2]))
-		switch {
-		case value == "":
-			var items []string
-			j := i + 1
-			for ; j < len(lines); j++ {
-				lt := lines[j].trimmed()
-				if len(lt) == 0 {
-					continue
-				}
-				if !lines[j].indented() {
-					break
-				}
-				item := bytes.TrimLeft(lt, " \t")
-				if item[0] != '-' || len(item) > 1 && item[1] != ' ' && item[1] != '\t' {
-					return fail(lines[j], "expected a list item \"- value\" under %q; got %q", key, clip(item))
-				}
-				items = append(items, string(bytes.TrimSpace(item[1:])))
-			}
-			if items == nil {
-				ps.Add(key, false, "")
-			} else {
-				ps.Add(key, true, items...)
-			}
-			i = j - 1
-		case blockHeader.MatchString(value):
-			j := i + 1
-			for j < len(lines) && (lines[j].indented() || len(lines[j].trimmed()) == 0) {
-				j++
-			}
-			v, err := blockScalar(lines[i:j], at)
-			if err != nil {
-				return nil, err
-			}
-			ps.Add(key, false, v)
-			i = j - 1
-		default:
-			ps.Add(key, false, value)
-		}
-	}
 	if sep.off < 0 {
-		return ps.JSON(), nil // no body
+		if err := h.end(); err != nil {
+			return nil, err
+		}
+		return h.ps.JSON(), nil // no body
 	}
 	// After "---": a mapping of block scalars, or the verbatim content.
 	start := sep.off + len(sep.text) + 1
@@ -149,16 +271,16 @@ func parseBlock(content []byte, body syntax.Pos) ([]byte, *blockError) {
 			for len(bodyLines[0].trimmed()) == 0 {
 				bodyLines = bodyLines[1:]
 			}
-			return bodyMapping(bodyLines, &ps, at)
+			return bodyMapping(bodyLines, &h.ps, h.at)
 		}
 	}
-	if ps.Has("content") {
-		return fail(sep, "the body after --- is the \"content\" parameter, but the header already gave \"content\"")
+	if h.ps.Has("content") {
+		return nil, h.fail(sep, "the body after --- is the \"content\" parameter, but the header already gave \"content\"")
 	}
 	text = bytes.TrimSuffix(text, []byte("\n"))
 	text = bytes.TrimSuffix(text, []byte("\r"))
-	ps.Add("content", false, string(text))
-	return ps.JSON(), nil
+	h.ps.Add("content", false, string(text))
+	return h.ps.JSON(), nil
 }
 
 // firstNonBlankLine returns the first line of text that is not white space,

@@ -42,15 +42,23 @@ type parser struct {
 	tok       bodyStream
 }
 
-// bodyStream streams, in token mode, the raw body of a block as the
-// "content" parameter, line by line: a line is sent once it is complete and
-// is not the closing fence, and each line's end is held back until the next
-// line shows that it is not the last (the parser drops the newline before
-// the fence).
+// bodyStream follows, in token mode, a block as it streams, line by line (a
+// line is looked at once it is complete and is not the closing fence). The
+// header is read as it comes: a multi-line "key ---" value streams as its
+// parameter, line by line, and so does every other value of that key, so
+// that a key's deltas always give all its values. Then the raw body streams
+// as the "content" parameter; each of its line ends is held back until the
+// next line shows that it is not the last (the parser drops the newline
+// before the fence).
 type bodyStream struct {
 	next       int64 // offset within the block of the first line not looked at
-	afterSep   bool  // the "---" line has passed
-	mode       int   // 0: not known yet, 1: raw body (streamed), 2: a mapping (not streamed)
+	n          int   // the number of that line within the block
+	hdr        header
+	broken     bool                // the header has an error: nothing more streams
+	streaming  map[string]bool     // keys that stream (a "key ---" value came)
+	earlier    map[string][]string // the values of other keys so far, in case they stream
+	afterSep   bool                // the "---" line has passed
+	mode       int                 // 0: not known yet, 1: raw body (streamed), 2: a mapping (not streamed)
 	held, hold []byte
 }
 
@@ -153,6 +161,7 @@ func (p *parser) openBlock(name string, fenceLine []byte) {
 	p.fence = 0
 	if p.Options().Mode == syntax.TokenMode {
 		p.tok = bodyStream{held: p.tok.held[:0], hold: p.tok.hold[:0]}
+		p.tok.hdr = header{body: p.body, value: p.streamValue, start: p.streamStart, more: p.streamMore}
 		p.Emit(syntax.Event{Type: syntax.Call, Partial: true, Name: name})
 	}
 }
@@ -160,27 +169,32 @@ func (p *parser) openBlock(name string, fenceLine []byte) {
 // streamLines sends, in token mode, the raw body's complete lines.
 func (p *parser) streamLines() {
 	t := &p.tok
-	if p.blk.Over || t.mode == 2 {
+	if p.blk.Over || t.mode == 2 || t.broken {
 		return
 	}
 	for t.next < p.lineStart {
+		off := t.next
 		end := t.next + int64(bytes.IndexByte(p.blk.Bytes[t.next:p.lineStart], '\n'))
-		line := p.blk.Bytes[t.next:end]
+		ln := p.blk.Bytes[t.next:end]
 		t.next = end + 1
 		if !t.afterSep {
-			t.afterSep = string(bytes.TrimRight(line, " \t\r")) == "---"
+			if !t.broken {
+				sep, err := t.hdr.line(line{text: ln, off: int(off), n: t.n})
+				t.afterSep, t.broken = sep, err != nil
+			}
+			t.n++
 			continue
 		}
-		text, nl := line, "\n"
-		if bytes.HasSuffix(line, []byte("\r")) {
-			text, nl = line[:len(line)-1], "\r\n"
+		text, nl := ln, "\n"
+		if bytes.HasSuffix(ln, []byte("\r")) {
+			text, nl = ln[:len(ln)-1], "\r\n"
 		}
 		if t.mode == 0 {
-			if len(bytes.TrimSpace(line)) == 0 {
+			if len(bytes.TrimSpace(ln)) == 0 {
 				t.held = append(append(t.held, text...), nl...)
 				continue
 			}
-			if m := keyLine.FindSubmatch(bytes.TrimRight(line, " \t\r")); m != nil && blockHeader.Match(bytes.TrimSpace(m[2])) && line[0] != ' ' && line[0] != '\t' {
+			if m := keyLine.FindSubmatch(bytes.TrimRight(ln, " \t\r")); m != nil && blockHeader.Match(bytes.TrimSpace(m[2])) && ln[0] != ' ' && ln[0] != '\t' {
 				t.mode = 2
 				return
 			}
@@ -193,6 +207,55 @@ func (p *parser) streamLines() {
 		if len(delta) > 0 {
 			p.Emit(syntax.Event{Type: syntax.Call, Partial: true, Name: p.name, Param: "content", Delta: string(delta)})
 		}
+	}
+}
+
+// streamValue sees, in token mode, a whole value of the header: it streams
+// if its key does, else it is kept in case the key streams later.
+func (p *parser) streamValue(key, v string) {
+	t := &p.tok
+	if !t.streaming[key] {
+		if t.earlier == nil {
+			t.earlier = map[string][]string{}
+		}
+		t.earlier[key] = append(t.earlier[key], v)
+		return
+	}
+	p.streamWhole(key, v)
+}
+
+func (p *parser) streamWhole(key, v string) {
+	p.Emit(syntax.Event{Type: syntax.Call, Partial: true, Name: p.name, Param: key})
+	if v != "" {
+		p.Emit(syntax.Event{Type: syntax.Call, Partial: true, Name: p.name, Param: key, Delta: v})
+	}
+}
+
+// streamStart announces, in token mode, a multi-line "key ---" value; the
+// key's earlier values stream first, so that its values come in order.
+func (p *parser) streamStart(key string) {
+	t := &p.tok
+	if !t.streaming[key] {
+		if t.streaming == nil {
+			t.streaming = map[string]bool{}
+		}
+		t.streaming[key] = true
+		for _, v := range t.earlier[key] {
+			p.streamWhole(key, v)
+		}
+		delete(t.earlier, key)
+	}
+	p.Emit(syntax.Event{Type: syntax.Call, Partial: true, Name: p.name, Param: key})
+}
+
+// streamMore streams, in token mode, a line of a multi-line value.
+func (p *parser) streamMore(key string, text []byte, first bool) {
+	d := text
+	if !first {
+		d = append([]byte("\n"), text...)
+	}
+	if len(d) > 0 {
+		p.Emit(syntax.Event{Type: syntax.Call, Partial: true, Name: p.name, Param: key, Delta: string(d)})
 	}
 }
 
@@ -265,6 +328,9 @@ func (p *parser) closeBlock(end int64) {
 	if perr != nil {
 		p.Errorf(syntax.CodeMalformed, perr.pos, span, p.raw(), "caret block %q: %s", p.name, perr.msg)
 		return
+	}
+	if t := &p.tok; p.Options().Mode == syntax.TokenMode && !t.afterSep && !t.broken {
+		t.hdr.end() // a list or block scalar that the fence ends streams now, if its key does
 	}
 	closeLine := syntax.Span{Start: p.body.Offset + p.lineStart, End: end}
 	p.Emit(syntax.Event{Type: syntax.Call, Name: p.name, Args: args, Strings: true, Pos: p.start, Span: syntax.Span{Start: span.Start, End: closeLine.Start}})
