@@ -52,21 +52,6 @@ func TestOneBlockPerStream(t *testing.T) {
 	}
 }
 
-// TestEmptyArray: "key: [" and "]" with no items between is an empty array.
-// (Not a golden case: the draft form the renderer writes has no empty array,
-// so the round trip the golden cases are held to cannot hold.) The input is
-// one of code-assistant's own caret tests.
-func TestEmptyArray(t *testing.T) {
-	in := "^^^read_files\nproject: code-assistant\npaths: [\n]\n^^^"
-	evs := syntax.Parse(caret.Syntax, []byte(in), syntax.Options{})
-	if len(evs) != 3 || evs[0].Type != syntax.Call || string(evs[0].Args) != `{"project":"code-assistant","paths":[]}` {
-		t.Fatalf("events %v", evs)
-	}
-	if err := syntaxtest.Check(caret.Syntax, []byte(in), syntaxtest.Config{CompleteAt: caret.EndsWithFence}); err != nil {
-		t.Fatal(err)
-	}
-}
-
 // TestShippedDialectInvariants checks the invariants, token mode included, on
 // blocks that mix the two dialects' forms, a key's values among them.
 func TestShippedDialectInvariants(t *testing.T) {

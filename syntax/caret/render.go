@@ -19,6 +19,9 @@ import (
 // "content" that comes last becomes the raw body after "---". Each block is
 // parsed back before it is written, to make sure it gives exactly its call.
 //
+// An empty array, which the draft form cannot write, is written in the
+// shipped dialect's form ("key: [" then "]").
+//
 // Caret cannot carry: thoughts, results (it has no form for them), an execute
 // with no call, or a batch of several calls — each call is written as a block
 // of its own, which the parser accepts only with Options.MultipleBlocks
@@ -161,6 +164,9 @@ func blockText(name string, ps []param, rawBody bool) []byte {
 			continue
 		}
 		switch {
+		case p.isArr && len(p.list) == 0:
+			// The draft form has no empty array; the shipped dialect's does.
+			b.WriteString(p.key + ": [\n]\n")
 		case p.isArr:
 			b.WriteString(p.key + ":\n")
 			for _, it := range p.list {
@@ -200,7 +206,8 @@ func blockText(name string, ps []param, rawBody bool) []byte {
 
 // plain reports whether s can be written as "key: s" and read back as is.
 func plain(s string) bool {
-	return !strings.ContainsAny(s, "\n\r") && strings.TrimSpace(s) == s && !blockHeader.MatchString(s)
+	return !strings.ContainsAny(s, "\n\r") && strings.TrimSpace(s) == s && !blockHeader.MatchString(s) &&
+		s != "[" // "key: [" opens an array in the shipped dialect
 }
 
 // blockScalarHeader chooses the literal block scalar's header for s:
