@@ -55,11 +55,19 @@ type bodyStream struct {
 	n          int   // the number of that line within the block
 	hdr        header
 	broken     bool                // the header has an error: nothing more streams
-	streaming  map[string]bool     // keys that stream (a "key ---" value came)
-	earlier    map[string][]string // the values of other keys so far, in case they stream
-	afterSep   bool                // the "---" line has passed
-	mode       int                 // 0: not known yet, 1: raw body (streamed), 2: a mapping (not streamed)
+	streaming  map[string]bool           // keys that stream (a "key ---" value came)
+	earlier    map[string][]earlierValue // the values of other keys so far, in case they stream
+	afterSep   bool                      // the "---" line has passed
+	mode       int                       // 0: not known yet, 1: raw body (streamed), 2: a mapping (not streamed)
 	held, hold []byte
+	heldFrom   int64       // source offset of the first held byte
+	line       syntax.Span // the source of the line being looked at: the span of what it streams
+}
+
+// earlierValue is a header value kept in case its key streams later.
+type earlierValue struct {
+	v    string
+	span syntax.Span
 }
 
 // New returns a caret parser that sends its events to h.
@@ -162,7 +170,7 @@ func (p *parser) openBlock(name string, fenceLine []byte) {
 	if p.Options().Mode == syntax.TokenMode {
 		p.tok = bodyStream{held: p.tok.held[:0], hold: p.tok.hold[:0]}
 		p.tok.hdr = header{body: p.body, value: p.streamValue, start: p.streamStart, more: p.streamMore}
-		p.Emit(syntax.Event{Type: syntax.Call, Partial: true, Name: name})
+		p.Emit(syntax.Event{Type: syntax.Call, Partial: true, Name: name, Span: syntax.Span{Start: p.start.Offset, End: p.body.Offset}})
 	}
 }
 
@@ -177,6 +185,7 @@ func (p *parser) streamLines() {
 		end := t.next + int64(bytes.IndexByte(p.blk.Bytes[t.next:p.lineStart], '\n'))
 		ln := p.blk.Bytes[t.next:end]
 		t.next = end + 1
+		t.line = syntax.Span{Start: p.body.Offset + off, End: p.body.Offset + end + 1}
 		if !t.afterSep {
 			if !t.broken {
 				sep, err := t.hdr.line(line{text: ln, off: int(off), n: t.n})
@@ -191,6 +200,9 @@ func (p *parser) streamLines() {
 		}
 		if t.mode == 0 {
 			if len(bytes.TrimSpace(ln)) == 0 {
+				if len(t.held) == 0 {
+					t.heldFrom = t.line.Start
+				}
 				t.held = append(append(t.held, text...), nl...)
 				continue
 			}
@@ -199,13 +211,17 @@ func (p *parser) streamLines() {
 				return
 			}
 			t.mode = 1
-			p.Emit(syntax.Event{Type: syntax.Call, Partial: true, Name: p.name, Param: "content"})
+			p.Emit(syntax.Event{Type: syntax.Call, Partial: true, Name: p.name, Param: "content", Span: t.line})
+		}
+		span := t.line
+		if len(t.held) > 0 {
+			span.Start = t.heldFrom
 		}
 		delta := append(append(t.held, t.hold...), text...)
 		t.held = t.held[:0]
 		t.hold = append(t.hold[:0], nl...)
 		if len(delta) > 0 {
-			p.Emit(syntax.Event{Type: syntax.Call, Partial: true, Name: p.name, Param: "content", Delta: string(delta)})
+			p.Emit(syntax.Event{Type: syntax.Call, Partial: true, Name: p.name, Param: "content", Delta: string(delta), Span: span})
 		}
 	}
 }
@@ -216,18 +232,18 @@ func (p *parser) streamValue(key, v string) {
 	t := &p.tok
 	if !t.streaming[key] {
 		if t.earlier == nil {
-			t.earlier = map[string][]string{}
+			t.earlier = map[string][]earlierValue{}
 		}
-		t.earlier[key] = append(t.earlier[key], v)
+		t.earlier[key] = append(t.earlier[key], earlierValue{v, t.line})
 		return
 	}
-	p.streamWhole(key, v)
+	p.streamWhole(key, v, t.line)
 }
 
-func (p *parser) streamWhole(key, v string) {
-	p.Emit(syntax.Event{Type: syntax.Call, Partial: true, Name: p.name, Param: key})
+func (p *parser) streamWhole(key, v string, span syntax.Span) {
+	p.Emit(syntax.Event{Type: syntax.Call, Partial: true, Name: p.name, Param: key, Span: span})
 	if v != "" {
-		p.Emit(syntax.Event{Type: syntax.Call, Partial: true, Name: p.name, Param: key, Delta: v})
+		p.Emit(syntax.Event{Type: syntax.Call, Partial: true, Name: p.name, Param: key, Delta: v, Span: span})
 	}
 }
 
@@ -240,12 +256,12 @@ func (p *parser) streamStart(key string) {
 			t.streaming = map[string]bool{}
 		}
 		t.streaming[key] = true
-		for _, v := range t.earlier[key] {
-			p.streamWhole(key, v)
+		for _, e := range t.earlier[key] {
+			p.streamWhole(key, e.v, e.span)
 		}
 		delete(t.earlier, key)
 	}
-	p.Emit(syntax.Event{Type: syntax.Call, Partial: true, Name: p.name, Param: key})
+	p.Emit(syntax.Event{Type: syntax.Call, Partial: true, Name: p.name, Param: key, Span: p.tok.line})
 }
 
 // streamMore streams, in token mode, a line of a multi-line value.
@@ -255,7 +271,7 @@ func (p *parser) streamMore(key string, text []byte, first bool) {
 		d = append([]byte("\n"), text...)
 	}
 	if len(d) > 0 {
-		p.Emit(syntax.Event{Type: syntax.Call, Partial: true, Name: p.name, Param: key, Delta: string(d)})
+		p.Emit(syntax.Event{Type: syntax.Call, Partial: true, Name: p.name, Param: key, Delta: string(d), Span: p.tok.line})
 	}
 }
 
