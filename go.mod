@@ -5,9 +5,5 @@ go 1.26
 require (
 	github.com/google/go-cmp v0.7.0
 	github.com/spf13/pflag v1.0.10
-)
-
-require (
-	github.com/alecthomas/participle/v2 v2.1.4 // indirect
-	gopkg.in/yaml.v3 v3.0.1 // indirect
+	gopkg.in/yaml.v3 v3.0.1
 )

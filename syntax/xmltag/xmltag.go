@@ -47,21 +47,9 @@ type parser struct {
 	closeTag string
 	start    syntax.Pos
 	blk      scan.Block // the whole tool, open tag first
-	tok      valueStream
-}
+	rd       reader     // the pass over blk (block.go)
 
-// valueStream streams, in token mode, each param's value as it arrives. The
-// value's first newline is dropped, and its last line end is held back until
-// more text shows it is not the one before </param:KEY> (which is dropped
-// too), so that the deltas of a param join to its value. Once the tool's
-// structure goes wrong (a nested or mismatched tag), nothing more is sent:
-// the tool will be an error.
-type valueStream struct {
-	pos     int    // offset in the block of the first byte not looked at
-	key     string // the open param, or ""
-	atStart bool   // no byte of the value looked at yet
-	held    []byte // a line end (or a character's first bytes) held back
-	stopped bool
+	names map[string]string // see intern
 }
 
 // New returns an xmltag parser that sends its events to h.
@@ -121,13 +109,13 @@ func (p *parser) text(data []byte, eof bool) int {
 
 // openTool matches "<tool:NAME>" at the start of data. It returns the tag's
 // length and the name; 0 when there is none; -1 when more input is needed.
-func openTool(data []byte, eof bool) (int, string) {
+func openTool(data []byte, eof bool) (int, []byte) {
 	full, partial := scan.MatchPrefix(data, toolPrefix)
 	if !full {
 		if partial && !eof {
-			return -1, ""
+			return -1, nil
 		}
-		return 0, ""
+		return 0, nil
 	}
 	i := len(toolPrefix)
 	for i < len(data) && i-len(toolPrefix) <= maxName && isNameByte(data[i]) {
@@ -135,16 +123,16 @@ func openTool(data []byte, eof bool) (int, string) {
 	}
 	switch {
 	case i-len(toolPrefix) > maxName:
-		return 0, ""
+		return 0, nil
 	case i == len(data):
 		if eof {
-			return 0, ""
+			return 0, nil
 		}
-		return -1, ""
+		return -1, nil
 	case data[i] != '>' || i == len(toolPrefix):
-		return 0, ""
+		return 0, nil
 	}
-	return i + 1, string(data[len(toolPrefix):i])
+	return i + 1, data[len(toolPrefix):i]
 }
 
 func isNameByte(c byte) bool {
@@ -160,121 +148,80 @@ func (p *parser) thinking(data []byte, eof bool) int {
 	return n
 }
 
-func (p *parser) openTool(name string, tag []byte) {
+func (p *parser) openTool(name, tag []byte) {
 	p.state = inTool
-	p.name = name
-	p.closeTag = "</tool:" + name + ">"
+	if string(name) != p.name { // a stream often calls the same tool again
+		p.name = p.intern(name)
+		p.closeTag = "</tool:" + p.name + ">"
+	}
 	p.start = p.Pos()
 	p.blk.Reset()
 	p.keepBytes(tag)
+	p.rd.reset(len(tag))
 	if p.Options().Mode == syntax.TokenMode {
-		p.tok = valueStream{pos: len(tag), held: p.tok.held[:0]}
-		p.Emit(syntax.Event{Type: syntax.Call, Partial: true, Name: name})
+		p.Emit(syntax.Event{Type: syntax.Call, Partial: true, Name: p.name})
 	}
 }
 
-// streamValues sends, in token mode, the value text that has arrived.
-func (p *parser) streamValues(final bool) {
-	t := &p.tok
-	for !t.stopped && !p.blk.Over && t.pos < len(p.blk.Bytes) {
-		rest := p.blk.Bytes[t.pos:]
-		lt := bytes.IndexByte(rest, '<')
-		if t.key == "" { // between params: only a <param:KEY> matters
-			if lt < 0 {
-				t.pos = len(p.blk.Bytes)
-				return
-			}
-			typ, n := tagAt(rest[lt:])
-			if n == 0 && !final && bytes.IndexByte(rest[lt:], '>') < 0 {
-				return // a tag may be cut off: wait
-			}
-			if typ == tokParamOpen {
-				t.key, t.atStart, t.held = tagName(string(rest[lt:lt+n])), true, t.held[:0]
-				t.pos += lt + n
-				p.Emit(syntax.Event{Type: syntax.Call, Partial: true, Name: p.name, Param: t.key})
-				continue
-			}
-			t.pos += lt + max(n, 1)
-			continue
-		}
-		text := rest
-		if lt >= 0 {
-			text = rest[:lt]
-		}
-		p.sendValue(text, lt < 0 && !final)
-		t.pos += len(text)
-		if lt < 0 {
-			return
-		}
-		typ, n := tagAt(rest[lt:])
-		switch {
-		case n == 0 && !final && bytes.IndexByte(rest[lt:], '>') < 0:
-			return // a tag may be cut off: wait
-		case n == 0: // a '<' that starts no tag of ours is text
-			p.sendValue([]byte("<"), true)
-			t.pos++
-		case typ == tokParamClose && tagName(string(rest[lt:lt+n])) == t.key:
-			// The value's last line end is dropped; whatever else was held
-			// (the bytes of a character the chunks cut) is the value's end.
-			held := t.held
-			if bytes.HasSuffix(held, []byte("\r\n")) {
-				held = held[:len(held)-2]
-			} else if bytes.HasSuffix(held, []byte("\n")) {
-				held = held[:len(held)-1]
-			}
-			if len(held) > 0 {
-				p.Emit(syntax.Event{Type: syntax.Call, Partial: true, Name: p.name, Param: t.key, Delta: string(held)})
-			}
-			t.key, t.held = "", t.held[:0]
-			t.pos += n
-		default:
-			t.stopped = true
-		}
-	}
-}
-
-// sendValue sends value text, dropping the value's first newline and
-// holding back what may yet be dropped or cut.
+// sendValue sends, in token mode, text of the open param's value: it drops
+// the value's first newline and holds back what may yet be dropped (a line
+// end that may be the last) or cut (the first bytes of a character). more:
+// the next byte may continue text (it is not known to be a '<').
 func (p *parser) sendValue(text []byte, more bool) {
-	t := &p.tok
-	buf := append(t.held, text...)
-	t.held = nil
-	if t.atStart {
+	r := &p.rd
+	buf := text
+	if len(r.held) > 0 {
+		r.joined = append(append(r.joined[:0], r.held...), text...)
+		buf = r.joined
+	}
+	if r.atStart {
 		if len(buf) < 2 && more && (len(buf) == 0 || buf[0] == '\r') {
-			t.held = buf // "\r" may be the start of the "\r\n" to drop
+			r.held = append(r.held[:0], buf...) // "\r" may be the start of the "\r\n" to drop
 			return
 		}
-		t.atStart = len(buf) == 0
-		if bytes.HasPrefix(buf, []byte("\r\n")) {
+		r.atStart = len(buf) == 0
+		if bytes.HasPrefix(buf, crlf) {
 			buf = buf[2:]
-		} else if bytes.HasPrefix(buf, []byte("\n")) {
+		} else if bytes.HasPrefix(buf, lf) {
 			buf = buf[1:]
 		}
 	}
 	keep := 0
 	switch {
-	case bytes.HasSuffix(buf, []byte("\r\n")):
+	case bytes.HasSuffix(buf, crlf):
 		keep = 2
-	case bytes.HasSuffix(buf, []byte("\n")), bytes.HasSuffix(buf, []byte("\r")):
+	case bytes.HasSuffix(buf, lf), bytes.HasSuffix(buf, []byte{'\r'}):
 		keep = 1
 	}
 	cut := scan.CompleteUTF8(buf[:len(buf)-keep])
-	send := buf[:cut]
-	t.held = append(t.held[:0:0], buf[cut:]...)
-	if len(send) > 0 {
-		p.Emit(syntax.Event{Type: syntax.Call, Partial: true, Name: p.name, Param: t.key, Delta: string(send)})
+	r.held = append(r.held[:0], buf[cut:]...)
+	if cut > 0 {
+		p.Emit(syntax.Event{Type: syntax.Call, Partial: true, Name: p.name, Param: r.key, Delta: string(buf[:cut])})
 	}
 }
 
-// tool stores the tool's bytes up to its close tag </tool:NAME>, the first
-// one: the block's structure is read when it is complete.
+// endValue sends, at the open param's close tag, what was held back of its
+// value: its last line end is dropped; whatever else was held (the bytes of a
+// character the chunks cut) is the value's end.
+func (p *parser) endValue() {
+	held := p.rd.held
+	if bytes.HasSuffix(held, crlf) {
+		held = held[:len(held)-2]
+	} else if bytes.HasSuffix(held, lf) {
+		held = held[:len(held)-1]
+	}
+	if len(held) > 0 {
+		p.Emit(syntax.Event{Type: syntax.Call, Partial: true, Name: p.name, Param: p.rd.key, Delta: string(held)})
+	}
+	p.rd.held = p.rd.held[:0]
+}
+
+// tool keeps the tool's bytes up to its close tag </tool:NAME>, the first
+// one, and reads them as they come.
 func (p *parser) tool(data []byte, eof bool) int {
 	if i := bytes.Index(data, []byte(p.closeTag)); i >= 0 {
 		n := i + len(p.closeTag)
 		p.keepBytes(data[:n])
-		if p.Options().Mode == syntax.TokenMode {
-			p.streamValues(true)
-		}
 		p.closeTool()
 		return n
 	}
@@ -283,8 +230,8 @@ func (p *parser) tool(data []byte, eof bool) int {
 		n -= scan.PartialSuffix(data, p.closeTag)
 	}
 	p.keepBytes(data[:n])
-	if p.Options().Mode == syntax.TokenMode {
-		p.streamValues(false)
+	if !p.blk.Over {
+		p.readBlock(false)
 	}
 	if n == 0 && !eof {
 		return 0
@@ -299,9 +246,10 @@ func (p *parser) closeTool() {
 		p.Errorf(syntax.CodeOverLimit, p.start, span, nil, "<tool:%s> longer than the limit of %d bytes", p.name, p.Options().BlockLimit())
 		return
 	}
-	args, perr := parseTool(p.blk.Bytes, p.name)
-	if perr != nil {
-		p.Errorf(syntax.CodeMalformed, p.start, span, p.blk.Bytes, "<tool:%s> at %s: %s", p.name, scan.Advance(p.start, p.blk.Bytes[:perr.off]), perr.msg)
+	p.readBlock(true)
+	args, errAt, msg := p.endBlock()
+	if errAt >= 0 {
+		p.Errorf(syntax.CodeMalformed, p.start, span, p.blk.Bytes, "<tool:%s> at %s: %s", p.name, scan.Advance(p.start, p.blk.Bytes[:errAt]), msg)
 		return
 	}
 	p.Emit(syntax.Event{Type: syntax.Call, Name: p.name, Args: args, Strings: true, Pos: p.start, Span: span})

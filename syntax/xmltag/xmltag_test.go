@@ -21,7 +21,7 @@ func TestGarbage(t *testing.T) {
 	}
 }
 
-// FuzzParse checks the invariants of SPEC §2 on any input.
+// FuzzParse checks the event model's invariants (syntaxtest.Check) on any input.
 func FuzzParse(f *testing.F) { syntaxtest.Fuzz(f, xmltag.Syntax, goldens, nil) }
 
 // The known bug: "Hello", " ", "world" came out as "Helloworld".
