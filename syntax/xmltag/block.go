@@ -102,6 +102,7 @@ type reader struct {
 	// Token mode: the open param's value as it arrives.
 	atStart bool   // no byte of the value sent or held yet
 	held    []byte // a line end (or a character's first bytes) held back
+	heldAt  int    // where in the block the held bytes are
 	joined  []byte // scratch: held bytes and new text together
 }
 
@@ -137,7 +138,7 @@ func (p *parser) readBlock(final bool) {
 				return
 			}
 		} else if token {
-			p.sendValue(rest[:lt], lt == len(rest) && !final)
+			p.sendValue(rest[:lt], r.pos, lt == len(rest) && !final)
 		}
 		r.pos += lt
 		if lt == len(rest) {
@@ -158,7 +159,7 @@ func (p *parser) readBlock(final bool) {
 				return
 			}
 			if token {
-				p.sendValue(ltByte, true)
+				p.sendValue(ltByte, r.pos, true)
 			}
 			r.pos++
 			continue
@@ -178,7 +179,7 @@ func (p *parser) readTag(kind tagKind, tag []byte, token bool) {
 			r.key, r.valAt = p.intern(name), r.pos+len(tag)
 			if token {
 				r.atStart, r.held = true, r.held[:0]
-				p.Emit(syntax.Event{Type: syntax.Call, Partial: true, Name: p.name, Param: r.key})
+				p.Emit(syntax.Event{Type: syntax.Call, Partial: true, Name: p.name, Param: r.key, Span: p.blockSpan(r.pos, r.pos+len(tag))})
 			}
 		case paramCloseTag:
 			r.fail(r.pos, "close tag "+string(tag)+" with no open <param:"+string(name)+">")
@@ -193,7 +194,7 @@ func (p *parser) readTag(kind tagKind, tag []byte, token bool) {
 	case kind == paramCloseTag && string(name) == r.key:
 		r.args.Add(r.key, false, string(value(p.blk.Bytes[r.valAt:r.pos])))
 		if token {
-			p.endValue()
+			p.endValue(r.pos)
 		}
 		r.key = ""
 	case kind == paramCloseTag:

@@ -159,24 +159,32 @@ func (p *parser) openTool(name, tag []byte) {
 	p.keepBytes(tag)
 	p.rd.reset(len(tag))
 	if p.Options().Mode == syntax.TokenMode {
-		p.Emit(syntax.Event{Type: syntax.Call, Partial: true, Name: p.name})
+		p.Emit(syntax.Event{Type: syntax.Call, Partial: true, Name: p.name, Span: p.blockSpan(0, len(tag))})
 	}
+}
+
+// blockSpan is the source span of the block's bytes [from, to).
+func (p *parser) blockSpan(from, to int) syntax.Span {
+	return syntax.Span{Start: p.start.Offset + int64(from), End: p.start.Offset + int64(to)}
 }
 
 // sendValue sends, in token mode, text of the open param's value: it drops
 // the value's first newline and holds back what may yet be dropped (a line
 // end that may be the last) or cut (the first bytes of a character). more:
-// the next byte may continue text (it is not known to be a '<').
-func (p *parser) sendValue(text []byte, more bool) {
+// the next byte may continue text (it is not known to be a '<'). at is
+// where text stands in the block.
+func (p *parser) sendValue(text []byte, at int, more bool) {
 	r := &p.rd
-	buf := text
+	buf, from := text, at
 	if len(r.held) > 0 {
+		from = r.heldAt
 		r.joined = append(append(r.joined[:0], r.held...), text...)
 		buf = r.joined
 	}
 	if r.atStart {
 		if len(buf) < 2 && more && (len(buf) == 0 || buf[0] == '\r') {
 			r.held = append(r.held[:0], buf...) // "\r" may be the start of the "\r\n" to drop
+			r.heldAt = from
 			return
 		}
 		r.atStart = len(buf) == 0
@@ -195,15 +203,18 @@ func (p *parser) sendValue(text []byte, more bool) {
 	}
 	cut := scan.CompleteUTF8(buf[:len(buf)-keep])
 	r.held = append(r.held[:0], buf[cut:]...)
+	end := at + len(text) - len(r.held) // the held bytes are the last of text
+	r.heldAt = end
 	if cut > 0 {
-		p.Emit(syntax.Event{Type: syntax.Call, Partial: true, Name: p.name, Param: r.key, Delta: string(buf[:cut])})
+		p.Emit(syntax.Event{Type: syntax.Call, Partial: true, Name: p.name, Param: r.key, Delta: string(buf[:cut]), Span: p.blockSpan(from, end)})
 	}
 }
 
 // endValue sends, at the open param's close tag, what was held back of its
 // value: its last line end is dropped; whatever else was held (the bytes of a
-// character the chunks cut) is the value's end.
-func (p *parser) endValue() {
+// character the chunks cut) is the value's end. at is where the close tag
+// stands in the block.
+func (p *parser) endValue(at int) {
 	held := p.rd.held
 	if bytes.HasSuffix(held, crlf) {
 		held = held[:len(held)-2]
@@ -211,7 +222,7 @@ func (p *parser) endValue() {
 		held = held[:len(held)-1]
 	}
 	if len(held) > 0 {
-		p.Emit(syntax.Event{Type: syntax.Call, Partial: true, Name: p.name, Param: p.rd.key, Delta: string(held)})
+		p.Emit(syntax.Event{Type: syntax.Call, Partial: true, Name: p.name, Param: p.rd.key, Delta: string(held), Span: p.blockSpan(p.rd.heldAt, at)})
 	}
 	p.rd.held = p.rd.held[:0]
 }
