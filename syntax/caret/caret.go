@@ -54,7 +54,7 @@ type bodyStream struct {
 	next       int64 // offset within the block of the first line not looked at
 	n          int   // the number of that line within the block
 	hdr        header
-	broken     bool                // the header has an error: nothing more streams
+	broken     bool                      // the header has an error: nothing more streams
 	streaming  map[string]bool           // keys that stream (a "key ---" value came)
 	earlier    map[string][]earlierValue // the values of other keys so far, in case they stream
 	afterSep   bool                      // the "---" line has passed
