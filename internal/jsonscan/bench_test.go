@@ -140,10 +140,8 @@ func BenchmarkCompact(b *testing.B) {
 }
 
 func scanCompact(s *JSON, out []byte, pieces [][]byte) []byte {
-	var c Compactor
 	for _, p := range pieces {
-		n := s.Scan(p)
-		out = c.Append(out, p[:n])
+		out, _ = s.ScanCompact(out, p)
 	}
 	return out
 }
