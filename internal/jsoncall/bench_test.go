@@ -79,11 +79,10 @@ func BenchmarkArgStream(b *testing.B) {
 	}
 }
 
-func newBenchStream(_ *jsonscan.JSON, emit func(syntax.Event)) *ArgStream {
-	return &ArgStream{Depth: 1, Emit: emit}
+func newBenchStream(js *jsonscan.JSON, emit func(syntax.Event)) *ArgStream {
+	return &ArgStream{Depth: 1, Emit: emit, JSON: js}
 }
 
-func benchScan(a *ArgStream, js *jsonscan.JSON, p []byte) {
-	n := js.Scan(p)
-	a.Feed(p[:n])
+func benchScan(a *ArgStream, _ *jsonscan.JSON, p []byte) {
+	a.Scan(p)
 }
