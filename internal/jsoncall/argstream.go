@@ -12,46 +12,51 @@ import (
 // known, then the args object's compact text in Delta pieces as it arrives.
 // Args that come before the name wait for it; args that are not an object
 // (absent, null, or wrong) are not streamed — the complete call, or an
-// error, says what they are. It does not validate: the syntax's own
-// scanner does.
+// error, says what they are. A key given twice counts the first time, as
+// [ReadCall] reads it.
+//
+// It has no state machine of its own: [ArgStream.Scan] runs the syntax's
+// scanner, which validates the text, stops at the boundaries of the call
+// objects' members and compacts the args as it scans them.
 //
 // Depth is the nesting at which call objects stand: 0 when the JSON value is
 // the call (delimiter), 1 when the calls are the elements of an array
-// (xmljson).
+// (xmljson). Every object at that depth is taken for a call.
 type ArgStream struct {
 	Depth int
 	Keys  Keys // the call object's key names; the zero value means Default
 	Emit  func(syntax.Event)
+	JSON  *jsonscan.JSON // the scanner the text goes through
 
-	depth      int
-	inStr, esc bool
-	member     int    // where in the call object's members: see the consts below
-	key        []byte // the member key being read
-	keyName    string // the key whose value is being read
-	nameRaw    []byte // the name value's raw string, quotes included
-	name       string
-	nameDone   bool
-	id         string
-	idRaw      []byte
-	argsOpen   bool   // inside the args object
-	argsDepth  int    // depth at which the args object closes
-	pending    []byte // args text waiting for the name
-	started    bool
-	argsSeen   bool
-	index      int // of the call among those this stream has seen since Reset
-	calls      int
-	out        []byte
-	carry      []byte // the start of a UTF-8 character cut off at the end of the last delta
-	compactor  jsonscan.Compactor
-	valueDepth int
+	inCall   bool    // inside a call object
+	capture  capture // what the bytes being scanned are kept for
+	raw      []byte  // the raw JSON string being captured, quotes included
+	key      string  // the key of the member being read
+	seen     seen    // which of the call's keys have been seen
+	name, id string
+	inArgs   bool   // inside the args object
+	started  bool   // the call's first partial event was sent
+	index    int    // of the call among those this stream has seen since Reset
+	calls    int    // calls seen since Reset
+	out      []byte // args text not yet sent (a UTF-8 character cut at its end waits for the rest)
+	pending  []byte // args text waiting for the name
 }
 
+type capture uint8
+
 const (
-	memKey   = iota // expecting a key (or the end of the object)
-	memInKey        // inside a key string
-	memColon        // after a key, expecting ':'
-	memValue        // expecting a value
-	memInValue
+	captureNone capture = iota
+	captureKey
+	captureName
+	captureID
+)
+
+type seen uint8
+
+const (
+	seenName seen = 1 << iota
+	seenArgs
+	seenID
 )
 
 func (a *ArgStream) keys() Keys {
@@ -61,154 +66,118 @@ func (a *ArgStream) keys() Keys {
 	return a.Keys
 }
 
-// Reset prepares for a new stream of calls.
+// Reset prepares for a new stream of calls (the scanner is reset apart).
 func (a *ArgStream) Reset() {
-	*a = ArgStream{Depth: a.Depth, Keys: a.Keys, Emit: a.Emit, key: a.key[:0], nameRaw: a.nameRaw[:0], pending: a.pending[:0]}
+	*a = ArgStream{Depth: a.Depth, Keys: a.Keys, Emit: a.Emit, JSON: a.JSON, raw: a.raw[:0], out: a.out[:0], pending: a.pending[:0]}
 }
 
-// Feed takes the next piece of JSON text.
-func (a *ArgStream) Feed(p []byte) {
-	argsFrom := -1
-	if a.argsOpen {
-		argsFrom = 0
-	}
-	for i := 0; i < len(p); i++ {
-		b := p[i]
-		if a.inStr {
-			switch {
-			case a.esc:
-				a.esc = false
-			case b == '\\':
-				a.esc = true
-			case b == '"':
-				a.inStr = false
-			}
-			a.capture(b)
-			continue
+// Scan scans p with the scanner, as [jsonscan.JSON.Scan] does, and returns
+// the bytes consumed; the partial events of the calls they hold go out as
+// it scans.
+func (a *ArgStream) Scan(p []byte) int {
+	js, members := a.JSON, a.Depth+1
+	used := 0
+	for {
+		var n, level int
+		var b jsonscan.Boundary
+		if a.inArgs {
+			a.out, n, b, level = js.NextCompact(a.out, p[used:], members)
+		} else {
+			n, b, level = js.Next(p[used:], members)
 		}
-		callLevel := a.depth == a.Depth+1 // directly inside a call object
-		switch b {
-		case '"':
-			a.inStr = true
-			if callLevel && a.member == memKey {
-				a.member = memInKey
-				a.key = a.key[:0]
-				continue
-			}
-			if callLevel && a.member == memValue {
-				a.member = memInValue
-				a.valueDepth = a.depth
-				if a.keyName == a.keys().Name {
-					a.nameRaw = append(a.nameRaw[:0], '"')
-				} else if a.keyName == a.keys().ID {
-					a.idRaw = append(a.idRaw[:0], '"')
-				}
-				continue
-			}
-			a.capture(b)
-		case '{', '[':
-			if a.depth == a.Depth && b == '{' {
-				a.startCall()
-			}
-			if callLevel && a.member == memValue {
-				a.member = memInValue
-				a.valueDepth = a.depth
-				if a.keyName == a.keys().Args && b == '{' && !a.argsSeen { // args given twice: the first counts
-					a.argsSeen = true
-					a.argsOpen = true
-					a.argsDepth = a.depth + 1
-					argsFrom = i
-				}
-			}
-			a.depth++
-		case '}', ']':
-			a.depth--
-			if a.argsOpen && a.depth == a.argsDepth-1 {
-				a.flushArgs(p[argsFrom : i+1])
-				argsFrom = -1
-				a.argsOpen = false
-			}
-			if a.depth == a.Depth+1 && a.member == memInValue && a.valueDepth == a.depth {
-				a.member = memKey // a container value ended
-			}
-			if a.depth == a.Depth && b == '}' {
-				a.endCall()
-			}
-		case ':':
-			if callLevel && a.member == memColon {
-				a.member = memValue
-			}
-		case ',':
-			if callLevel {
-				a.member = memKey
-			}
-		default:
-			if callLevel && a.member == memValue && !jsonscan.IsSpace(b) {
-				a.member = memInValue // a number or literal
-				a.valueDepth = a.depth
-			}
+		if a.capture != captureNone {
+			a.raw = append(a.raw, p[used:used+n]...)
 		}
+		used += n
+		if b == jsonscan.NoBoundary {
+			break
+		}
+		var c byte // a value that starts consumed its first byte
+		if b == jsonscan.ValueStart {
+			c = p[used-1]
+		}
+		a.boundary(b, level, c)
 	}
-	if a.argsOpen && argsFrom >= 0 {
-		a.flushArgs(p[argsFrom:])
+	if a.inArgs {
+		a.flush()
 	}
+	return used
 }
 
-// capture records string bytes of keys and of the name and id values.
-func (a *ArgStream) capture(b byte) {
-	if a.depth != a.Depth+1 {
+// boundary handles a boundary the scanner stopped at; c is the first byte
+// of a value that starts.
+func (a *ArgStream) boundary(b jsonscan.Boundary, level int, c byte) {
+	if level == a.Depth { // a call object's own start or end
+		switch {
+		case b == jsonscan.ValueStart && c == '{':
+			a.startCall()
+		case b == jsonscan.ValueEnd:
+			a.inCall = false
+		}
 		return
 	}
-	switch a.member {
-	case memInKey:
-		if a.inStr {
-			a.key = append(a.key, b)
-		} else {
-			a.keyName = string(a.key)
-			if k, ok := jsonscan.Unquote(append(append([]byte{'"'}, a.key...), '"')); ok {
-				a.keyName = k
-			}
-			a.member = memColon
+	if level != a.Depth+1 || !a.inCall {
+		return
+	}
+	k := a.keys()
+	switch b {
+	case jsonscan.KeyStart:
+		a.capture, a.raw = captureKey, append(a.raw[:0], '"')
+	case jsonscan.KeyEnd:
+		a.capture = captureNone
+		a.key, _ = jsonscan.Unquote(a.raw)
+	case jsonscan.ValueStart:
+		var first seen // the key, seen for the first time
+		switch a.key {
+		case k.Name:
+			first = seenName &^ a.seen
+		case k.Args:
+			first = seenArgs &^ a.seen
+		case k.ID:
+			first = seenID &^ a.seen
 		}
-	case memInValue:
-		switch a.keyName {
-		case a.keys().Name:
-			a.nameRaw = append(a.nameRaw, b)
-			if !a.inStr {
-				if !a.nameDone { // a name given twice counts the first time
-					a.name, _ = jsonscan.Unquote(a.nameRaw)
-					a.nameDone = true
-				}
-				a.member = memKey
-				a.begin()
+		a.seen |= first
+		switch {
+		case first == 0:
+		case first == seenArgs:
+			if c == '{' {
+				a.inArgs = true
+				a.out = append(a.out, '{')
 			}
-		case a.keys().ID:
-			a.idRaw = append(a.idRaw, b)
-			if !a.inStr {
-				a.id, _ = jsonscan.Unquote(a.idRaw)
-				a.member = memKey
+		case c == '"':
+			a.capture, a.raw = captureName, append(a.raw[:0], '"')
+			if first == seenID {
+				a.capture = captureID
 			}
-		default:
-			if !a.inStr {
-				a.member = memKey
-			}
+		}
+	case jsonscan.ValueEnd:
+		switch a.capture {
+		case captureName:
+			a.name, _ = jsonscan.Unquote(a.raw)
+			a.begin()
+		case captureID:
+			a.id, _ = jsonscan.Unquote(a.raw)
+		}
+		a.capture = captureNone
+		if a.inArgs {
+			a.inArgs = false
+			a.flush()
 		}
 	}
 }
 
 func (a *ArgStream) startCall() {
-	a.member, a.name, a.nameDone, a.id, a.started, a.argsSeen = memKey, "", false, "", false, false
-	a.carry = a.carry[:0]
+	a.inCall, a.capture, a.seen, a.name, a.id, a.started, a.inArgs = true, captureNone, 0, "", "", false, false
 	a.index = a.calls
 	a.calls++
+	a.out = a.out[:0]
 	a.pending = a.pending[:0]
-	a.compactor.Reset()
 }
 
 // begin emits the call's first partial event once its name is known, then
 // any args that came before it.
 func (a *ArgStream) begin() {
-	if a.started || !a.nameDone || a.name == "" {
+	if a.started || a.name == "" {
 		return
 	}
 	a.started = true
@@ -219,26 +188,18 @@ func (a *ArgStream) begin() {
 	}
 }
 
-func (a *ArgStream) flushArgs(p []byte) {
-	a.out = a.compactor.Append(append(a.out[:0], a.carry...), p)
-	a.carry = a.carry[:0]
-	// Keep a character the chunk cut for the next delta: a delta is a
-	// string and must not split one. (The args end with '}', so nothing is
-	// kept at their end.)
+// flush sends the args text compacted so far, or keeps it for the name. A
+// character cut by the end of the input waits for its other bytes: a delta
+// is a string and must not split one. (The args end with '}', so nothing
+// waits at their end.)
+func (a *ArgStream) flush() {
 	n := scan.CompleteUTF8(a.out)
-	a.carry = append(a.carry, a.out[n:]...)
-	a.out = a.out[:n]
-	if len(a.out) == 0 {
-		return
+	if n > 0 {
+		if a.started {
+			a.Emit(syntax.Event{Type: syntax.Call, Partial: true, Name: a.name, Index: a.index, Delta: string(a.out[:n])})
+		} else {
+			a.pending = append(a.pending, a.out[:n]...)
+		}
 	}
-	if !a.started {
-		a.pending = append(a.pending, a.out...)
-		return
-	}
-	a.Emit(syntax.Event{Type: syntax.Call, Partial: true, Name: a.name, Index: a.index, Delta: string(a.out)})
-}
-
-func (a *ArgStream) endCall() {
-	a.member = memKey
-	a.argsOpen = false
+	a.out = append(a.out[:0], a.out[n:]...)
 }

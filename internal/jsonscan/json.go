@@ -14,12 +14,18 @@ import (
 // (Done) or at the first byte that cannot continue it (Err). Nesting deeper
 // than the limit is an error, so input of a million '[' costs a bounded stack.
 //
-// The zero value is not ready; use [NewJSON] or [JSON.Reset].
+// The same scan can compact the value as it goes ([JSON.ScanCompact]) and
+// stop at the boundaries between its tokens ([JSON.Next]), so that what
+// reads a value as it arrives (the argument streamer of token mode) needs no
+// state machine of its own.
+//
+// The zero value is ready: a scanner for one value nesting at most
+// [syntax.DefaultMaxDepth] deep.
 type JSON struct {
 	state    jstate
 	stack    []byte // '{' or '[' per open container
-	maxDepth int
-	n        int64 // bytes consumed since Reset
+	maxDepth int    // 0: syntax.DefaultMaxDepth
+	n        int64  // bytes consumed since Reset
 	lit      string
 	hex      int
 	key      bool // the string being scanned is an object key
@@ -70,14 +76,16 @@ func (e *SyntaxError) Code() syntax.Code {
 	return syntax.CodeInvalidJSON
 }
 
-// NewJSON returns a scanner for one value, nesting at most maxDepth deep.
+// NewJSON returns a scanner for one value, nesting at most maxDepth deep
+// (0 or less: [syntax.DefaultMaxDepth]).
 func NewJSON(maxDepth int) *JSON {
 	s := &JSON{}
 	s.Reset(maxDepth)
 	return s
 }
 
-// Reset prepares the scanner for a new value.
+// Reset prepares the scanner for a new value nesting at most maxDepth deep
+// (0 or less: [syntax.DefaultMaxDepth]).
 func (s *JSON) Reset(maxDepth int) {
 	*s = JSON{stack: s.stack[:0], maxDepth: maxDepth}
 }
@@ -115,11 +123,68 @@ func (s *JSON) Scanned() int64 { return s.n }
 // error (the offending byte is not consumed). White space before the value is
 // consumed; white space after it is not.
 func (s *JSON) Scan(p []byte) int {
-	i := 0
+	n, _, _ := s.scan(p, -1, nil)
+	return n
+}
+
+// ScanCompact is [JSON.Scan] that also appends to dst the bytes it consumes
+// less the white space outside strings: joined over the pieces of a valid
+// value, what encoding/json's Compact gives for it.
+func (s *JSON) ScanCompact(dst, p []byte) ([]byte, int) {
+	n, _, _ := s.scan(p, -1, &dst)
+	return dst, n
+}
+
+// Boundary is a place between the tokens of a JSON value where [JSON.Next]
+// stops.
+type Boundary uint8
+
+const (
+	// NoBoundary: Next consumed all its input, or stopped at the end of the
+	// value or at an error.
+	NoBoundary Boundary = iota
+	// ValueStart: the last byte consumed is the first of a value ('{', '[',
+	// '"', 't', 'f', 'n', '-' or a digit).
+	ValueStart
+	// ValueEnd: a value ends with the last byte consumed. (A number is ended
+	// by the byte after it, which is not consumed; a number that ends the
+	// input ends at [JSON.End], which reports no boundary.)
+	ValueEnd
+	// KeyStart: the last byte consumed is the opening quote of an object key.
+	KeyStart
+	// KeyEnd: the last byte consumed is the closing quote of an object key.
+	KeyEnd
+)
+
+// Next is [JSON.Scan] that also stops just after each boundary between
+// tokens whose level is at most maxLevel, and says which boundary it is and
+// its level: the number of arrays and objects around the token (an array or
+// object is not around its own start and end). A top-level value starts and
+// ends at level 0; the keys and values of a top-level object are at level 1.
+// A negative maxLevel stops at no boundary. Next may consume no byte when it
+// reports a boundary (the end of a number).
+func (s *JSON) Next(p []byte, maxLevel int) (n int, b Boundary, level int) {
+	return s.scan(p, maxLevel, nil)
+}
+
+// NextCompact is [JSON.Next] that appends what it consumes to dst as
+// [JSON.ScanCompact] does.
+func (s *JSON) NextCompact(dst, p []byte, maxLevel int) (out []byte, n int, b Boundary, level int) {
+	n, b, level = s.scan(p, maxLevel, &dst)
+	return dst, n, b, level
+}
+
+// scan is the state machine behind Scan, ScanCompact, Next and NextCompact:
+// it stops at boundaries of level up to stop, and appends the bytes it
+// consumes, less insignificant white space, to *out when out is not nil.
+func (s *JSON) scan(p []byte, stop int, out *[]byte) (int, Boundary, int) {
+	if s.err != nil {
+		return 0, NoBoundary, 0
+	}
+	i, from := 0, 0 // from: the first byte not yet appended to *out
+	b, level := NoBoundary, 0
+loop:
 	for i < len(p) {
-		if s.state == jDone || s.err != nil {
-			return i
-		}
 		c := p[i]
 		switch s.state {
 		case jString:
@@ -129,23 +194,27 @@ func (s *JSON) Scan(p []byte) int {
 				j++
 			}
 			if j > i {
-				s.n += int64(j - i)
 				i = j
 				continue
 			}
 			switch {
 			case c == '"':
-				if s.key {
-					s.key = false
-					s.state = jColon
-				} else {
+				if !s.key {
 					s.valueDone()
+					goto endedWith
+				}
+				s.key = false
+				s.state = jColon
+				if len(s.stack) <= stop {
+					b, level = KeyEnd, len(s.stack)
+					i++
+					break loop
 				}
 			case c == '\\':
 				s.state = jStringEsc
 			default:
-				s.fail(c, "in string literal")
-				return i
+				s.fail(c, i, "in string literal")
+				break loop
 			}
 		case jStringEsc:
 			switch c {
@@ -154,53 +223,64 @@ func (s *JSON) Scan(p []byte) int {
 			case 'u':
 				s.state, s.hex = jStringHex, 0
 			default:
-				s.fail(c, "in string escape code")
-				return i
+				s.fail(c, i, "in string escape code")
+				break loop
 			}
 		case jStringHex:
 			if !isHex(c) {
-				s.fail(c, "in \\u hexadecimal character escape")
-				return i
+				s.fail(c, i, "in \\u hexadecimal character escape")
+				break loop
 			}
 			if s.hex++; s.hex == 4 {
 				s.state = jString
 			}
 		case jValue, jArrValueOrEnd:
 			if isSpace(c) {
-				break
+				goto space
 			}
 			if c == ']' && s.state == jArrValueOrEnd {
 				s.pop()
-				break
+				goto endedWith
 			}
-			if !s.beginValue(c) {
-				return i
+			at := len(s.stack)
+			if !s.beginValue(c, i) {
+				break loop
+			}
+			if at <= stop {
+				b, level = ValueStart, at
+				i++
+				break loop
 			}
 		case jObjKeyOrEnd, jObjKey:
 			if isSpace(c) {
-				break
+				goto space
 			}
 			if c == '}' && s.state == jObjKeyOrEnd {
 				s.pop()
-				break
+				goto endedWith
 			}
 			if c != '"' {
-				s.fail(c, "looking for beginning of object key string")
-				return i
+				s.fail(c, i, "looking for beginning of object key string")
+				break loop
 			}
 			s.state, s.key = jString, true
+			if len(s.stack) <= stop {
+				b, level = KeyStart, len(s.stack)
+				i++
+				break loop
+			}
 		case jColon:
 			if isSpace(c) {
-				break
+				goto space
 			}
 			if c != ':' {
-				s.fail(c, "after object key")
-				return i
+				s.fail(c, i, "after object key")
+				break loop
 			}
 			s.state = jValue
 		case jObjCommaOrEnd, jArrCommaOrEnd:
 			if isSpace(c) {
-				break
+				goto space
 			}
 			closer, next := byte('}'), jObjKey
 			if s.state == jArrCommaOrEnd {
@@ -211,13 +291,14 @@ func (s *JSON) Scan(p []byte) int {
 				s.state = next
 			case closer:
 				s.pop()
+				goto endedWith
 			default:
 				if s.state == jArrCommaOrEnd {
-					s.fail(c, "after array element")
+					s.fail(c, i, "after array element")
 				} else {
-					s.fail(c, "after object key:value pair")
+					s.fail(c, i, "after object key:value pair")
 				}
-				return i
+				break loop
 			}
 		case jNeg:
 			switch {
@@ -226,8 +307,8 @@ func (s *JSON) Scan(p []byte) int {
 			case '1' <= c && c <= '9':
 				s.state = jInt
 			default:
-				s.fail(c, "in numeric literal")
-				return i
+				s.fail(c, i, "in numeric literal")
+				break loop
 			}
 		case jZero, jInt:
 			switch {
@@ -238,12 +319,12 @@ func (s *JSON) Scan(p []byte) int {
 				s.state = jE
 			default:
 				s.valueDone()
-				continue // c belongs to what follows the number
+				goto endedBefore // c belongs to what follows the number
 			}
 		case jDot:
 			if c < '0' || c > '9' {
-				s.fail(c, "after decimal point in numeric literal")
-				return i
+				s.fail(c, i, "after decimal point in numeric literal")
+				break loop
 			}
 			s.state = jFrac
 		case jFrac:
@@ -253,7 +334,7 @@ func (s *JSON) Scan(p []byte) int {
 				s.state = jE
 			default:
 				s.valueDone()
-				continue
+				goto endedBefore
 			}
 		case jE:
 			switch {
@@ -262,33 +343,55 @@ func (s *JSON) Scan(p []byte) int {
 			case '0' <= c && c <= '9':
 				s.state = jExp
 			default:
-				s.fail(c, "in exponent of numeric literal")
-				return i
+				s.fail(c, i, "in exponent of numeric literal")
+				break loop
 			}
 		case jESign:
 			if c < '0' || c > '9' {
-				s.fail(c, "in exponent of numeric literal")
-				return i
+				s.fail(c, i, "in exponent of numeric literal")
+				break loop
 			}
 			s.state = jExp
 		case jExp:
 			if c < '0' || c > '9' {
 				s.valueDone()
-				continue
+				goto endedBefore
 			}
 		case jLit:
 			if c != s.lit[0] {
-				s.fail(c, "in literal")
-				return i
+				s.fail(c, i, "in literal")
+				break loop
 			}
 			if s.lit = s.lit[1:]; s.lit == "" {
 				s.valueDone()
+				goto endedWith
 			}
+		case jDone:
+			break loop
 		}
 		i++
-		s.n++
+		continue
+	space: // c is insignificant white space, and so are the spaces after it
+		if out != nil {
+			*out = append(*out, p[from:i]...)
+		}
+		for i++; i < len(p) && isSpace(p[i]); i++ {
+		}
+		from = i
+		continue
+	endedWith: // a value ends with c
+		i++
+	endedBefore: // a value ended before c
+		if len(s.stack) <= stop {
+			b, level = ValueEnd, len(s.stack)
+			break loop
+		}
 	}
-	return i
+	s.n += int64(i)
+	if out != nil {
+		*out = append(*out, p[from:i]...)
+	}
+	return i, b, level
 }
 
 // End tells the scanner the input has ended. A number that was still open is
@@ -308,12 +411,17 @@ func (s *JSON) End() {
 	}
 }
 
-func (s *JSON) beginValue(c byte) bool {
+// beginValue starts a value with c, the byte at p[i] of the current scan.
+func (s *JSON) beginValue(c byte, i int) bool {
 	s.started = true
 	switch c {
 	case '{', '[':
-		if len(s.stack) >= s.maxDepth {
-			s.err = &SyntaxError{Offset: s.n, Msg: "exceeded max depth of " + strconv.Itoa(s.maxDepth), Deep: true}
+		limit := s.maxDepth
+		if limit <= 0 {
+			limit = syntax.DefaultMaxDepth
+		}
+		if len(s.stack) >= limit {
+			s.err = &SyntaxError{Offset: s.n + int64(i), Msg: "exceeded max depth of " + strconv.Itoa(limit), Deep: true}
 			return false
 		}
 		s.stack = append(s.stack, c)
@@ -339,7 +447,7 @@ func (s *JSON) beginValue(c byte) bool {
 			s.state = jInt
 			return true
 		}
-		s.fail(c, "looking for beginning of value")
+		s.fail(c, i, "looking for beginning of value")
 		return false
 	}
 	return true
@@ -361,8 +469,9 @@ func (s *JSON) valueDone() {
 	}
 }
 
-func (s *JSON) fail(c byte, context string) {
-	s.err = &SyntaxError{Offset: s.n, Msg: "invalid character " + quoteChar(c) + " " + context}
+// fail records the error at c, the byte at p[i] of the current scan.
+func (s *JSON) fail(c byte, i int, context string) {
+	s.err = &SyntaxError{Offset: s.n + int64(i), Msg: "invalid character " + quoteChar(c) + " " + context}
 }
 
 func quoteChar(c byte) string {

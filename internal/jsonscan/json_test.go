@@ -1,9 +1,14 @@
 package jsonscan
 
 import (
+	"bytes"
 	"encoding/json"
+	"fmt"
+	"math/rand/v2"
 	"strings"
 	"testing"
+
+	"github.com/toolparse/toolparse/syntax"
 )
 
 // scanAll feeds p to a fresh scanner in chunks of n bytes and reports whether
@@ -160,4 +165,252 @@ func FuzzUnquote(f *testing.F) {
 			t.Fatalf("Unquote(%q) = %q, %v; encoding/json gives %q", raw, got, ok, want)
 		}
 	})
+}
+
+func TestZeroJSONHasTheDefaultDepth(t *testing.T) {
+	ok := strings.Repeat("[", syntax.DefaultMaxDepth) + strings.Repeat("]", syntax.DefaultMaxDepth)
+	var s JSON
+	if s.Scan([]byte(ok)); !s.Done() {
+		t.Fatalf("%d levels in a zero JSON: %v", syntax.DefaultMaxDepth, s.Err())
+	}
+	s = JSON{}
+	s.Scan([]byte("[" + ok + "]"))
+	if s.Err() == nil || !s.Err().Deep {
+		t.Fatalf("%d levels in a zero JSON: %v, want a depth error", syntax.DefaultMaxDepth+1, s.Err())
+	}
+	s.Reset(0)
+	if s.Scan([]byte(ok)); !s.Done() {
+		t.Fatalf("Reset(0): %v", s.Err())
+	}
+}
+
+// randomChunks cuts p at places chosen by seed: 1-byte pieces, pieces of 1
+// to 16 bytes, or the whole.
+func randomChunks(p []byte, seed uint64) [][]byte {
+	rng := rand.New(rand.NewPCG(seed, seed>>32))
+	var out [][]byte
+	for len(p) > 0 {
+		n := len(p)
+		switch seed % 4 {
+		case 0:
+			n = 1
+		case 1, 2:
+			n = min(len(p), 1+rng.IntN(16))
+		}
+		out, p = append(out, p[:n]), p[n:]
+	}
+	return out
+}
+
+// scanCompactChunks runs ScanCompact over the pieces as a syntax does, and
+// says whether the value was valid and complete with only white space after.
+func scanCompactChunks(pieces [][]byte) (out []byte, valid bool) {
+	var s JSON
+	rest := false // non-space bytes after the value
+	for _, p := range pieces {
+		var n int
+		out, n = s.ScanCompact(out, p)
+		if s.Err() != nil {
+			return out, false
+		}
+		rest = rest || len(TrimSpace(p[n:])) > 0
+	}
+	s.End()
+	return out, s.Err() == nil && !rest
+}
+
+var compactCases = append(jsonCases,
+	" { \"a\" : [ 1 , 2.5e-3 , \"x y\\\" \\\\\" ] ,\n\t\"b\" : { } , \"c\" : [ ] , \"d\" : -0 } ",
+	"\"\\u00e9 \\t\"", " 12 ", "[\"\xe2\x9c\x93 \"]", "[1e5 ,0 ,-1.0E+2]")
+
+func TestScanCompact(t *testing.T) {
+	for _, c := range compactCases {
+		for seed := range uint64(8) {
+			checkCompact(t, []byte(c), seed)
+		}
+	}
+}
+
+func checkCompact(t *testing.T, in []byte, seed uint64) {
+	got, valid := scanCompactChunks(randomChunks(in, seed))
+	if valid != json.Valid(in) {
+		t.Fatalf("%q (chunking %d): valid = %v, encoding/json says %v", in, seed, valid, !valid)
+	}
+	if !valid {
+		return
+	}
+	var want bytes.Buffer
+	if err := json.Compact(&want, in); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, want.Bytes()) {
+		t.Fatalf("%q (chunking %d): compacted to %q, encoding/json gives %q", in, seed, got, want.Bytes())
+	}
+}
+
+// FuzzCompact: ScanCompact, at any chunking, gives encoding/json.Compact's
+// text for every valid value, and agrees with encoding/json on validity.
+func FuzzCompact(f *testing.F) {
+	for i, c := range compactCases {
+		f.Add([]byte(c), uint64(i))
+	}
+	f.Fuzz(func(t *testing.T, in []byte, seed uint64) {
+		checkCompact(t, in, seed)
+	})
+}
+
+// boundary is one stop of Next: what, at which level, and the raw token
+// from the start of a value or key to its end.
+type boundary struct {
+	b     Boundary
+	level int
+	raw   string
+}
+
+// boundaries scans in at the given chunking, stopping at every boundary up
+// to maxLevel, and returns the boundaries with the raw text of each value
+// and key at its end (a top-level number ends at End, with no boundary).
+func boundaries(t *testing.T, in []byte, seed uint64, maxLevel int) ([]boundary, bool) {
+	var s JSON
+	var got []boundary
+	var starts []int // the offsets where open values and keys started
+	off := 0
+	for _, p := range randomChunks(in, seed) {
+		for used := 0; ; {
+			n, b, level := s.Next(p[used:], maxLevel)
+			used += n
+			off += n
+			if b != NoBoundary && level > maxLevel {
+				t.Fatalf("%q: boundary %d at level %d with maxLevel %d", in, b, level, maxLevel)
+			}
+			switch b {
+			case NoBoundary:
+			case ValueStart, KeyStart:
+				starts = append(starts, off-1)
+				got = append(got, boundary{b, level, string(in[off-1])})
+			case ValueEnd, KeyEnd:
+				if len(starts) == 0 {
+					t.Fatalf("%q: an end with nothing open", in)
+				}
+				from := starts[len(starts)-1]
+				starts = starts[:len(starts)-1]
+				got = append(got, boundary{b, level, string(in[from:off])})
+			}
+			if b == NoBoundary {
+				if used < len(p) && s.Err() == nil && !s.Done() {
+					t.Fatalf("%q: Next stopped at %d of %d without a reason", in, used, len(p))
+				}
+				break
+			}
+		}
+		if s.Err() != nil {
+			return got, false
+		}
+	}
+	s.End()
+	return got, s.Err() == nil
+}
+
+// FuzzNext checks the boundaries Next reports against encoding/json's
+// tokens: every value and key starts and ends once, at its level, and its
+// raw text decodes to the token encoding/json reads there.
+func FuzzNext(f *testing.F) {
+	for i, c := range compactCases {
+		f.Add([]byte(c), uint64(i), uint8(i))
+	}
+	f.Fuzz(func(t *testing.T, in []byte, seed uint64, maxLevel uint8) {
+		if !json.Valid(in) {
+			return
+		}
+		max := int(maxLevel%6) - 1
+		got, ok := boundaries(t, in, seed, max)
+		if !ok {
+			t.Fatalf("%q: valid for encoding/json, not for the scanner", in)
+		}
+		// What encoding/json reads, as boundaries.
+		dec := json.NewDecoder(bytes.NewReader(in))
+		dec.UseNumber()
+		var want []boundary
+		var stack []bool // per open container: is it an object
+		afterKey := false
+		for {
+			tok, err := dec.Token()
+			if err != nil {
+				break
+			}
+			level := len(stack)
+			isKey := !afterKey && level > 0 && stack[level-1]
+			switch v := tok.(type) {
+			case json.Delim:
+				if v == '{' || v == '[' {
+					want = append(want, boundary{ValueStart, level, string(v)})
+					stack = append(stack, v == '{')
+					afterKey = false
+					continue
+				}
+				stack = stack[:len(stack)-1]
+				want = append(want, boundary{ValueEnd, len(stack), string(v)})
+			default:
+				if isKey {
+					want = append(want, boundary{KeyStart, level, `"`}, boundary{KeyEnd, level, fmt.Sprint(v)})
+					afterKey = true
+					continue
+				}
+				start := "\""
+				if _, isStr := v.(string); !isStr {
+					start = string(fmt.Sprint(v)[0])
+					if v == nil {
+						start = "n"
+					}
+				}
+				want = append(want, boundary{ValueStart, level, start})
+				// A top-level number ends at the byte after it, or at End.
+				if _, isNum := v.(json.Number); !isNum || level > 0 || isSpace(in[len(in)-1]) {
+					want = append(want, boundary{ValueEnd, level, fmt.Sprint(v)})
+				}
+			}
+			afterKey = false
+		}
+		// Compare: the raw ends decode to the tokens.
+		var filtered []boundary
+		for _, w := range want {
+			if w.level <= max {
+				filtered = append(filtered, w)
+			}
+		}
+		if len(got) != len(filtered) {
+			t.Fatalf("%q (maxLevel %d): %d boundaries, encoding/json gives %d:\n%v\n%v", in, max, len(got), len(filtered), got, filtered)
+		}
+		for i, g := range got {
+			w := filtered[i]
+			if g.b != w.b || g.level != w.level || !sameToken(g, w) {
+				t.Fatalf("%q (maxLevel %d): boundary %d is %v, encoding/json gives %v", in, max, i, g, w)
+			}
+		}
+	})
+}
+
+// sameToken reports whether the raw text of g is the token w names.
+func sameToken(g, w boundary) bool {
+	switch g.b {
+	case ValueStart, KeyStart:
+		return g.raw == w.raw
+	}
+	if g.raw == "}" || g.raw == "]" {
+		return g.raw == w.raw || strings.HasSuffix(g.raw, w.raw)
+	}
+	var v any
+	dec := json.NewDecoder(strings.NewReader(g.raw))
+	dec.UseNumber()
+	if dec.Decode(&v) != nil {
+		return false
+	}
+	switch x := v.(type) {
+	case map[string]any, []any:
+		return strings.HasSuffix(g.raw, w.raw) // a container's raw text ends with its closer
+	case nil:
+		return w.raw == "<nil>"
+	default:
+		return fmt.Sprint(x) == w.raw
+	}
 }

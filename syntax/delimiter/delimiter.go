@@ -73,7 +73,7 @@ type parser struct {
 func New(h syntax.Handler, opts syntax.Options) syntax.Parser {
 	p := &parser{run: syntax.Respond, atLineStart: true}
 	p.Init(h, opts, p.step, p.finish)
-	p.args = jsoncall.ArgStream{Emit: p.Emit}
+	p.args = jsoncall.ArgStream{Emit: p.Emit, JSON: &p.js}
 	return p
 }
 
@@ -257,11 +257,13 @@ func (p *parser) callWS(data []byte, eof bool) int {
 
 // callJSON reads the call's JSON object, JSON-aware: a § inside a string is content.
 func (p *parser) callJSON(data []byte) int {
-	n := p.js.Scan(data)
-	p.keepBytes(data[:n])
+	var n int
 	if p.Options().Mode == syntax.TokenMode {
-		p.args.Feed(data[:n])
+		n = p.args.Scan(data) // p.js's scan, streaming the arguments
+	} else {
+		n = p.js.Scan(data)
 	}
+	p.keepBytes(data[:n])
 	switch {
 	case p.js.Done():
 		p.finishCall()

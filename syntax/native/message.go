@@ -23,9 +23,8 @@ type call struct {
 	js       jsonscan.JSON // scans args as they arrive
 	trailing bool          // text came after the arguments' JSON value
 	tooLong  bool
-	started  bool               // token mode: its first partial event was sent
-	index    int                // its place among the message's calls
-	compact  jsonscan.Compactor // token mode: compacts argument deltas
+	started  bool // token mode: its first partial event was sent
+	index    int  // its place among the message's calls
 }
 
 // message is the assistant message whose calls are being assembled.
@@ -92,19 +91,23 @@ func (p *parser) addArgs(c *call, frag []byte, span syntax.Span) {
 		return
 	}
 	c.args = scan.Append(c.args, frag)
-	if p.Options().Mode == syntax.TokenMode && c.name != "" && !c.trailing {
-		if !c.started {
-			c.started = true
-			p.Emit(syntax.Event{Type: syntax.Call, Partial: true, Name: c.name, ID: c.id, Index: c.index, Span: span})
-		}
-		if d := c.compact.Append(nil, frag); len(d) > 0 {
-			p.Emit(syntax.Event{Type: syntax.Call, Partial: true, Name: c.name, Index: c.index, Delta: string(d), Span: span})
-		}
+	stream := p.Options().Mode == syntax.TokenMode && c.name != "" && !c.trailing
+	if stream && !c.started {
+		c.started = true
+		p.Emit(syntax.Event{Type: syntax.Call, Partial: true, Name: c.name, ID: c.id, Index: c.index, Span: span})
 	}
 	if c.trailing || c.js.Err() != nil {
 		return
 	}
-	n := c.js.Scan(frag)
+	var n int
+	if stream { // the scan compacts the delta
+		var d []byte
+		if d, n = c.js.ScanCompact(nil, frag); len(d) > 0 {
+			p.Emit(syntax.Event{Type: syntax.Call, Partial: true, Name: c.name, Index: c.index, Delta: string(d), Span: span})
+		}
+	} else {
+		n = c.js.Scan(frag)
+	}
 	if c.js.Done() && len(jsonscan.TrimSpace(frag[n:])) > 0 {
 		c.trailing = true
 	}

@@ -84,7 +84,7 @@ func New(h syntax.Handler, opts syntax.Options) syntax.Parser {
 	p := &parser{}
 	p.Init(h, opts, p.step, p.finish)
 	p.WakeOn(wakeSet) // every marker ends in '>': no event completes without one
-	p.args = jsoncall.ArgStream{Depth: 1, Emit: p.Emit}
+	p.args = jsoncall.ArgStream{Depth: 1, Emit: p.Emit, JSON: &p.js}
 	return p
 }
 
@@ -239,11 +239,13 @@ func (p *parser) blockBytes(data []byte, eof bool) int {
 		rest := data[used:]
 		switch p.phase {
 		case phaseJSON:
-			n := p.js.Scan(rest)
-			p.keepBytes(rest[:n])
+			var n int
 			if p.Options().Mode == syntax.TokenMode && p.open == openExecute {
-				p.args.Feed(rest[:n])
+				n = p.args.Scan(rest) // p.js's scan, streaming the arguments
+			} else {
+				n = p.js.Scan(rest)
 			}
+			p.keepBytes(rest[:n])
 			used += n
 			switch {
 			case p.js.Done():

@@ -1,0 +1,246 @@
+package jsoncall
+
+import (
+	"bytes"
+	"encoding/json"
+	"math/rand/v2"
+	"reflect"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/toolparse/toolparse/internal/jsonscan"
+	"github.com/toolparse/toolparse/syntax"
+)
+
+// stream feeds in to an ArgStream at depth in the given pieces, as a syntax
+// does, and returns its events and whether the scan found a valid value.
+func stream(in []byte, pieces [][]byte, depth int, keys Keys) ([]syntax.Event, bool) {
+	var evs []syntax.Event
+	var js jsonscan.JSON
+	a := ArgStream{Depth: depth, Keys: keys, JSON: &js, Emit: func(e syntax.Event) { evs = append(evs, e) }}
+	a.Reset()
+	for _, p := range pieces {
+		n := a.Scan(p)
+		if js.Err() != nil {
+			return evs, false
+		}
+		if n < len(p) && len(jsonscan.TrimSpace(p[n:])) > 0 {
+			return evs, false
+		}
+	}
+	js.End()
+	return evs, js.Err() == nil
+}
+
+// randomChunks cuts p at places chosen by seed: 1-byte pieces, pieces of 1
+// to 16 bytes, or the whole.
+func randomChunks(p []byte, seed uint64) [][]byte {
+	rng := rand.New(rand.NewPCG(seed, seed>>32))
+	var out [][]byte
+	for len(p) > 0 {
+		n := len(p)
+		switch seed % 4 {
+		case 0:
+			n = 1
+		case 1, 2:
+			n = min(len(p), 1+rng.IntN(16))
+		}
+		out, p = append(out, p[:n]), p[n:]
+	}
+	return out
+}
+
+// call is what a call object holds by encoding/json's reading, the first
+// of a key given twice counting.
+type call struct {
+	name, id  string
+	nameOK    bool   // the first name is a non-empty string
+	idFirst   bool   // a string id comes before the name
+	args      []byte // the first args, compacted, when they are an object
+	argsFirst bool
+}
+
+func decodeCall(t *testing.T, obj []byte, keys Keys) (c call, ok bool) {
+	dec := json.NewDecoder(bytes.NewReader(obj))
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		return c, false
+	}
+	seen := map[string]bool{}
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			t.Fatalf("%q: %v", obj, err)
+		}
+		key := tok.(string)
+		var raw json.RawMessage
+		if err := dec.Decode(&raw); err != nil {
+			t.Fatalf("%q: %v", obj, err)
+		}
+		if seen[key] {
+			continue
+		}
+		seen[key] = true
+		switch key {
+		case keys.Name:
+			c.nameOK = json.Unmarshal(raw, &c.name) == nil && c.name != ""
+		case keys.ID:
+			if json.Unmarshal(raw, &c.id) == nil && !seen[keys.Name] {
+				c.idFirst = true
+			}
+		case keys.Args:
+			if raw[0] == '{' {
+				var b bytes.Buffer
+				json.Compact(&b, raw)
+				c.args = b.Bytes()
+				c.argsFirst = !seen[keys.Name]
+			}
+		}
+	}
+	return c, true
+}
+
+// checkStream checks the events of one call object obj (the call at index
+// within its stream) against what encoding/json reads in it.
+func checkStream(t *testing.T, obj []byte, evs []syntax.Event, index int, keys Keys) {
+	t.Helper()
+	want, _ := decodeCall(t, obj, keys)
+	if !want.nameOK {
+		if len(evs) > 0 {
+			t.Fatalf("%q: no name, but events %v", obj, evs)
+		}
+		return
+	}
+	if len(evs) == 0 {
+		t.Fatalf("%q: no events for call %q", obj, want.name)
+	}
+	wantID := ""
+	if want.idFirst {
+		wantID = want.id
+	}
+	first := syntax.Event{Type: syntax.Call, Partial: true, Name: want.name, ID: wantID, Index: index}
+	if !reflect.DeepEqual(evs[0], first) {
+		t.Fatalf("%q: first event %+v, want %+v", obj, evs[0], first)
+	}
+	var joined strings.Builder
+	for _, e := range evs[1:] {
+		if e.Type != syntax.Call || !e.Partial || e.Name != want.name || e.ID != "" || e.Index != index || e.Delta == "" {
+			t.Fatalf("%q: event %+v is not a delta of call %d %q", obj, e, index, want.name)
+		}
+		if utf8.Valid(want.args) && !utf8.ValidString(e.Delta) {
+			t.Fatalf("%q: delta %q splits a character", obj, e.Delta)
+		}
+		joined.WriteString(e.Delta)
+	}
+	if joined.String() != string(want.args) {
+		t.Fatalf("%q: deltas join to %q, want %q", obj, joined.String(), want.args)
+	}
+	// ReadCall reads the same call.
+	if name, id, args, problem := ReadCall(obj, keys); problem == "" {
+		if name != want.name || id != want.id || want.args != nil && string(args) != string(want.args) {
+			t.Fatalf("%q: ReadCall gives %q %q %s, the stream %q %q %s", obj, name, id, args, want.name, want.id, want.args)
+		}
+	}
+}
+
+var otherKeys = Keys{Name: "function", Args: "arguments", ID: "call_id"}
+
+func checkCallObject(t *testing.T, obj []byte, seed uint64, keys Keys) {
+	if !json.Valid(obj) {
+		return
+	}
+	if _, ok := decodeCall(t, obj, keys); !ok {
+		return
+	}
+	// The object alone, at depth 0.
+	evs, ok := stream(obj, randomChunks(obj, seed), 0, keys)
+	if !ok {
+		t.Fatalf("%q: valid for encoding/json, not for the scanner", obj)
+	}
+	checkStream(t, obj, evs, 0, keys)
+	// Two of it in an array, at depth 1: calls 0 and 1.
+	arr := []byte("[ " + string(obj) + " ,\n" + string(obj) + "]")
+	evs, ok = stream(arr, randomChunks(arr, seed), 1, keys)
+	if !ok {
+		t.Fatalf("%q: valid for encoding/json, not for the scanner", arr)
+	}
+	var calls [2][]syntax.Event
+	for _, e := range evs {
+		if e.Index < 0 || e.Index > 1 {
+			t.Fatalf("%q: event %+v has a bad index", arr, e)
+		}
+		calls[e.Index] = append(calls[e.Index], e)
+	}
+	checkStream(t, obj, calls[0], 0, keys)
+	checkStream(t, obj, calls[1], 1, keys)
+}
+
+var callCases = []string{
+	`{"name":"read","args":{"f":"a"}}`,
+	`{ "name" : "write" , "id" : "c1" , "args" : { "path" : "a b" , "n" : [ 1 , 2.5 , { } ] } }`,
+	`{"args":{"x":1},"name":"late","id":"after"}`,
+	`{"id":"i1","args":{"x":"é ✓ \u00e9"},"name":"x"}`,
+	`{"name":"read","args":{"f":"a"},"name":"write","args":{"f":"b"}}`,
+	`{"name":5,"name":"x","args":{}}`,
+	`{"args":null,"name":"n","args":{"a":1}}`,
+	`{"n\u0061me":"esc","\u0061rgs":{"k\"":"v\\"}}`,
+	`{"name":"","args":{"a":1}}`,
+	`{"name":"n","args":[1,2]}`,
+	`{"name":"n","id":7,"id":"x","args":{}}`,
+	`{"other":{"name":"inner","args":{"a":1}},"name":"outer","args":{"b":{"name":"deep"}}}`,
+	`{"name":"n","args":{"a":-0.5e+3,"b":true,"c":null,"d":12}}`,
+	`{"function":"f","call_id":"c","arguments":{"a":[]}}`,
+	"{\"name\":\"n\",\"args\":{\"s\":\"\xe2\x9c\x93\xe2\x9c\x93\xf0\x9f\x98\x80\"}}",
+	`{}`,
+}
+
+func TestArgStream(t *testing.T) {
+	for _, c := range callCases {
+		for seed := range uint64(12) {
+			checkCallObject(t, []byte(c), seed, Default)
+			checkCallObject(t, []byte(c), seed, otherKeys)
+		}
+	}
+}
+
+func TestArgStreamEvents(t *testing.T) {
+	in := []byte(`[{"args":{"a": "x"},"id":"1","name":"late"}, 7, {"name":"two","id":"2","args":{"b" : [1, 2]}}]`)
+	evs, ok := stream(in, randomChunks(in, 0), 1, Default)
+	if !ok {
+		t.Fatal("invalid")
+	}
+	want := []syntax.Event{
+		{Type: syntax.Call, Partial: true, Name: "late", ID: "1", Index: 0},
+		{Type: syntax.Call, Partial: true, Name: "late", Index: 0, Delta: `{"a":"x"}`},
+		{Type: syntax.Call, Partial: true, Name: "two", Index: 1}, // the id comes after the name
+	}
+	var deltas string
+	for _, e := range evs[len(want):] {
+		deltas += e.Delta
+	}
+	if len(evs) < len(want) || deltas != `{"b":[1,2]}` {
+		t.Fatalf("events %+v", evs)
+	}
+	for i, w := range want {
+		if !reflect.DeepEqual(evs[i], w) {
+			t.Errorf("event %d: %+v, want %+v", i, evs[i], w)
+		}
+	}
+}
+
+// FuzzArgStream: for a valid call object split anywhere, alone or as the
+// elements of an array, the partial events give the name and id that
+// encoding/json reads (the first of a key given twice counting), and the
+// deltas join to the compacted args.
+func FuzzArgStream(f *testing.F) {
+	for i, c := range callCases {
+		f.Add([]byte(c), uint64(i), i%2 == 0)
+	}
+	f.Fuzz(func(t *testing.T, obj []byte, seed uint64, other bool) {
+		keys := Default
+		if other {
+			keys = otherKeys
+		}
+		checkCallObject(t, obj, seed, keys)
+	})
+}

@@ -1,0 +1,147 @@
+package jsonscan
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"testing"
+
+	"github.com/toolparse/toolparse/syntax"
+)
+
+// benchJSON is about 300 KB of JSON-heavy text: an indented array of call
+// objects whose args hold code (quotes, backslashes, newlines), numbers,
+// literals and nesting.
+var benchJSON = func() []byte {
+	code := strings.Repeat("func f(s string) {\n\tif s == \"\\\\\" { return }\n\tfmt.Println(\"a\\tb\", s) // é ✓\n}\n", 4)
+	var calls []any
+	for i := 0; len(calls) < 1<<20; i++ {
+		calls = append(calls, map[string]any{
+			"name": "write",
+			"id":   fmt.Sprintf("call_%d", i),
+			"args": map[string]any{
+				"path":    fmt.Sprintf("src/file_%d.go", i),
+				"content": code,
+				"lines":   []any{1, 22, 333, -4.5e-3, 1e10},
+				"force":   i%2 == 0,
+				"owner":   nil,
+				"meta":    map[string]any{"tags": []string{"a", "b"}, "depth": map[string]any{"x": []any{[]any{1}, map[string]any{}}}},
+			},
+		})
+		if b, _ := json.MarshalIndent(calls, "", "  "); len(b) >= 300<<10 {
+			return b
+		}
+	}
+	panic("unreachable")
+}()
+
+var benchChunkings = []struct {
+	name string
+	size int
+}{{"whole", 0}, {"chunk4", 4}}
+
+// chunks cuts p into pieces of n bytes (n == 0: one piece).
+func chunks(p []byte, n int) [][]byte {
+	if n == 0 {
+		return [][]byte{p}
+	}
+	var out [][]byte
+	for len(p) > n {
+		out, p = append(out, p[:n]), p[n:]
+	}
+	return append(out, p)
+}
+
+// BenchmarkScan measures JSON.Scan on benchJSON, whole and in 4-byte chunks,
+// beside encoding/json on the same bytes: Valid on the whole text, and a
+// Decoder (which holds and rescans) reading it in 4-byte pieces.
+func BenchmarkScan(b *testing.B) {
+	for _, c := range benchChunkings {
+		pieces := chunks(benchJSON, c.size)
+		b.Run("JSON.Scan/"+c.name, func(b *testing.B) {
+			b.SetBytes(int64(len(benchJSON)))
+			var s JSON
+			for b.Loop() {
+				s.Reset(syntax.DefaultMaxDepth)
+				for _, p := range pieces {
+					s.Scan(p)
+				}
+				if !s.Done() {
+					b.Fatal(s.Err())
+				}
+			}
+		})
+	}
+	b.Run("encoding-json.Valid/whole", func(b *testing.B) {
+		b.SetBytes(int64(len(benchJSON)))
+		for b.Loop() {
+			if !json.Valid(benchJSON) {
+				b.Fatal("invalid")
+			}
+		}
+	})
+	b.Run("encoding-json.Decoder/chunk4", func(b *testing.B) {
+		b.SetBytes(int64(len(benchJSON)))
+		for b.Loop() {
+			var v json.RawMessage
+			if err := json.NewDecoder(&pieceReader{pieces: chunks(benchJSON, 4)}).Decode(&v); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
+
+type pieceReader struct{ pieces [][]byte }
+
+func (r *pieceReader) Read(p []byte) (int, error) {
+	if len(r.pieces) == 0 {
+		return 0, io.EOF
+	}
+	n := copy(p, r.pieces[0])
+	if r.pieces[0] = r.pieces[0][n:]; len(r.pieces[0]) == 0 {
+		r.pieces = r.pieces[1:]
+	}
+	return n, nil
+}
+
+// BenchmarkCompact measures scanning and compacting benchJSON as it arrives,
+// beside encoding/json.Compact on the whole text.
+func BenchmarkCompact(b *testing.B) {
+	for _, c := range benchChunkings {
+		pieces := chunks(benchJSON, c.size)
+		b.Run("scan+compact/"+c.name, func(b *testing.B) {
+			b.SetBytes(int64(len(benchJSON)))
+			var s JSON
+			out := make([]byte, 0, len(benchJSON))
+			for b.Loop() {
+				s.Reset(syntax.DefaultMaxDepth)
+				out = out[:0]
+				out = scanCompact(&s, out, pieces)
+			}
+			var want bytes.Buffer
+			json.Compact(&want, benchJSON)
+			if !bytes.Equal(out, want.Bytes()) {
+				b.Fatal("compacted text differs from encoding/json.Compact")
+			}
+		})
+	}
+	b.Run("encoding-json.Compact/whole", func(b *testing.B) {
+		b.SetBytes(int64(len(benchJSON)))
+		var buf bytes.Buffer
+		for b.Loop() {
+			buf.Reset()
+			if err := json.Compact(&buf, benchJSON); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
+
+func scanCompact(s *JSON, out []byte, pieces [][]byte) []byte {
+	for _, p := range pieces {
+		out, _ = s.ScanCompact(out, p)
+	}
+	return out
+}
