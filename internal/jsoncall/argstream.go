@@ -40,6 +40,12 @@ type ArgStream struct {
 	calls    int    // calls seen since Reset
 	out      []byte // args text not yet sent (a UTF-8 character cut at its end waits for the rest)
 	pending  []byte // args text waiting for the name
+
+	// Source offsets, for the events' spans.
+	at          int64 // of the byte the scanner is at
+	callFrom    int64 // where the call object starts
+	outFrom     int64 // where the source of out starts
+	pendingSpan syntax.Span
 }
 
 type capture uint8
@@ -71,10 +77,11 @@ func (a *ArgStream) Reset() {
 	*a = ArgStream{Depth: a.Depth, Keys: a.Keys, Emit: a.Emit, JSON: a.JSON, raw: a.raw[:0], out: a.out[:0], pending: a.pending[:0]}
 }
 
-// Scan scans p with the scanner, as [jsonscan.JSON.Scan] does, and returns
-// the bytes consumed; the partial events of the calls they hold go out as
-// it scans.
-func (a *ArgStream) Scan(p []byte) int {
+// Scan scans p, which stands at offset off of the input, with the scanner,
+// as [jsonscan.JSON.Scan] does, and returns the bytes consumed; the partial
+// events of the calls they hold go out as it scans, each with the span of
+// the source it came from.
+func (a *ArgStream) Scan(p []byte, off int64) int {
 	js, members := a.JSON, a.Depth+1
 	used := 0
 	for {
@@ -89,6 +96,7 @@ func (a *ArgStream) Scan(p []byte) int {
 			a.raw = append(a.raw, p[used:used+n]...)
 		}
 		used += n
+		a.at = off + int64(used)
 		if b == jsonscan.NoBoundary {
 			break
 		}
@@ -111,6 +119,7 @@ func (a *ArgStream) boundary(b jsonscan.Boundary, level int, c byte) {
 		switch {
 		case b == jsonscan.ValueStart && c == '{':
 			a.startCall()
+			a.callFrom = a.at - 1
 		case b == jsonscan.ValueEnd:
 			a.inCall = false
 		}
@@ -143,6 +152,7 @@ func (a *ArgStream) boundary(b jsonscan.Boundary, level int, c byte) {
 			if c == '{' {
 				a.inArgs = true
 				a.out = append(a.out, '{')
+				a.outFrom = a.at - 1
 			}
 		case c == '"':
 			a.capture, a.raw = captureName, append(a.raw[:0], '"')
@@ -181,9 +191,10 @@ func (a *ArgStream) begin() {
 		return
 	}
 	a.started = true
-	a.Emit(syntax.Event{Type: syntax.Call, Partial: true, Name: a.name, ID: a.id, Index: a.index})
+	a.Emit(syntax.Event{Type: syntax.Call, Partial: true, Name: a.name, ID: a.id, Index: a.index,
+		Span: syntax.Span{Start: a.callFrom, End: a.at}})
 	if len(a.pending) > 0 {
-		a.Emit(syntax.Event{Type: syntax.Call, Partial: true, Name: a.name, Index: a.index, Delta: string(a.pending)})
+		a.Emit(syntax.Event{Type: syntax.Call, Partial: true, Name: a.name, Index: a.index, Delta: string(a.pending), Span: a.pendingSpan})
 		a.pending = a.pending[:0]
 	}
 }
@@ -194,12 +205,19 @@ func (a *ArgStream) begin() {
 // waits at their end.)
 func (a *ArgStream) flush() {
 	n := scan.CompleteUTF8(a.out)
+	end := a.at - int64(len(a.out)-n) // the bytes that wait are the last ones scanned
 	if n > 0 {
+		span := syntax.Span{Start: a.outFrom, End: end}
 		if a.started {
-			a.Emit(syntax.Event{Type: syntax.Call, Partial: true, Name: a.name, Index: a.index, Delta: string(a.out[:n])})
+			a.Emit(syntax.Event{Type: syntax.Call, Partial: true, Name: a.name, Index: a.index, Delta: string(a.out[:n]), Span: span})
 		} else {
+			if len(a.pending) == 0 {
+				a.pendingSpan.Start = span.Start
+			}
+			a.pendingSpan.End = span.End
 			a.pending = append(a.pending, a.out[:n]...)
 		}
+		a.outFrom = end
 	}
 	a.out = append(a.out[:0], a.out[n:]...)
 }

@@ -3,6 +3,7 @@ package jsoncall
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"math/rand/v2"
 	"reflect"
 	"strings"
@@ -15,22 +16,38 @@ import (
 
 // stream feeds in to an ArgStream at depth in the given pieces, as a syntax
 // does, and returns its events and whether the scan found a valid value.
+// Each event's span must be a non-empty stretch of in, for a delta at least
+// as long as the delta (compaction only removes bytes); the spans are then
+// cleared, for comparison.
 func stream(in []byte, pieces [][]byte, depth int, keys Keys) ([]syntax.Event, bool) {
 	var evs []syntax.Event
 	var js jsonscan.JSON
 	a := ArgStream{Depth: depth, Keys: keys, JSON: &js, Emit: func(e syntax.Event) { evs = append(evs, e) }}
 	a.Reset()
+	off := int64(0)
+	valid := true
 	for _, p := range pieces {
-		n := a.Scan(p)
-		if js.Err() != nil {
-			return evs, false
-		}
-		if n < len(p) && len(jsonscan.TrimSpace(p[n:])) > 0 {
-			return evs, false
+		n := a.Scan(p, off)
+		off += int64(len(p))
+		if js.Err() != nil || n < len(p) && len(jsonscan.TrimSpace(p[n:])) > 0 {
+			valid = false
+			break
 		}
 	}
-	js.End()
-	return evs, js.Err() == nil
+	if valid {
+		js.End()
+		valid = js.Err() == nil
+	}
+	for i, e := range evs {
+		sp := e.Span
+		if sp.Start < 0 || sp.End <= sp.Start || sp.End > int64(len(in)) {
+			evs[i].Name = fmt.Sprintf("BAD SPAN %v of %q", sp, e.Name)
+		} else if int64(len(e.Delta)) > sp.Len() {
+			evs[i].Name = fmt.Sprintf("SPAN %v (%q) SHORTER THAN THE DELTA %q", sp, in[sp.Start:sp.End], e.Delta)
+		}
+		evs[i].Span = syntax.Span{}
+	}
+	return evs, valid
 }
 
 // randomChunks cuts p at places chosen by seed: 1-byte pieces, pieces of 1

@@ -84,5 +84,5 @@ func newBenchStream(js *jsonscan.JSON, emit func(syntax.Event)) *ArgStream {
 }
 
 func benchScan(a *ArgStream, _ *jsonscan.JSON, p []byte) {
-	a.Scan(p)
+	a.Scan(p, 0)
 }

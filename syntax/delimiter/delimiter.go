@@ -259,7 +259,7 @@ func (p *parser) callWS(data []byte, eof bool) int {
 func (p *parser) callJSON(data []byte) int {
 	var n int
 	if p.Options().Mode == syntax.TokenMode {
-		n = p.args.Scan(data) // p.js's scan, streaming the arguments
+		n = p.args.Scan(data, p.Offset()) // p.js's scan, streaming the arguments
 	} else {
 		n = p.js.Scan(data)
 	}

@@ -63,6 +63,8 @@ func (c Config) maxExhaustive() int {
 //     its offset;
 //   - a truncated call is never a call: every Call that a prefix of the input
 //     gives is a Call of the whole input, at the same place;
+//   - in token mode, every partial event has the span of the input it came
+//     from (non-empty);
 //   - a handler that calls Write or Close on its own parser gets
 //     syntax.ErrReentrant, and the events do not change;
 //   - round trip, for syntaxes with a renderer: rendering the events and
@@ -123,7 +125,7 @@ func Check(s syntax.Syntax, input []byte, cfg Config) (err error) {
 		if len(errs) > 0 {
 			break
 		}
-		checkTokens(syntax.ParseChunks(s, chunks, topts), want, fail)
+		checkTokens(syntax.ParseChunks(s, chunks, topts), want, input, fail)
 	}
 
 	// Truncation: calls from a prefix are calls of the whole input.
@@ -319,7 +321,14 @@ func RoundTrip(s syntax.Syntax, input []byte, opts syntax.Options) error {
 	return errors.Join(errs...)
 }
 
-func checkTokens(tok, want []syntax.Event, fail func(string, ...any)) {
+func checkTokens(tok, want []syntax.Event, input []byte, fail func(string, ...any)) {
+	for _, e := range tok {
+		sp := e.Span
+		if e.Partial && (sp.Start < 0 || sp.End <= sp.Start || sp.End > int64(len(input))) {
+			fail("token mode: partial event %s has span %v, not a stretch of the input's %d bytes", e, sp, len(input))
+			break
+		}
+	}
 	var whole []syntax.Event
 	var frag strings.Builder
 	var fragType syntax.Type

@@ -159,3 +159,20 @@ func TestParseGolden(t *testing.T) {
 		t.Error("unknown option accepted")
 	}
 }
+
+// TestCheckCatchesPartialWithoutSpan: a parser whose partial events have no
+// span (as token mode's call events once had) fails the check.
+func TestCheckCatchesPartialWithoutSpan(t *testing.T) {
+	noSpans := syntax.Syntax{Name: "nospans", New: func(h syntax.Handler, o syntax.Options) syntax.Parser {
+		return xmljson.New(func(e syntax.Event) {
+			if e.Partial && e.Type == syntax.Call {
+				e.Span = syntax.Span{}
+			}
+			h(e)
+		}, o)
+	}}
+	err := syntaxtest.Check(noSpans, []byte(`<execute>[{"name":"ls","args":{"a":1}}]</execute>`), syntaxtest.Config{})
+	if err == nil || !strings.Contains(err.Error(), "not a stretch of the input") {
+		t.Fatalf("Check = %v", err)
+	}
+}

@@ -95,7 +95,7 @@ func (p *parser) step(data []byte, eof bool) int {
 	case afterOpen:
 		return p.afterOpenTag(data, eof)
 	case inBlock:
-		return p.blockBytes(data, eof)
+		return p.blockBytes(data, p.Offset(), eof)
 	case afterEnd:
 		return p.trail.Add(&p.Core, data)
 	}
@@ -220,7 +220,7 @@ func (p *parser) openBlock() {
 	p.js.Reset(p.Options().DepthLimit())
 	p.args.Reset()
 	p.state = inBlock
-	p.blockBytes(p.openSpace, false) // the white space before the JSON is the block's
+	p.blockBytes(p.openSpace, p.openAt+int64(len(p.open)), false) // the white space before the JSON is the block's
 }
 
 // thinkText handles the inside of <think>: nothing but </think> is a marker.
@@ -232,8 +232,9 @@ func (p *parser) thinkText(data []byte, eof bool) int {
 	return n
 }
 
-// blockBytes handles the inside of <execute> and <results>.
-func (p *parser) blockBytes(data []byte, eof bool) int {
+// blockBytes handles the inside of <execute> and <results>: data, which
+// stands at offset off of the input.
+func (p *parser) blockBytes(data []byte, off int64, eof bool) int {
 	used := 0
 	for used < len(data) {
 		rest := data[used:]
@@ -241,7 +242,7 @@ func (p *parser) blockBytes(data []byte, eof bool) int {
 		case phaseJSON:
 			var n int
 			if p.Options().Mode == syntax.TokenMode && p.open == openExecute {
-				n = p.args.Scan(rest) // p.js's scan, streaming the arguments
+				n = p.args.Scan(rest, off+int64(used)) // p.js's scan, streaming the arguments
 			} else {
 				n = p.js.Scan(rest)
 			}
