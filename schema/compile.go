@@ -69,14 +69,7 @@ func (t *Tool) compile(params []byte) error {
 
 // compileError says in the package's words why a schema did not compile.
 func compileError(err error, loc string, params []byte) error {
-	name := func(u string) string { // the tool's URL → "parameters"
-		u = strings.TrimPrefix(u, loc)
-		u = strings.TrimPrefix(u, "#")
-		if u == "" {
-			return "parameters"
-		}
-		return "parameters" + u
-	}
+	local := func(u string) string { return strings.TrimPrefix(u, loc) } // the tool's URL → "#/…"
 	var (
 		meta    *jsonschema.SchemaValidationError
 		load    *jsonschema.LoadURLError
@@ -102,11 +95,11 @@ func compileError(err error, loc string, params []byte) error {
 		}
 		return fmt.Errorf("parameters: refers to %q, outside the tool's schema (%v)", load.URL, errRemote)
 	case errors.As(err, &ptr):
-		return fmt.Errorf("parameters: $ref to %s, which the schema does not have", name(ptr.URL))
+		return fmt.Errorf("parameters: $ref to %s, which the schema does not have", local(ptr.URL))
 	case errors.As(err, &anchor):
-		return fmt.Errorf("parameters: $ref to %q, an anchor the schema does not have", anchor.Reference)
+		return fmt.Errorf("parameters: $ref to %s, an anchor the schema does not have", local(anchor.Reference))
 	case errors.As(err, &regex):
-		return fmt.Errorf("%s: invalid regular expression %q: %v", name(regex.URL), regex.Regex, regex.Err)
+		return fmt.Errorf("parameters: at %s: invalid regular expression %q: %v", local(regex.URL), regex.Regex, regex.Err)
 	}
 	return fmt.Errorf("parameters: %s", strings.ReplaceAll(err.Error(), loc, "parameters"))
 }

@@ -123,7 +123,16 @@ func (d *describer) schema(raw []byte, path string) (*Schema, error) {
 	}
 	if t, ok := d.done[ref]; ok {
 		all = append(all, t)
-	} else if target := d.resolve(ref); target != nil && !d.expanding[ref] {
+	} else if target := d.resolve(ref); target != nil && d.expanding[ref] {
+		shallow := &Schema{} // a schema that contains itself: its types only
+		members(target, func(k string, v []byte) bool {
+			if k == "type" {
+				shallow.parseType(v, path)
+			}
+			return true
+		})
+		all = append(all, shallow)
+	} else if target != nil {
 		d.expanding[ref] = true
 		t, e := d.schema(target, path+".$ref")
 		delete(d.expanding, ref)

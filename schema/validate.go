@@ -212,7 +212,7 @@ func (m *mapper) walk(e *jsonschema.ValidationError) {
 			m.add(loc, "no value is allowed here")
 		}
 	case *kind.AdditionalItems:
-		m.add(loc, "has %d more items than the schema allows", k.Count)
+		m.add(loc, "has %d %s more than the schema allows", k.Count, plural(k.Count, "item"))
 	case *kind.MinItems:
 		m.add(loc, "expected at least %d %s, got %d", k.Want, plural(k.Want, "item"), k.Got)
 	case *kind.MaxItems:
@@ -222,9 +222,9 @@ func (m *mapper) walk(e *jsonschema.ValidationError) {
 	case *kind.MaxLength:
 		m.add(loc, "expected at most %d %s, got %d", k.Want, plural(k.Want, "character"), k.Got)
 	case *kind.MinProperties:
-		m.add(loc, "expected at least %d %s, got %d", k.Want, plural(k.Want, "member"), k.Got)
+		m.add(loc, "expected at least %d %s, got %d", k.Want, memberWord(loc, k.Want), k.Got)
 	case *kind.MaxProperties:
-		m.add(loc, "expected at most %d %s, got %d", k.Want, plural(k.Want, "member"), k.Got)
+		m.add(loc, "expected at most %d %s, got %d", k.Want, memberWord(loc, k.Want), k.Got)
 	case *kind.Minimum:
 		m.add(loc, "expected at least %s, got %s", ratText(k.Want), clip(m.value(loc)))
 	case *kind.Maximum:
@@ -487,6 +487,18 @@ func ratText(r *big.Rat) string {
 		return r.RatString()
 	}
 	return strconv.FormatFloat(f, 'g', -1, 64)
+}
+
+// memberWord names the members of the object at loc: the call's arguments, or
+// an object's properties.
+func memberWord(loc []string, n int) string {
+	if len(loc) == 0 {
+		return plural(n, "argument")
+	}
+	if n == 1 {
+		return "property"
+	}
+	return "properties"
 }
 
 func plural(n int, word string) string {
