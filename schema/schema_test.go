@@ -10,6 +10,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 
+	"github.com/toolparse/toolparse/registry"
 	"github.com/toolparse/toolparse/schema"
 	"github.com/toolparse/toolparse/syntax"
 	"github.com/toolparse/toolparse/syntax/caret"
@@ -356,6 +357,38 @@ func TestCheck(t *testing.T) {
 	}
 	if d := cmp.Diff(want, got); d != "" {
 		t.Errorf("xmljson (-want +got):\n%s", d)
+	}
+}
+
+// Conversion is decided per call, whatever way the syntax was chosen: under
+// auto, a caret block's values are converted and an xmljson call's are not.
+func TestCheckUnderAuto(t *testing.T) {
+	s := loadFile(t, "plain.json")
+	auto, err := registry.Lookup("auto")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for in, want := range map[string][]string{
+		"Reading it.\n^^^read_file\npath: a.txt\nlimit: 10\n^^^\n": {
+			`{"type":"respond","content":"Reading it."}`,
+			`{"type":"call","name":"read_file","args":{"path":"a.txt","limit":10}}`,
+			`{"type":"execute"}`,
+			`{"type":"end"}`,
+		},
+		`<execute>[{"name": "read_file", "args": {"path": "a.txt", "limit": "10"}}]</execute>`: {
+			`{"type":"call","name":"read_file","args":{"path":"a.txt","limit":"10"},"invalid":"argument \"limit\": expected integer, got string \"10\""}`,
+			`{"type":"error","code":"schema","message":"call \"read_file\" does not fit its schema: argument \"limit\": expected integer, got string \"10\"","offset":10,"line":1,"column":11}`,
+			`{"type":"execute"}`,
+			`{"type":"end"}`,
+		},
+	} {
+		var got []string
+		p := auto.New(s.Check(func(e syntax.Event) { got = append(got, e.String()) }), syntax.Options{})
+		p.Write([]byte(in))
+		p.Close()
+		if d := cmp.Diff(want, got); d != "" {
+			t.Errorf("%q (-want +got):\n%s", in, d)
+		}
 	}
 }
 
