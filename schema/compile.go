@@ -106,7 +106,9 @@ func compileError(err error, loc string, params []byte) error {
 
 // chooseDraft picks the draft for a schema without "$schema": draft-07 when
 // it uses keywords only draft-07 gives a meaning ("dependencies",
-// "additionalItems", "items" as an array), draft 2020-12 otherwise. A schema
+// "additionalItems", "items" as an array), draft-04 when it gives
+// exclusiveMinimum or exclusiveMaximum as a boolean, draft 2020-12
+// otherwise. A schema
 // that uses both kinds is an error: either draft would ignore some of its
 // keywords. ("definitions" is read in both: a "$ref" may point anywhere in
 // the document.)
@@ -117,9 +119,14 @@ func chooseDraft(doc any) (*jsonschema.Draft, error) {
 		}
 	}
 	old, newer := map[string]bool{}, map[string]bool{}
+	draft4 := false
 	visitSchemas(doc, func(m map[string]any) {
 		for k, v := range m {
 			switch k {
+			case "exclusiveMinimum", "exclusiveMaximum":
+				if _, ok := v.(bool); ok {
+					old[k+" (a boolean)"], draft4 = true, true
+				}
 			case "dependencies", "additionalItems":
 				old[k] = true
 			case "items":
@@ -136,6 +143,8 @@ func chooseDraft(doc any) (*jsonschema.Draft, error) {
 	case len(old) > 0 && len(newer) > 0:
 		return nil, fmt.Errorf(`parameters: mixes draft-07 keywords (%s) with draft 2020-12 keywords (%s); say which draft with "$schema"`,
 			sortedKeys(old), sortedKeys(newer))
+	case draft4:
+		return jsonschema.Draft4, nil
 	case len(old) > 0:
 		return jsonschema.Draft7, nil
 	}

@@ -91,6 +91,9 @@ var differential = []struct {
 	{"draft7", `{"dependencies":{"a":["b"]}}`, `{"a":1}`, false},
 	{"draft7", `{"properties":{"t":{"items":[{"type":"string"}],"additionalItems":false}}}`, `{"t":["a","b"]}`, false},
 	{"draft7", `{"$schema":"http://json-schema.org/draft-07/schema#","properties":{"t":{"items":[{"type":"string"}]}}}`, `{"t":["a",2]}`, true},
+	// draft-04's boolean exclusiveMinimum (tests/draft4/minimum.json)
+	{"draft4", `{"properties":{"n":{"minimum":5,"exclusiveMinimum":true}}}`, `{"n":5}`, false},
+	{"draft4", `{"properties":{"n":{"minimum":5,"exclusiveMinimum":true}}}`, `{"n":5.5}`, true},
 }
 
 // TestDifferential runs each pair through Set.Validate (on the fast path and
@@ -142,8 +145,8 @@ func engineVerdict(t *testing.T, schema, instance string) bool {
 		t.Fatal(err)
 	}
 	if m, ok := doc.(map[string]any); ok && m["$schema"] == nil {
-		if d, err := chooseDraft(doc); err == nil && d == jsonschema.Draft7 {
-			c.DefaultDraft(jsonschema.Draft7) // draft-07 keywords without "$schema": as the package reads them
+		if d, err := chooseDraft(doc); err == nil {
+			c.DefaultDraft(d) // draft-07 or -04 keywords without "$schema": as the package reads them
 		}
 	}
 	sch, err := c.Compile("mem:///case.json")
