@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"net/url"
 	"sort"
 	"strings"
 
@@ -32,12 +31,10 @@ func newCompiler(draft *jsonschema.Draft) *jsonschema.Compiler {
 	return c
 }
 
-// location is the URL a tool's schema is compiled at. It is hierarchical, so
-// that a relative "$ref" ("other.json") resolves to a document of its own,
-// which the loader refuses.
-func location(tool string) string {
-	return "toolparse:///tools/" + url.PathEscape(tool) + ".json"
-}
+// location is the URL every tool's schema is compiled at (each by a compiler
+// of its own). It is hierarchical, so that a relative "$ref" ("other.json")
+// resolves to a document of its own, which the loader refuses.
+const location = "toolparse:///tool.json"
 
 // compile summarises and compiles a tool's parameter schema.
 func (t *Tool) compile(params []byte) error {
@@ -53,7 +50,7 @@ func (t *Tool) compile(params []byte) error {
 	if err != nil {
 		return err
 	}
-	loc := location(t.Name)
+	loc := location
 	c := newCompiler(draft)
 	if err := c.AddResource(loc, doc); err != nil {
 		return fmt.Errorf("parameters: %v", err)

@@ -194,3 +194,36 @@ func TestFastPathSameWords(t *testing.T) {
 		}
 	}
 }
+
+// FuzzFastPath holds the fast path to the engine's problems on any
+// arguments, and conversion to valid JSON.
+func FuzzFastPath(f *testing.F) {
+	set, err := LoadFile("../testdata/schemas/openai.json")
+	if err != nil {
+		f.Fatal(err)
+	}
+	for _, seed := range []string{
+		`{"path":"a","limit":3}`, `{"query":"q","max_results":null,"paths":["a",1]}`,
+		`{"mode":"f\u0061st","options":{"depth":1e400,"x":-0}}`, `{"path":"a","path":1}`, `{}`,
+		`{"query":"7","max_results":"12","regex":"true","paths":"[1, [2]]"}`,
+	} {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, args string) {
+		for _, tool := range set.Tools {
+			fast := set.Validate(tool.Name, []byte(args))
+			fastPath = false
+			engine := set.Validate(tool.Name, []byte(args))
+			fastPath = true
+			if d := cmp.Diff(engine, fast); d != "" {
+				t.Fatalf("%s %s: fast path differs from the engine (-engine +fast):\n%s", tool.Name, args, d)
+			}
+			out, _ := set.Convert(tool.Name, []byte(args))
+			if ok, _, _ := checkJSON([]byte(args), 1<<20); ok && kindOf([]byte(args)) == '{' {
+				if ok, _, msg := checkJSON(out, 1<<20); !ok {
+					t.Fatalf("%s %s: converted to invalid JSON %s: %s", tool.Name, args, out, msg)
+				}
+			}
+		}
+	})
+}

@@ -136,7 +136,7 @@ func TestLoadErrors(t *testing.T) {
 		{tool(`{"properties": {"x": {"$ref": "#/$defs/nope"}}}`), `tool 1: t: parameters: $ref to #/$defs/nope, which the schema does not have`},
 		{tool(`{"properties": {"x": {"$ref": "#here"}}}`), `tool 1: t: parameters: $ref to #here, an anchor the schema does not have`},
 		{tool(`{"properties": {"x": {"$ref": "https://example.com/x.json"}}}`), `tool 1: t: parameters: refers to "https://example.com/x.json", outside the tool's schema (remote schemas are never fetched)`},
-		{tool(`{"properties": {"x": {"$ref": "x.json"}}}`), `tool 1: t: parameters: refers to "toolparse:///tools/x.json", outside the tool's schema (remote schemas are never fetched)`},
+		{tool(`{"properties": {"x": {"$ref": "x.json"}}}`), `tool 1: t: parameters: refers to "toolparse:///x.json", outside the tool's schema (remote schemas are never fetched)`},
 		{tool(`{"$schema": "https://example.com/meta"}`), `tool 1: t: parameters: refers to "https://example.com/meta", outside the tool's schema (remote schemas are never fetched)`},
 		{tool(`{"$schema": "https://json-schema.org/draft/2099-01/schema"}`), `tool 1: t: parameters: unknown $schema "https://json-schema.org/draft/2099-01/schema"`},
 		{tool(`{"properties": {"x": {"items": [{}], "prefixItems": [{}]}}}`), `tool 1: t: parameters: mixes draft-07 keywords (items (an array)) with draft 2020-12 keywords (prefixItems); say which draft with "$schema"`},

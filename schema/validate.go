@@ -407,7 +407,7 @@ func (t *Tool) typeString(sch *jsonschema.Schema, depth int) string {
 // them (the engine keeps a set).
 func (t *Tool) writtenTypes(sch *jsonschema.Schema) []string {
 	set := sch.Types.ToStrings()
-	ptr, ok := strings.CutPrefix(sch.Location, location(t.Name)+"#")
+	ptr, ok := strings.CutPrefix(sch.Location, location+"#")
 	if !ok {
 		return set
 	}
