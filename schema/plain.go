@@ -66,22 +66,27 @@ func plainSchema(doc any, sum *Schema) *Schema {
 
 // validatePlain checks valid JSON args against a plain schema.
 func validatePlain(s *Schema, args []byte) []Problem {
-	var ps []Problem
-	var at plainPath
-	plainValue(s, args, &at, &ps)
-	return ps
+	var c plainChecker
+	c.value(s, args)
+	return c.problems
 }
 
-// plainPath is where the fast path stands in the arguments: object keys, or
-// array indexes (key nil). It is written out only for a problem.
-type plainPath []struct {
+// plainChecker walks a call's arguments along a plain schema.
+type plainChecker struct {
+	problems []Problem
+	at       []pathStep // where it stands: written out only for a problem
+}
+
+// pathStep is one step into the arguments: an object key, or an array
+// index (key nil).
+type pathStep struct {
 	key   []byte
 	index int
 }
 
-func (p plainPath) String() string {
+func (c *plainChecker) path() string {
 	var b []byte
-	for _, t := range p {
+	for _, t := range c.at {
 		if t.key == nil {
 			b = append(b, '[')
 			b = strconv.AppendInt(b, int64(t.index), 10)
@@ -96,25 +101,19 @@ func (p plainPath) String() string {
 	return string(b)
 }
 
-func (p *plainPath) push(key []byte, index int) {
-	*p = append(*p, struct {
-		key   []byte
-		index int
-	}{key, index})
+func (c *plainChecker) add(format string, a ...any) {
+	c.problems = append(c.problems, Problem{c.path(), fmt.Sprintf(format, a...)})
 }
 
-func (p *plainPath) pop() { *p = (*p)[:len(*p)-1] }
-
-func plainValue(s *Schema, v []byte, at *plainPath, ps *[]Problem) {
-	add := func(format string, a ...any) { *ps = append(*ps, Problem{at.String(), fmt.Sprintf(format, a...)}) }
+func (c *plainChecker) value(s *Schema, v []byte) {
 	if s.False {
-		add("no value is allowed here")
+		c.add("no value is allowed here")
 		return
 	}
 	v = trimSpace(v)
 	kind := rawType(v)
 	if !s.has(kind) {
-		add("expected %s, got %s", s.TypeString(), describe(v))
+		c.add("expected %s, got %s", s.TypeString(), describe(v))
 		return
 	}
 	if len(s.Enum) > 0 && !inEnum(s.Enum, v) {
@@ -123,49 +122,53 @@ func plainValue(s *Schema, v []byte, at *plainPath, ps *[]Problem) {
 			opts[i] = string(compact(e))
 		}
 		if len(opts) == 1 {
-			add("expected %s, got %s", opts[0], clip(v))
+			c.add("expected %s, got %s", opts[0], clip(v))
 		} else {
-			add("%s is not one of %s", clip(v), strings.Join(opts, ", "))
+			c.add("%s is not one of %s", clip(v), strings.Join(opts, ", "))
 		}
 		return
 	}
 	switch kind {
 	case "object":
-		var seen keySet // every key, to find the missing ones and the repeated ones
-		membersRaw(v, func(k, mv []byte) bool {
-			if !seen.add(k) {
-				return true // a key given twice counts the first time
-			}
-			at.push(k, 0)
-			if p, ok := s.propertyBytes(k); ok {
-				plainValue(p, mv, at, ps)
-			} else if s.AdditionalProperties != nil {
-				if s.AdditionalProperties.False {
-					add("unknown argument (the schema allows no others)")
-				} else {
-					plainValue(s.AdditionalProperties, mv, at, ps)
-				}
-			}
-			at.pop()
-			return true
-		})
-		for _, r := range s.Required {
-			if !seen.has(r) {
-				at.push([]byte(r), 0)
-				add("missing (required)")
-				at.pop()
-			}
-		}
+		c.object(s, v)
 	case "array":
 		if s.Items != nil {
 			i := 0
 			elements(v, func(e []byte, _ int) bool {
-				at.push(nil, i)
-				plainValue(s.Items, e, at, ps)
-				at.pop()
+				c.at = append(c.at, pathStep{nil, i})
+				c.value(s.Items, e)
+				c.at = c.at[:len(c.at)-1]
 				i++
 				return true
 			})
+		}
+	}
+}
+
+func (c *plainChecker) object(s *Schema, v []byte) {
+	var seen keySet // every key, to find the missing ones and the repeated ones
+	membersRaw(v, func(k, mv []byte) bool {
+		if !seen.add(k) {
+			return true // a key given twice counts the first time
+		}
+		c.at = append(c.at, pathStep{k, 0})
+		if p, ok := s.propertyBytes(k); ok {
+			c.value(p, mv)
+		} else if s.AdditionalProperties != nil {
+			if s.AdditionalProperties.False {
+				c.add("unknown argument (the schema allows no others)")
+			} else {
+				c.value(s.AdditionalProperties, mv)
+			}
+		}
+		c.at = c.at[:len(c.at)-1]
+		return true
+	})
+	for _, r := range s.Required {
+		if !seen.has(r) {
+			c.at = append(c.at, pathStep{[]byte(r), 0})
+			c.add("missing (required)")
+			c.at = c.at[:len(c.at)-1]
 		}
 	}
 }
