@@ -22,8 +22,8 @@ import (
 //     written as JSON writes it ("12", "-3.5"; not "012" or "+1"), true or
 //     false, null, a JSON object or array written in the string (taken as
 //     written: its strings stay strings), a value of a non-string "enum" or
-//     "const" as JSON writes it, and for an array a single value, which
-//     becomes a one-item array of that value converted;
+//     "const" as JSON writes it, and for an array a single value that
+//     converts to an item, which becomes a one-item array;
 //   - if none is accepted, the first way that read the string is taken (so
 //     "0" under {"type":"integer","minimum":1} becomes 0, and validation says
 //     what is wrong with 0); if none read it, it stays a string, for
@@ -187,9 +187,12 @@ func (c *converter) read(sch *jsonschema.Schema, t, str, trimmed, path string, d
 				return compact([]byte(trimmed))
 			}
 		}
-		if t == "array" && depth+1 <= c.limit { // a single value is a one-item array
-			one := c.value(itemViews([]*jsonschema.Schema{sch}, 0), syntax.AppendQuote(nil, str), path+"[0]", depth+1)
-			return append(append([]byte{'['}, one...), ']')
+		if t == "array" && depth+1 <= c.limit { // a single value is a one-item array, if it is an item
+			items := itemViews([]*jsonschema.Schema{sch}, 0)
+			one := c.value(items, syntax.AppendQuote(nil, str), path+"[0]", depth+1)
+			if fitsAll(items, decode(one)) {
+				return append(append([]byte{'['}, one...), ']')
+			}
 		}
 	}
 	return nil

@@ -254,6 +254,12 @@ func TestValidateDepth(t *testing.T) {
 func TestConvert(t *testing.T) {
 	s := loadFile(t, "rich.json")
 	plain := loadFile(t, "openai.json")
+	arrays, err := schema.Load([]byte(`[{"name": "f", "parameters": {"$defs": {"tree": {"type": "array", "items": {"$ref": "#/$defs/tree"}}},
+		"properties": {"ids": {"type": "array", "items": {"type": "integer"}},
+		"grid": {"type": "array", "items": {"type": "array", "items": {"type": "integer"}}}, "tree": {"$ref": "#/$defs/tree"}}}}]`))
+	if err != nil {
+		t.Fatal(err)
+	}
 	deep := func(n int) string { return strings.Repeat("[", n) + strings.Repeat("]", n) }
 	for _, c := range []struct {
 		set            *schema.Set
@@ -275,6 +281,9 @@ func TestConvert(t *testing.T) {
 		// arrays: items converted, a single value becomes one item, JSON text taken as written
 		{s, "resize", `{"width":"800","height":"600","scale":"0.5","tags":["1","2"]}`, `{"width":800,"height":600,"scale":0.5,"tags":["1","2"]}`, nil},
 		{s, "resize", `{"width":"+1","height":"012","tags":"x"}`, `{"width":"+1","height":"012","tags":["x"]}`, nil},
+		{s, "edit_file", `{"path":"a","range":"3"}`, `{"path":"a","range":"3"}`, nil}, // neither JSON nor a single item: left as it is
+		{arrays, "f", `{"ids":"7","grid":"7","tree":"x"}`, `{"ids":[7],"grid":[[7]],"tree":"x"}`, nil},
+		{arrays, "f", `{"ids":"seven","grid":"[[1], [2, 3]]"}`, `{"ids":"seven","grid":[[1],[2,3]]}`, nil},
 		// nesting: the arguments (one level) and the JSON in the string together at most MaxDepth
 		{plain, "search", `{"query":"q","paths":"` + deep(511) + `"}`, `{"query":"q","paths":` + deep(511) + `}`, nil},
 		{plain, "search", `{"query":"q","paths":"` + deep(512) + `"}`, `{"query":"q","paths":"` + deep(512) + `"}`,
@@ -305,8 +314,8 @@ func TestConvertEnumConstAndOrder(t *testing.T) {
 		`{"e":"three"}`:         `{"e":"three"}`,
 		`{"s":"5"}`:             `{"s":"5"}`, // a string the schema accepts stays a string
 		`{"i":"12","one":"3"}`:  `{"i":12,"one":[3]}`,
-		`{"i":"#5","one":"no"}`: `{"i":"#5","one":["no"]}`,
-		`{"i":"5"}`:             `{"i":5}`, // read as 5 though below the minimum: the problem is about 5
+		`{"i":"#5","one":"no"}`: `{"i":"#5","one":"no"}`, // "no" is no boolean, nor an integer item
+		`{"i":"5"}`:             `{"i":5}`,               // read as 5 though below the minimum: the problem is about 5
 	} {
 		if got, _ := s.Convert("f", json.RawMessage(in)); string(got) != want {
 			t.Errorf("Convert(%s) = %s, want %s", in, got, want)
