@@ -321,12 +321,13 @@ func isJSONInteger(s string) bool {
 	return true
 }
 
-// isJSONNumber reports whether s is a number as JSON writes one.
+// isJSONNumber reports whether s is a number as JSON writes one (with an
+// exponent the package checks: see maxExponent).
 func isJSONNumber(s string) bool {
 	if s == "" || s[0] != '-' && (s[0] < '0' || s[0] > '9') {
 		return false
 	}
-	return json.Valid([]byte(s))
+	return json.Valid([]byte(s)) && !hugeExponent([]byte(s))
 }
 
 // Check returns a handler that validates every call before passing it to h,

@@ -2,6 +2,7 @@ package schema
 
 import (
 	"fmt"
+	"math/big"
 	"strings"
 	"testing"
 
@@ -226,4 +227,18 @@ func FuzzFastPath(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestIsIntegral holds the fast path's reading of numbers to exact arithmetic.
+func TestIsIntegral(t *testing.T) {
+	for _, n := range []string{"0", "-0", "7", "-12", "1.0", "1.5", "0.5", "1.5e1", "1.25e1", "100e-2", "120e-1", "12e-1",
+		"0e-7", "0.000", "1E+2", "1e400", "-3.000e0", "10.10e1", "5e-1", "50e-1", "0.05e2", "0.005e2"} {
+		r, ok := new(big.Rat).SetString(n)
+		if !ok {
+			t.Fatalf("%s is no number", n)
+		}
+		if got := isIntegral([]byte(n)); got != r.IsInt() {
+			t.Errorf("isIntegral(%s) = %v, want %v", n, got, r.IsInt())
+		}
+	}
 }

@@ -2,6 +2,7 @@ package schema
 
 import (
 	"encoding/json"
+	"fmt"
 	"strconv"
 
 	"github.com/toolparse/toolparse/syntax/scan"
@@ -70,6 +71,69 @@ func decode(raw []byte) any {
 }
 
 func trimSpace(b []byte) []byte { return scan.TrimSpace(b) }
+
+// maxExponent bounds the exponent of a number the package checks: exact
+// arithmetic on 1e999999 takes tens of milliseconds, and no tool argument
+// needs more than float64's ±308.
+const maxExponent = 1000
+
+// hugeExponent reports whether valid raw JSON holds a number whose exponent
+// is beyond ±maxExponent. It looks only at the bytes outside strings.
+func hugeExponent(raw []byte) bool {
+	for i := 0; i < len(raw); i++ {
+		switch raw[i] {
+		case '"':
+			i = scan.SkipValue(raw, i) - 1
+		case 'e', 'E':
+			if exponentOver(raw[i+1:]) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// exponentOver reports whether the digits at the start of b (after an
+// optional sign) make a number above maxExponent.
+func exponentOver(b []byte) bool {
+	if len(b) > 0 && (b[0] == '+' || b[0] == '-') {
+		b = b[1:]
+	}
+	n := 0
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			break
+		}
+		if n = n*10 + int(c-'0'); n > maxExponent {
+			return true
+		}
+	}
+	return false
+}
+
+// hugeNumbers reports, as problems, the numbers in valid raw JSON whose
+// exponent is beyond ±maxExponent.
+func hugeNumbers(raw []byte, path string, out *[]Problem) {
+	switch kindOf(raw) {
+	case '{':
+		members(raw, func(k string, v []byte) bool {
+			hugeNumbers(v, join(path, k), out)
+			return true
+		})
+	case '[':
+		i := 0
+		elements(raw, func(e []byte, _ int) bool {
+			hugeNumbers(e, path+"["+strconv.Itoa(i)+"]", out)
+			i++
+			return true
+		})
+	case '"', 't', 'f', 'n':
+	default:
+		if hugeExponent(raw) {
+			*out = append(*out, Problem{path, fmt.Sprintf("expected a number with an exponent of at most %d, got %s", maxExponent, clip(raw))})
+		}
+	}
+}
 
 // locate finds the value at an instance location (object keys and array
 // indexes, as the engine reports them) in raw. It returns the value, its

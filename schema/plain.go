@@ -246,13 +246,28 @@ func rawType(v []byte) string {
 	return "number"
 }
 
-// isIntegral reports whether the JSON number text n has an integer value.
+// isIntegral reports whether the valid JSON number text n has an integer
+// value (1, 1.0, 1.5e1, 100e-2), reading its digits: no arithmetic.
 func isIntegral(n []byte) bool {
-	if !strings.ContainsAny(string(n), ".eE") {
+	s := strings.TrimPrefix(string(n), "-")
+	mant, exp, hasExp := strings.Cut(strings.ToLower(s), "e")
+	if !hasExp && !strings.Contains(mant, ".") {
 		return true
 	}
-	r, ok := new(big.Rat).SetString(string(n))
-	return ok && r.IsInt()
+	whole, frac, _ := strings.Cut(mant, ".")
+	digits := strings.TrimLeft(whole+strings.TrimRight(frac, "0"), "0")
+	if digits == "" {
+		return true // zero
+	}
+	shift := -len(strings.TrimRight(frac, "0")) // the value is digits × 10^shift
+	e, err := strconv.Atoi(exp)
+	if hasExp && err != nil { // beyond int: the sign decides
+		return !strings.HasPrefix(exp, "-")
+	}
+	shift += e
+	trimmed := strings.TrimRight(digits, "0")
+	shift += len(digits) - len(trimmed)
+	return shift >= 0
 }
 
 func inEnum(enum []json.RawMessage, v []byte) bool {

@@ -229,6 +229,11 @@ func TestValidate(t *testing.T) {
 		{"nope", `{}`, []string{`unknown tool "nope" (known: create_branch, edit_file, list_dir, notify, resize, set_flags)`}},
 		{"resize", `{"width":1,`, []string{`the arguments are not valid JSON: unexpected end of JSON input`}},
 		{"resize", `[1]`, []string{`the arguments must be an object, not an array`}},
+		// exact arithmetic on such numbers would cost tens of milliseconds each
+		{"resize", `{"width":1e999999,"height":1,"tags":["a",-2.5E-1001,{"x":1e1000}]}`, []string{
+			`argument "width": expected a number with an exponent of at most 1000, got 1e999999`,
+			`argument "tags[1]": expected a number with an exponent of at most 1000, got -2.5E-1001`}},
+		{"resize", `{"width":1e3,"height":1.5e1,"scale":1e-1000,"tags":["e1001","E"]}`, nil},
 	} {
 		got := strs(s.Validate(c.tool, json.RawMessage(c.args)))
 		if d := cmp.Diff(c.want, got); d != "" {

@@ -58,6 +58,11 @@ func (s *Set) Validate(name string, args json.RawMessage) []Problem {
 	if kindOf(args) != '{' {
 		return []Problem{{"", fmt.Sprintf("the arguments must be an object, not %s", kindName(kindOf(args)))}}
 	}
+	if hugeExponent(args) {
+		var ps []Problem
+		hugeNumbers(args, "", &ps)
+		return ps
+	}
 	if t.plain != nil && fastPath {
 		return validatePlain(t.plain, args)
 	}
