@@ -104,8 +104,8 @@ func compileError(err error, loc string, params []byte) error {
 // chooseDraft picks the draft for a schema without "$schema": draft-07 when
 // it uses keywords only draft-07 gives a meaning ("dependencies",
 // "additionalItems", "items" as an array), draft-04 when it gives
-// exclusiveMinimum or exclusiveMaximum as a boolean, draft 2020-12
-// otherwise. A schema
+// exclusiveMinimum or exclusiveMaximum as a boolean, draft 2019-09 when it
+// uses "$recursiveRef", draft 2020-12 otherwise. A schema
 // that uses both kinds is an error: either draft would ignore some of its
 // keywords. ("definitions" is read in both: a "$ref" may point anywhere in
 // the document.)
@@ -115,7 +115,8 @@ func chooseDraft(doc any) (*jsonschema.Draft, error) {
 			return jsonschema.Draft2020, nil // the default only; "$schema" decides
 		}
 	}
-	old, newer := map[string]bool{}, map[string]bool{}
+	old, newer := map[string]bool{}, map[string]bool{} // draft-07 (or -04) only; 2019-09 and later
+	only2019, only2020 := map[string]bool{}, map[string]bool{}
 	draft4 := false
 	visitSchemas(doc, func(m map[string]any) {
 		for k, v := range m {
@@ -130,16 +131,24 @@ func chooseDraft(doc any) (*jsonschema.Draft, error) {
 				if _, ok := v.([]any); ok {
 					old["items (an array)"] = true
 				}
-			case "prefixItems", "dependentRequired", "dependentSchemas", "unevaluatedProperties", "unevaluatedItems",
-				"$dynamicRef", "$dynamicAnchor", "$recursiveRef", "$recursiveAnchor", "minContains", "maxContains":
+			case "dependentRequired", "dependentSchemas", "unevaluatedProperties", "unevaluatedItems", "minContains", "maxContains":
 				newer[k] = true
+			case "prefixItems", "$dynamicRef", "$dynamicAnchor":
+				newer[k], only2020[k] = true, true
+			case "$recursiveRef", "$recursiveAnchor":
+				newer[k], only2019[k] = true, true
 			}
 		}
 	})
 	switch {
 	case len(old) > 0 && len(newer) > 0:
-		return nil, fmt.Errorf(`parameters: mixes draft-07 keywords (%s) with draft 2020-12 keywords (%s); say which draft with "$schema"`,
+		return nil, fmt.Errorf(`parameters: mixes draft-07 keywords (%s) with later drafts' keywords (%s); say which draft with "$schema"`,
 			sortedKeys(old), sortedKeys(newer))
+	case len(only2019) > 0 && len(only2020) > 0:
+		return nil, fmt.Errorf(`parameters: mixes draft 2019-09 keywords (%s) with draft 2020-12 keywords (%s); say which draft with "$schema"`,
+			sortedKeys(only2019), sortedKeys(only2020))
+	case len(only2019) > 0:
+		return jsonschema.Draft2019, nil
 	case draft4:
 		return jsonschema.Draft4, nil
 	case len(old) > 0:

@@ -92,6 +92,9 @@ var differential = []struct {
 	{"draft7", `{"dependencies":{"a":["b"]}}`, `{"a":1}`, false},
 	{"draft7", `{"properties":{"t":{"items":[{"type":"string"}],"additionalItems":false}}}`, `{"t":["a","b"]}`, false},
 	{"draft7", `{"$schema":"http://json-schema.org/draft-07/schema#","properties":{"t":{"items":[{"type":"string"}]}}}`, `{"t":["a",2]}`, true},
+	// draft 2019-09's $recursiveRef (tests/draft2019-09/recursiveRef.json)
+	{"draft2019", `{"$recursiveAnchor":true,"properties":{"n":{"type":"integer"},"kid":{"$recursiveRef":"#"}}}`, `{"kid":{"kid":{"n":"x"}}}`, false},
+	{"draft2019", `{"$recursiveAnchor":true,"properties":{"n":{"type":"integer"},"kid":{"$recursiveRef":"#"}}}`, `{"kid":{"kid":{"n":1}}}`, true},
 	// draft-04's boolean exclusiveMinimum (tests/draft4/minimum.json)
 	{"draft4", `{"properties":{"n":{"minimum":5,"exclusiveMinimum":true}}}`, `{"n":5}`, false},
 	{"draft4", `{"properties":{"n":{"minimum":5,"exclusiveMinimum":true}}}`, `{"n":5.5}`, true},

@@ -36,10 +36,11 @@
 // Schemas are read as draft 2020-12 unless they name another draft with
 // "$schema" (draft-04, -06, -07 and 2019-09 are known). A schema without
 // "$schema" that uses keywords only draft-07 gives a meaning ("dependencies",
-// "additionalItems", "items" as an array) is read as draft-07, and one with a
-// boolean exclusiveMinimum or exclusiveMaximum as draft-04, as tools written
-// for them expect; one that mixes those with draft 2020-12's keywords is a
-// load error, since either draft would ignore some of them. A "$ref"
+// "additionalItems", "items" as an array) is read as draft-07, one with a
+// boolean exclusiveMinimum or exclusiveMaximum as draft-04, and one with
+// "$recursiveRef" as draft 2019-09, as tools written for them expect; one
+// that mixes those with a later draft's keywords is a load error, since
+// either draft would ignore some of them. A "$ref"
 // may point anywhere in the tool's own schema ("#/$defs/…", draft-07's
 // "#/definitions/…", an anchor); a "$ref" to any other document is a load
 // error — nothing is ever fetched, from the network or from files. Every

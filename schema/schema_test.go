@@ -139,7 +139,8 @@ func TestLoadErrors(t *testing.T) {
 		{tool(`{"properties": {"x": {"$ref": "x.json"}}}`), `tool 1: t: parameters: refers to "toolparse:///x.json", outside the tool's schema (remote schemas are never fetched)`},
 		{tool(`{"$schema": "https://example.com/meta"}`), `tool 1: t: parameters: refers to "https://example.com/meta", outside the tool's schema (remote schemas are never fetched)`},
 		{tool(`{"$schema": "https://json-schema.org/draft/2099-01/schema"}`), `tool 1: t: parameters: unknown $schema "https://json-schema.org/draft/2099-01/schema"`},
-		{tool(`{"properties": {"x": {"items": [{}], "prefixItems": [{}]}}}`), `tool 1: t: parameters: mixes draft-07 keywords (items (an array)) with draft 2020-12 keywords (prefixItems); say which draft with "$schema"`},
+		{tool(`{"properties": {"x": {"items": [{}], "prefixItems": [{}]}}}`), `tool 1: t: parameters: mixes draft-07 keywords (items (an array)) with later drafts' keywords (prefixItems); say which draft with "$schema"`},
+		{tool(`{"$defs": {"a": {"$recursiveAnchor": true}}, "properties": {"x": {"$dynamicRef": "#a"}}}`), `tool 1: t: parameters: mixes draft 2019-09 keywords ($recursiveAnchor) with draft 2020-12 keywords ($dynamicRef); say which draft with "$schema"`},
 	} {
 		_, err := schema.Load([]byte(c.in))
 		if err == nil || err.Error() != c.want {
