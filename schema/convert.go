@@ -103,7 +103,7 @@ func (c *converter) value(views []*jsonschema.Schema, v []byte, path string, dep
 	var first []byte
 	for _, view := range flatten(views) {
 		for _, cand := range c.candidates(view, str, path, depth) {
-			if fitsAll(views, decode(cand)) {
+			if !hugeExponent(cand) && fitsAll(views, decode(cand)) { // such numbers: Validate says so
 				return cand
 			}
 			if first == nil {

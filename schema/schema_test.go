@@ -295,6 +295,7 @@ func TestConvert(t *testing.T) {
 		{plain, "search", `{"query":"q","paths":"` + deep(512) + `"}`, `{"query":"q","paths":"` + deep(512) + `"}`,
 			[]string{`argument "paths": the JSON in this string nests deeper than the arguments may (512 levels): it was not read`}},
 		{plain, "unknown", `{"a":"1"}`, `{"a":"1"}`, nil},
+		{plain, "set_mode", `{"mode":"fast","options":"{\"depth\": 1e999999}"}`, `{"mode":"fast","options":{"depth":1e999999}}`, nil},
 	} {
 		got, ps := c.set.Convert(c.tool, json.RawMessage(c.in))
 		if string(got) != c.want {
