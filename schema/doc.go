@@ -60,7 +60,10 @@
 // string matching the pattern ^[a-z]+$, got "Fix 17"`. A value that fits no
 // branch of an anyOf or oneOf is one problem: "expected integer or null" when
 // every branch wanted another type, the problems of the one branch of its
-// type, or the problems of each branch, numbered.
+// type, or the problems of each branch, numbered. Arguments that are not a
+// JSON object, or nest deeper than [Set.MaxDepth], are one problem; so is a
+// number with an exponent beyond ±1000 (1e999999), whose exact arithmetic
+// would cost tens of milliseconds and which no tool needs.
 //
 // Schemas that use only type, properties, required, items, enum,
 // additionalProperties and annotations are checked by the package itself on
