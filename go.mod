@@ -4,6 +4,8 @@ go 1.26
 
 require (
 	github.com/google/go-cmp v0.7.0
+	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3
 	github.com/spf13/pflag v1.0.10
+	golang.org/x/text v0.14.0
 	gopkg.in/yaml.v3 v3.0.1
 )

@@ -68,7 +68,7 @@ func parseGolden(t *testing.T, s syntax.Syntax, g *syntaxtest.Golden, mode synta
 		if err != nil {
 			t.Fatal(err)
 		}
-		h = set.Check(h, s.StringValues)
+		h = set.Check(h)
 	}
 	opts := g.Options
 	opts.Mode = mode

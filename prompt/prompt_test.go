@@ -44,7 +44,7 @@ func TestExamplesParseBack(t *testing.T) {
 				t.Errorf("%s: example %q is not in the prompt text", s.Name, ex.Title)
 			}
 			var got []syntax.Event
-			h := set.Check(func(e syntax.Event) { got = append(got, e) }, s.StringValues)
+			h := set.Check(func(e syntax.Event) { got = append(got, e) })
 			ps := s.New(h, syntax.Options{})
 			ps.Write([]byte(ex.Text))
 			ps.Close()

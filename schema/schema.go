@@ -5,41 +5,34 @@ import (
 	"fmt"
 	"os"
 	"sort"
-	"strings"
 
-	"github.com/toolparse/toolparse/internal/jsonscan"
+	"github.com/santhosh-tekuri/jsonschema/v6"
 )
-
-// Schema is the subset of JSON Schema that tool definitions use.
-type Schema struct {
-	Types       []string // "string", "number", "integer", "boolean", "object", "array", "null"; none means any
-	Description string
-	Properties  []Property // in the order the schema lists them
-	Required    []string
-	Items       *Schema
-	Enum        []json.RawMessage
-	// AdditionalProperties is nil when unconstrained; otherwise a schema
-	// that extra properties must match (False when they are not allowed).
-	AdditionalProperties *Schema
-	False                bool // the schema `false`: nothing matches
-}
-
-// Property is one named property of an object schema.
-type Property struct {
-	Name   string
-	Schema *Schema
-}
 
 // Tool is one tool definition.
 type Tool struct {
 	Name        string
 	Description string
-	Parameters  *Schema // an object schema; nil means any arguments
+	// Parameters summarises the tool's parameter schema for people and
+	// prompts (nil means any arguments). Validation and conversion use the
+	// whole schema, compiled when the tool was loaded.
+	Parameters *Schema
+
+	raw      []byte                        // the parameter schema as compiled (Gemini's rewritten as JSON Schema)
+	compiled *jsonschema.Schema            // nil when the tool takes any arguments
+	byLoc    map[string]*jsonschema.Schema // every compiled subschema, by its location
+	plain    *Schema                       // set when the fast path can validate calls on its own
 }
 
 // Set is a set of tools, in the order they were defined.
 type Set struct {
-	Tools  []*Tool
+	Tools []*Tool
+	// MaxDepth bounds the nesting of a call's arguments, JSON written inside
+	// a string value that conversion reads included. Deeper arguments are a
+	// problem, and such a string is left as it is. Zero means
+	// syntax.DefaultMaxDepth (512), the limit the parsers use.
+	MaxDepth int
+
 	byName map[string]*Tool
 }
 
@@ -83,7 +76,10 @@ func FromValue(v any) (*Set, error) {
 	return Load(data)
 }
 
-// Load reads tool definitions in any of the accepted shapes.
+// Load reads tool definitions in any of the accepted shapes (see the package
+// documentation). Each tool's schema is compiled here, once; a schema that
+// does not compile, or that refers to a schema outside itself, is an error
+// that names the tool.
 func Load(data []byte) (*Set, error) {
 	if !json.Valid(data) {
 		var v any
@@ -91,8 +87,9 @@ func Load(data []byte) (*Set, error) {
 		return nil, fmt.Errorf("tool definitions are not valid JSON: %v", err)
 	}
 	raw := data
-	if jsonscan.Kind(raw) == '{' {
-		// An MCP tools/list result, bare or in a JSON-RPC response.
+	if kindOf(raw) == '{' {
+		// An MCP tools/list result (bare or in a JSON-RPC response), a
+		// request that holds a tools array, or one Gemini tool.
 		var wrap struct {
 			Tools  json.RawMessage `json:"tools"`
 			Result *struct {
@@ -105,35 +102,86 @@ func Load(data []byte) (*Set, error) {
 			raw = wrap.Tools
 		case wrap.Result != nil && wrap.Result.Tools != nil:
 			raw = wrap.Result.Tools
+		case geminiDeclarations(raw) != nil:
+			raw = append(append([]byte{'['}, raw...), ']')
 		default:
-			return nil, fmt.Errorf(`tool definitions: an object must hold a "tools" array (an MCP tools/list result)`)
+			return nil, fmt.Errorf(`tool definitions: an object must hold a "tools" array (an MCP tools/list result) or "functionDeclarations" (a Gemini tool)`)
 		}
 	}
-	if jsonscan.Kind(raw) != '[' {
-		return nil, fmt.Errorf("tool definitions must be an array of tools (OpenAI, Anthropic or plain) or an MCP tools/list result")
-	}
-	var items []json.RawMessage
-	if err := json.Unmarshal(raw, &items); err != nil {
-		return nil, fmt.Errorf("tool definitions: %v", err)
+	if kindOf(raw) != '[' {
+		return nil, fmt.Errorf("tool definitions must be an array of tools (OpenAI, Anthropic, Gemini or plain) or an MCP tools/list result")
 	}
 	s := &Set{byName: map[string]*Tool{}}
-	for i, it := range items {
-		t, err := loadTool(it)
-		if err != nil {
-			return nil, fmt.Errorf("tool %d: %w", i+1, err)
+	add := func(it []byte, gemini bool) error {
+		t, err := loadTool(it, gemini)
+		if err != nil || t == nil {
+			return err
 		}
 		if _, dup := s.byName[t.Name]; dup {
-			return nil, fmt.Errorf("tool %d: the name %q is defined twice", i+1, t.Name)
+			return fmt.Errorf("the name %q is defined twice", t.Name)
 		}
 		s.Tools = append(s.Tools, t)
 		s.byName[t.Name] = t
+		return nil
+	}
+	var err error
+	i := 0
+	elements(raw, func(it []byte, _ int) bool {
+		i++
+		where := fmt.Sprintf("tool %d", i)
+		if decls := geminiDeclarations(it); decls != nil {
+			if kindOf(decls) != '[' {
+				err = fmt.Errorf("%s: functionDeclarations must be an array", where)
+				return false
+			}
+			j := 0
+			elements(decls, func(d []byte, _ int) bool {
+				j++
+				if e := add(d, true); e != nil {
+					err = fmt.Errorf("%s, declaration %d: %w", where, j, e)
+				}
+				return err == nil
+			})
+			return err == nil
+		}
+		if e := add(it, false); e != nil {
+			err = fmt.Errorf("%s: %w", where, e)
+		}
+		return err == nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	return s, nil
 }
 
-func loadTool(raw json.RawMessage) (*Tool, error) {
+// geminiDeclarations returns the function declarations of a Gemini tool
+// object, or nil when raw is not one.
+func geminiDeclarations(raw []byte) []byte {
+	if kindOf(raw) != '{' {
+		return nil
+	}
+	var decls []byte
+	members(raw, func(k string, v []byte) bool {
+		if k == "functionDeclarations" || k == "function_declarations" {
+			decls = v
+			return false
+		}
+		return true
+	})
+	return decls
+}
+
+// loadTool reads one tool in any shape. It returns nil, and no error, for a
+// provider's built-in tool that has no name (OpenAI {"type":"web_search"},
+// Gemini {"googleSearch":{}}): the provider runs those itself, and their
+// calls are hosted calls, which are not checked.
+func loadTool(raw []byte, gemini bool) (*Tool, error) {
+	if kindOf(raw) != '{' {
+		return nil, fmt.Errorf("is %s, not an object", kindName(kindOf(raw)))
+	}
 	var d struct {
-		Type     string `json:"type"`
+		Type     *string `json:"type"`
 		Function *struct {
 			Name        string          `json:"name"`
 			Description string          `json:"description"`
@@ -141,139 +189,60 @@ func loadTool(raw json.RawMessage) (*Tool, error) {
 		} `json:"function"`
 		Name        string          `json:"name"`
 		Description string          `json:"description"`
-		Parameters  json.RawMessage `json:"parameters"`
-		InputSchema json.RawMessage `json:"input_schema"`
-		MCPSchema   json.RawMessage `json:"inputSchema"`
-	}
-	if jsonscan.Kind(raw) != '{' {
-		return nil, fmt.Errorf("is %s, not an object", jsonscan.KindName(jsonscan.Kind(raw)))
+		Parameters  json.RawMessage `json:"parameters"`           // plain, OpenAI Responses, Gemini (an OpenAPI schema)
+		JSONSchema  json.RawMessage `json:"parametersJsonSchema"` // Gemini: a JSON Schema
+		InputSchema json.RawMessage `json:"input_schema"`         // Anthropic
+		MCPSchema   json.RawMessage `json:"inputSchema"`          // MCP
 	}
 	if err := json.Unmarshal(raw, &d); err != nil {
 		return nil, err
 	}
 	t := &Tool{Name: d.Name, Description: d.Description}
-	params := d.Parameters
-	if d.Function != nil { // OpenAI
+	params, openAPI := d.Parameters, gemini
+	if d.Function != nil { // OpenAI Chat Completions
 		t.Name, t.Description, params = d.Function.Name, d.Function.Description, d.Function.Parameters
 	}
-	for _, p := range []json.RawMessage{d.InputSchema, d.MCPSchema} { // Anthropic, MCP
+	for _, p := range []json.RawMessage{d.InputSchema, d.MCPSchema, d.JSONSchema} {
 		if p != nil {
-			params = p
+			params, openAPI = p, false
 		}
 	}
 	if t.Name == "" {
-		return nil, fmt.Errorf(`has no name (expected "name", or "function": {"name"} for OpenAI tools)`)
-	}
-	if params != nil && string(params) != "null" {
-		sc, err := parseSchema(params, "parameters")
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", t.Name, err)
+		if d.Function == nil && builtIn(raw, d.Type) {
+			return nil, nil
 		}
-		t.Parameters = sc
+		return nil, fmt.Errorf(`has no name (expected "name", or "function": {"name"} for OpenAI Chat tools)`)
+	}
+	if params == nil || string(params) == "null" {
+		return t, nil
+	}
+	if !openAPI && upperType(params) {
+		openAPI = true // a Gemini declaration outside its tool
+	}
+	if openAPI {
+		params = fromOpenAPI(params)
+	}
+	if err := t.compile(params); err != nil {
+		return nil, fmt.Errorf("%s: %w", t.Name, err)
 	}
 	return t, nil
 }
 
-var knownTypes = map[string]bool{"string": true, "number": true, "integer": true, "boolean": true, "object": true, "array": true, "null": true}
-
-// parseSchema reads a JSON Schema; path names it in errors.
-func parseSchema(raw json.RawMessage, path string) (*Schema, error) {
-	switch strings.TrimSpace(string(raw)) {
-	case "true":
-		return &Schema{}, nil
-	case "false":
-		return &Schema{False: true}, nil
+// builtIn reports whether a tool without a name is a provider's built-in
+// tool: one with a type other than "function", or a Gemini tool object
+// (say {"googleSearch": {}}) that has none of a function tool's fields.
+func builtIn(raw []byte, typ *string) bool {
+	if typ != nil {
+		return *typ != "function"
 	}
-	if jsonscan.Kind(raw) != '{' {
-		return nil, fmt.Errorf("%s: a schema must be an object or a boolean, not %s", path, jsonscan.KindName(jsonscan.Kind(raw)))
-	}
-	s := &Schema{}
-	var err error
-	jsonscan.Members(raw, func(k string, v []byte) bool {
+	n, fields := 0, 0
+	members(raw, func(k string, _ []byte) bool {
+		n++
 		switch k {
-		case "type":
-			err = s.parseType(v, path)
-		case "description":
-			s.Description, _ = jsonscan.Unquote(v)
-		case "properties":
-			if jsonscan.Kind(v) != '{' {
-				err = fmt.Errorf("%s.properties: must be an object", path)
-				break
-			}
-			jsonscan.Members(v, func(name string, pv []byte) bool {
-				var ps *Schema
-				ps, err = parseSchema(pv, path+".properties."+name)
-				s.Properties = append(s.Properties, Property{name, ps})
-				return err == nil
-			})
-		case "required":
-			if e := json.Unmarshal(v, &s.Required); e != nil {
-				err = fmt.Errorf("%s.required: must be an array of names", path)
-			}
-		case "items":
-			s.Items, err = parseSchema(v, path+".items")
-		case "enum":
-			if e := json.Unmarshal(v, &s.Enum); e != nil {
-				err = fmt.Errorf("%s.enum: must be an array", path)
-			}
-		case "additionalProperties":
-			s.AdditionalProperties, err = parseSchema(v, path+".additionalProperties")
+		case "name", "description", "parameters", "parametersJsonSchema", "input_schema", "inputSchema", "function":
+			fields++
 		}
-		return err == nil
-	})
-	return s, err
-}
-
-func (s *Schema) parseType(v []byte, path string) error {
-	var one string
-	if json.Unmarshal(v, &one) == nil {
-		s.Types = []string{one}
-	} else if json.Unmarshal(v, &s.Types) != nil {
-		return fmt.Errorf("%s.type: must be a type name or a list of them", path)
-	}
-	for _, t := range s.Types {
-		if !knownTypes[t] {
-			return fmt.Errorf("%s.type: unknown type %q", path, t)
-		}
-	}
-	return nil
-}
-
-// has reports whether the schema allows type t (any type when none is given).
-func (s *Schema) has(t string) bool {
-	if len(s.Types) == 0 {
 		return true
-	}
-	for _, x := range s.Types {
-		if x == t || t == "integer" && x == "number" {
-			return true
-		}
-	}
-	return false
-}
-
-// property returns the schema of the named property, if listed.
-func (s *Schema) property(name string) (*Schema, bool) {
-	for _, p := range s.Properties {
-		if p.Name == name {
-			return p.Schema, true
-		}
-	}
-	return nil, false
-}
-
-// TypeString describes the schema's type for people: "string", "integer or
-// null", "array of string".
-func (s *Schema) TypeString() string {
-	if s == nil || len(s.Types) == 0 {
-		return "any"
-	}
-	parts := make([]string, len(s.Types))
-	for i, t := range s.Types {
-		if t == "array" && s.Items != nil && len(s.Items.Types) > 0 {
-			t = "array of " + s.Items.TypeString()
-		}
-		parts[i] = t
-	}
-	return strings.Join(parts, " or ")
+	})
+	return n > 0 && fields == 0
 }

@@ -172,7 +172,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "toolparse: --tools: %v\n", err)
 			return 2
 		}
-		h = set.Check(h, syn.StringValues)
+		h = set.Check(h)
 	}
 	for _, name := range files {
 		var r io.Reader = stdin
