@@ -172,6 +172,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "toolparse: --tools: %v\n", err)
 			return 2
 		}
+		set.MaxDepth = c.maxDepth
 		h = set.Check(h)
 	}
 	for _, name := range files {

@@ -231,3 +231,19 @@ func TestToolsFlag(t *testing.T) {
 		t.Errorf("missing tools file: exit %d", code)
 	}
 }
+
+// TestToolsMaxDepth: --max-depth bounds the JSON a schema reads out of a
+// string value, as it bounds the JSON of every syntax.
+func TestToolsMaxDepth(t *testing.T) {
+	tools := filepath.Join(t.TempDir(), "tools.json")
+	os.WriteFile(tools, []byte(`[{"name":"t","parameters":{"type":"object","properties":{"k":{"type":"array"}}}}]`), 0o644)
+	in := "^^^t\nk: [[[[[[1]]]]]]\n^^^\n"
+	_, out, _ := runCLI(t, in, "-s", "caret", "--tools", tools)
+	if !strings.Contains(out, `"args":{"k":[[[[[[1]]]]]]}`) || strings.Contains(out, `"invalid"`) {
+		t.Errorf("at the default depth the value is read:\n%s", out)
+	}
+	_, out, _ = runCLI(t, in, "-s", "caret", "--tools", tools, "--max-depth", "3")
+	if !strings.Contains(out, `nests deeper than the arguments may (3 levels)`) || !strings.Contains(out, `"code":"schema"`) {
+		t.Errorf("--max-depth 3 does not bound it:\n%s", out)
+	}
+}
