@@ -14,7 +14,6 @@ import (
 	"github.com/toolparse/toolparse/registry"
 	"github.com/toolparse/toolparse/schema"
 	"github.com/toolparse/toolparse/syntax"
-	"github.com/toolparse/toolparse/syntax/caret"
 	"github.com/toolparse/toolparse/syntax/syntaxtest"
 )
 
@@ -52,12 +51,6 @@ func TestGolden(t *testing.T) {
 	if ran == 0 {
 		t.Fatal("no golden cases found")
 	}
-}
-
-// completeAt lists, per syntax, the cut points where a truncated input is
-// complete by the syntax's own rules (see syntaxtest.Config.CompleteAt).
-var completeAt = map[string]func([]byte) bool{
-	"caret": caret.EndsWithFence,
 }
 
 func parseGolden(t *testing.T, s syntax.Syntax, g *syntaxtest.Golden, mode syntax.Mode) []syntax.Event {
@@ -114,7 +107,7 @@ func runGolden(t *testing.T, s syntax.Syntax, g *syntaxtest.Golden) {
 	if !bytes.Equal(text, g.Events) {
 		t.Errorf("JSON lines differ from the file:\n got:\n%s\nwant:\n%s", text, g.Events)
 	}
-	if err := syntaxtest.Check(s, g.Input, syntaxtest.Config{Options: g.Options, CompleteAt: completeAt[s.Name]}); err != nil {
+	if err := syntaxtest.Check(s, g.Input, syntaxtest.Config{Options: g.Options}); err != nil {
 		t.Error(err)
 	}
 	if err := syntaxtest.RoundTrip(s, g.Input, g.Options); err != nil {

@@ -4,11 +4,13 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"reflect"
 	"strings"
 
 	"github.com/toolparse/toolparse/internal/jsonscan"
 	"github.com/toolparse/toolparse/schema"
 	"github.com/toolparse/toolparse/syntax"
+	"github.com/toolparse/toolparse/syntax/wire"
 )
 
 // Example is one worked example of a prompt: the text shown to the model and
@@ -25,35 +27,12 @@ type Prompt struct {
 	Examples []Example
 }
 
-// rules are what each syntax's prompt says about its format.
-var rules = map[string]string{
-	"xmljson": `Think inside <think>...</think> (optional). To call tools, write one <execute> block holding a JSON array of calls, each {"name": TOOL, "args": {...}}:
-- The array is strict JSON: quote every key and string, escape quotes as \" and newlines as \n. Text such as </execute> inside a JSON string is safe.
-- Calls in one array run in parallel; their results come back in the same order. Put calls that depend on each other in separate <execute> blocks.
-- Results come back in a <results> block: a JSON array of {"tool", "status": "success" or "failure", "content"}.
-- Text outside blocks is your answer to the user. Write <end> when the task is complete.`,
-	"caret": `To call a tool, write a block that starts with a line ^^^TOOL_NAME and ends with a line that is exactly ^^^:
-- Header lines are "key: value", taken verbatim: no quotes are needed and none are removed.
-- An array is "key:" followed by indented "- item" lines, or the same key repeated.
-- A multi-line value is "key: |" followed by lines indented by two spaces.
-- After a line "---", everything up to the closing ^^^ is the parameter "content", verbatim.
-- Write only ONE tool block per message, then stop and wait for its result.
-- Text outside the block is your answer to the user.`,
-	"delimiter": `Write each part of your message after a delimiter:
-- §think: your reasoning (optional).
-- §call: one JSON object {"name": TOOL, "args": {...}} per call; several §call: lines form one batch.
-- §execute after the calls: REQUIRED, or the calls are not run. Then stop and wait.
-- Results come back as lines [SYSTEM: ...], one per call, in order.
-- §respond: your answer to the user. §end when the task is complete.`,
-	"xmltag": `To call a tool, write <tool:TOOL_NAME>, one <param:KEY>VALUE</param:KEY> element per parameter, then </tool:TOOL_NAME>:
-- Values are plain text, taken verbatim (no escaping); a newline right after the opening tag and before the closing tag is ignored.
-- An array is the same <param:KEY> repeated, once per item.
-- Only white space may stand between the param elements.
-- Think inside <thinking>...</thinking> (optional). Text outside tools is your answer to the user.`,
-	"native": `Call tools through the API's function calling: the tools below are sent as the request's tools. Each call's arguments must be a JSON object that fits the tool's parameters. The examples show the calls as Anthropic Messages content blocks.`,
-}
-
-// Build writes the prompt for syntax s and the tools in set.
+// Build writes the prompt for syntax s and the tools in set: the syntax's
+// rules (Syntax.Prompt), the tools, and worked examples written by the
+// syntax's renderer. Each example is one the syntax can carry: it is parsed
+// back, with the tool schemas converting string values, and must give
+// exactly its events; a batch of two calls, or a batch with its results, that
+// does not come back whole is replaced by a simpler example or left out.
 func Build(s syntax.Syntax, set *schema.Set) (*Prompt, error) {
 	if s.Render == nil {
 		return nil, fmt.Errorf("prompt: syntax %s has no renderer", s.Name)
@@ -61,30 +40,25 @@ func Build(s syntax.Syntax, set *schema.Set) (*Prompt, error) {
 	if set == nil || len(set.Tools) == 0 {
 		return nil, fmt.Errorf("prompt: no tools")
 	}
+	if s.Prompt == "" {
+		return nil, fmt.Errorf("prompt: syntax %s has no prompt rules (Syntax.Prompt)", s.Name)
+	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "# Calling tools (%s format)\n\n", s.Name)
-	b.WriteString(rules[s.Name])
+	b.WriteString(s.Prompt)
 	b.WriteString("\n\n## Tools\n\n")
 	for _, t := range set.Tools {
 		writeTool(&b, t)
 	}
 	p := &Prompt{}
-	for _, ex := range examples(s, set) {
-		shown := ex.Events
-		if s.StringValues { // written as strings; the schema converts them back
-			shown = make([]syntax.Event, len(ex.Events))
-			for i, e := range ex.Events {
-				if e.Type == syntax.Call {
-					e.Args = stringify(e.Args)
-				}
-				shown[i] = e
+	for _, choices := range examples(set) {
+		ex, ok := firstCarried(s, set, choices)
+		if !ok {
+			if len(p.Examples) == 0 {
+				return nil, fmt.Errorf("prompt: syntax %s cannot write a call to %s so that it reads back", s.Name, set.Tools[0].Name)
 			}
+			continue
 		}
-		text, err := render(s, shown)
-		if err != nil {
-			return nil, fmt.Errorf("prompt: example %q: %v", ex.Title, err)
-		}
-		ex.Text = text
 		p.Examples = append(p.Examples, ex)
 	}
 	b.WriteString("## Examples\n")
@@ -93,6 +67,49 @@ func Build(s syntax.Syntax, set *schema.Set) (*Prompt, error) {
 	}
 	p.Text = b.String()
 	return p, nil
+}
+
+// firstCarried returns the first of the examples that s writes so that it
+// reads back as its events: written as they are, or with every value as a
+// string (as syntaxes whose values are strings write them).
+func firstCarried(s syntax.Syntax, set *schema.Set, choices []Example) (Example, bool) {
+	for _, ex := range choices {
+		for _, asStrings := range []bool{false, true} {
+			shown := ex.Events
+			if asStrings {
+				shown = make([]syntax.Event, len(ex.Events))
+				for i, e := range ex.Events {
+					if e.Type == syntax.Call {
+						e.Args = stringify(e.Args)
+					}
+					shown[i] = e
+				}
+			}
+			text, _ := render(s, shown) // what it could not carry shows in the parse back
+			if readsBack(s, set, text, ex.Events) {
+				ex.Text = text
+				return ex, true
+			}
+		}
+	}
+	return Example{}, false
+}
+
+// readsBack parses text with s, converting values with set, and reports
+// whether it gives exactly evs, with no error.
+func readsBack(s syntax.Syntax, set *schema.Set, text string, evs []syntax.Event) bool {
+	var got []syntax.Event
+	p := s.New(set.Check(func(e syntax.Event) { got = append(got, e) }), syntax.Options{})
+	p.Write([]byte(text))
+	p.Close()
+	for _, e := range got {
+		if e.Type == syntax.Error || e.Invalid != "" {
+			return false
+		}
+	}
+	want := append(append([]syntax.Event(nil), evs...), syntax.Event{Type: syntax.End})
+	sent, back := wire.NormalizePair(want, got)
+	return reflect.DeepEqual(sent, back)
 }
 
 func writeTool(b *strings.Builder, t *schema.Tool) {
@@ -130,39 +147,34 @@ func writeTool(b *strings.Builder, t *schema.Tool) {
 	b.WriteString("\n")
 }
 
-// batched lists the syntaxes where one batch may hold several calls and
-// where results have a form.
-var (
-	batched     = map[string]bool{"xmljson": true, "delimiter": true, "native": true}
-	withResults = map[string]bool{"xmljson": true, "delimiter": true, "native": true}
-)
-
-func examples(s syntax.Syntax, set *schema.Set) []Example {
+// examples lists the examples a prompt shows, each as its choices, best
+// first: the first one the syntax carries is shown.
+func examples(set *schema.Set) [][]Example {
 	tools := set.Tools
 	first := exampleCall(tools[0])
-	exs := []Example{{Title: "Calling " + tools[0].Name, Events: []syntax.Event{first, {Type: syntax.Execute}}}}
-	if len(tools) > 1 {
-		second := exampleCall(tools[1])
-		if batched[s.Name] {
-			exs = append(exs, Example{Title: fmt.Sprintf("Calling %s and %s in one batch", tools[0].Name, tools[1].Name),
-				Events: []syntax.Event{first, second, {Type: syntax.Execute}}})
-		} else {
-			exs = append(exs, Example{Title: "Calling " + tools[1].Name + " (in a message of its own)",
-				Events: []syntax.Event{second, {Type: syntax.Execute}}})
-		}
-		if withResults[s.Name] {
-			failed := syntax.Event{Type: syntax.Result, Tool: second.Name, Status: syntax.Failure, Value: json.RawMessage(`"(the error message)"`)}
-			if s.Name == "delimiter" { // [SYSTEM: …] lines have no status: a failure is told in words
-				failed.Status, failed.Value = syntax.Success, json.RawMessage(`"Error: (the error message)"`)
-			}
-			exs = append(exs, Example{Title: "That batch, and its results as they come back: the first call succeeded, the second failed", Events: []syntax.Event{
-				first, second, {Type: syntax.Execute},
-				{Type: syntax.Result, Tool: first.Name, Status: syntax.Success, Value: json.RawMessage(`"(the tool's output)"`)},
-				failed,
-			}})
-		}
+	exs := [][]Example{{{Title: "Calling " + tools[0].Name, Events: []syntax.Event{first, {Type: syntax.Execute}}}}}
+	if len(tools) < 2 {
+		return exs
 	}
-	return exs
+	second := exampleCall(tools[1])
+	exs = append(exs, []Example{
+		{Title: fmt.Sprintf("Calling %s and %s in one batch", tools[0].Name, tools[1].Name),
+			Events: []syntax.Event{first, second, {Type: syntax.Execute}}},
+		{Title: "Calling " + tools[1].Name + " (in a message of its own)",
+			Events: []syntax.Event{second, {Type: syntax.Execute}}},
+	})
+	withResults := func(failed syntax.Event) Example {
+		return Example{Title: "That batch, and its results as they come back: the first call succeeded, the second failed", Events: []syntax.Event{
+			first, second, {Type: syntax.Execute},
+			{Type: syntax.Result, Tool: first.Name, Status: syntax.Success, Value: json.RawMessage(`"(the tool's output)"`)},
+			failed,
+		}}
+	}
+	return append(exs, []Example{
+		withResults(syntax.Event{Type: syntax.Result, Tool: second.Name, Status: syntax.Failure, Value: json.RawMessage(`"(the error message)"`)}),
+		// A syntax whose results have no status tells a failure in words.
+		withResults(syntax.Event{Type: syntax.Result, Tool: second.Name, Status: syntax.Success, Value: json.RawMessage(`"Error: (the error message)"`)}),
+	})
 }
 
 // exampleCall makes a call to t with a value for every parameter.
@@ -253,8 +265,6 @@ func stringify(args []byte) []byte {
 
 func render(s syntax.Syntax, evs []syntax.Event) (string, error) {
 	var b bytes.Buffer
-	if err := syntax.Render(s.Render(&b, syntax.Options{}), evs); err != nil {
-		return "", err
-	}
-	return b.String(), nil
+	err := syntax.Render(s.Render(&b, syntax.Options{}), evs)
+	return b.String(), err
 }

@@ -80,3 +80,41 @@ func TestBuildErrors(t *testing.T) {
 		t.Error("a prompt with no tools was built")
 	}
 }
+
+// TestArrayParameterExample: a tool whose parameter is an array gets an
+// example in every syntax, written so that it reads back (xmltag writes a
+// one-item array as a single param, which the schema converts back).
+func TestArrayParameterExample(t *testing.T) {
+	set, err := schema.Load([]byte(`[{"name":"read_files","parameters":{"type":"object","properties":{"paths":{"type":"array","items":{"type":"string"}},"limit":{"type":"integer"}},"required":["paths"]}}]`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range registry.List() {
+		p, err := prompt.Build(s, set)
+		if err != nil {
+			t.Errorf("%s: %v", s.Name, err)
+			continue
+		}
+		want := `{"paths":["example paths"],"limit":10}`
+		if got := string(p.Examples[0].Events[0].Args); got != want {
+			t.Errorf("%s: example call %s, want %s", s.Name, got, want)
+		}
+	}
+}
+
+// TestVariantPrompt: a variant's name gives the prompt's examples in that
+// form, as --to does for output.
+func TestVariantPrompt(t *testing.T) {
+	s, err := registry.Lookup("openai")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := prompt.Build(s, tools(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{"role":"assistant","content":null,"tool_calls":[{"id":"call_1","type":"function","function":{"name":"read_file","arguments":"{\"path\":\"example path\",\"limit\":10}"}}]}`
+	if got := strings.TrimSpace(p.Examples[0].Text); got != want {
+		t.Errorf("first example in the openai form:\n got %s\nwant %s", got, want)
+	}
+}

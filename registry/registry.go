@@ -18,7 +18,7 @@ import (
 // for concurrent use. The zero value is an empty registry, ready to use.
 type Registry struct {
 	mu     sync.RWMutex
-	byName map[string]syntax.Syntax // lower-cased name or alias
+	byName map[string]syntax.Syntax // lower-cased name, alias or variant name (with the variant's Render)
 	list   []syntax.Syntax
 }
 
@@ -60,7 +60,7 @@ func Lookup(name string) (syntax.Syntax, error) { return defaultRegistry.Lookup(
 func List() []syntax.Syntax { return defaultRegistry.List() }
 
 // Register adds s. Its name must be non-empty, it must have a constructor, and
-// neither its name nor an alias may already be taken.
+// neither its name nor an alias nor a variant's name may already be taken.
 func (r *Registry) Register(s syntax.Syntax) error {
 	if s.Name == "" {
 		return fmt.Errorf("registry: syntax has no name")
@@ -74,6 +74,9 @@ func (r *Registry) Register(s syntax.Syntax) error {
 		r.byName = map[string]syntax.Syntax{}
 	}
 	keys := append([]string{s.Name}, s.Aliases...)
+	for _, v := range s.Variants {
+		keys = append(keys, v.Name)
+	}
 	for _, k := range keys {
 		if strings.EqualFold(k, AutoName) {
 			return fmt.Errorf("registry: the name %q is kept for auto-detection", AutoName)
@@ -85,13 +88,21 @@ func (r *Registry) Register(s syntax.Syntax) error {
 	for _, k := range keys {
 		r.byName[strings.ToLower(k)] = s
 	}
+	for _, v := range s.Variants {
+		vs := s
+		vs.Render = v.Render
+		r.byName[strings.ToLower(v.Name)] = vs
+	}
 	i, _ := slices.BinarySearchFunc(r.list, s.Name, func(a syntax.Syntax, name string) int { return strings.Compare(a.Name, name) })
 	r.list = slices.Insert(r.list, i, s)
 	return nil
 }
 
-// Lookup finds a syntax by name or alias, in any letter case. An unknown name
-// is an error that lists the known ones.
+// Lookup finds a syntax by name, alias or variant name, in any letter case.
+// A variant's name gives the syntax with that variant's Render (nil when the
+// form cannot be written yet), so that every path that writes events —
+// a renderer, a prompt's examples, a conversation — writes that form. An
+// unknown name is an error that lists the known ones.
 func (r *Registry) Lookup(name string) (syntax.Syntax, error) {
 	key := strings.ToLower(strings.TrimSpace(name))
 	if key == AutoName {

@@ -91,9 +91,11 @@ func (o Options) DepthLimit() int {
 	return DefaultMaxDepth
 }
 
-// Syntax describes one wire syntax: how it is named, how to make its parser,
-// and how to write events back in it. Every syntax package exports one as its
-// Syntax variable.
+// Syntax describes one wire syntax: everything about it that code outside
+// its package needs — how it is named, how to make its parser and its
+// renderers, how to detect it, how to teach it to a model. Every syntax
+// package exports one as its Syntax variable; nothing outside the package
+// switches on its name.
 type Syntax struct {
 	Name        string   // canonical name, lower case
 	Aliases     []string // other names it answers to
@@ -105,11 +107,31 @@ type Syntax struct {
 	// markers that straddle it). eof says seen is the whole input; before
 	// it, a marker cut off at the end of seen is not yet evidence.
 	Detect func(seen []byte, from int, eof bool) int
-	// StringValues is set for syntaxes whose argument values are all
-	// strings (caret, xmltag): a tool schema converts them to its types.
-	StringValues bool
 	// Render, if set, returns a renderer that writes events to w in this
 	// syntax's wire form, for a parser with the given options to read back.
+	Render func(w io.Writer, opts Options) Renderer
+	// Variants are other wire forms the syntax's parser reads and that it
+	// can be written in, each looked up by its name as an alias is: a
+	// registry's Lookup of a variant's name gives this Syntax with the
+	// variant's Render (native: openai for Chat Completions, anthropic, …).
+	Variants []Variant
+	// Prompt is what a system prompt says to teach a model the syntax: its
+	// rules, in a few lines of text. The prompt's examples are made with
+	// Render (package prompt).
+	Prompt string
+	// CompleteAt, if set, reports whether input, cut off where it ends,
+	// may be read as complete although more input would have been read
+	// otherwise (caret: a closing fence with no newline after it). The
+	// conformance kit's truncation check skips such cut points.
+	CompleteAt func(input []byte) bool
+}
+
+// Variant is another wire form of a syntax (see Syntax.Variants).
+type Variant struct {
+	Name        string
+	Description string // one line
+	// Render writes events in this form; nil when the form is read but
+	// cannot be written yet.
 	Render func(w io.Writer, opts Options) Renderer
 }
 

@@ -24,7 +24,6 @@ import (
 	"github.com/toolparse/toolparse/schema"
 	"github.com/toolparse/toolparse/stream"
 	"github.com/toolparse/toolparse/syntax"
-	"github.com/toolparse/toolparse/syntax/native"
 )
 
 // version is the toolparse release; builds may set it with -ldflags "-X main.version=…".
@@ -99,6 +98,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 				aliases = " (" + strings.Join(s.Aliases, ", ") + ")"
 			}
 			fmt.Fprintf(stdout, "%s%s\t%s\n", s.Name, aliases, s.Description)
+			for _, v := range s.Variants {
+				fmt.Fprintf(stdout, "  %s\t%s\n", v.Name, v.Description)
+			}
 		}
 		fmt.Fprintf(stdout, "%s\t%s\n", registry.AutoName, registry.Default().Auto().Description)
 		return 0
@@ -130,15 +132,11 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "toolparse: --to: %v\n", err)
 			return 2
 		}
-		render := to.Render
-		if strings.EqualFold(c.to, "openai") {
-			render = native.NewOpenAIRenderer
-		}
-		if render == nil {
-			fmt.Fprintf(stderr, "toolparse: --to: syntax %s cannot be written\n", to.Name)
+		if to.Render == nil {
+			fmt.Fprintf(stderr, "toolparse: --to %s: that form of %s cannot be written yet\n", c.to, to.Name)
 			return 2
 		}
-		out = &transcoder{r: render(stdout, opts), stderr: stderr, to: to.Name, seen: map[string]bool{}}
+		out = &transcoder{r: to.Render(stdout, opts), stderr: stderr, to: c.to, seen: map[string]bool{}}
 	case c.output == "jsonl":
 		j := stream.NewJSONL(stdout)
 		j.Spans = c.spans

@@ -247,3 +247,31 @@ func TestToolsMaxDepth(t *testing.T) {
 		t.Errorf("--max-depth 3 does not bound it:\n%s", out)
 	}
 }
+
+// TestVariantsEverywhere: a variant's name picks its form on every path that
+// writes events, and a form that cannot be written yet is a usage error, not
+// another form written silently.
+func TestVariantsEverywhere(t *testing.T) {
+	in := `<execute>[{"name":"ls","args":{}}]</execute>`
+	_, out, _ := runCLI(t, in, "-s", "xmljson", "--to", "openai")
+	if !strings.Contains(out, `"tool_calls":[{"id":"call_1","type":"function"`) {
+		t.Errorf("--to openai:\n%s", out)
+	}
+	_, out, _ = runCLI(t, in, "-s", "xmljson", "--to", "anthropic")
+	if !strings.Contains(out, `{"type":"tool_use","id":"call_1","name":"ls"`) {
+		t.Errorf("--to anthropic:\n%s", out)
+	}
+	code, _, errOut := runCLI(t, in, "-s", "xmljson", "--to", "gemini")
+	if code != 2 || !strings.Contains(errOut, "--to gemini: that form of native cannot be written yet") {
+		t.Errorf("--to gemini: exit %d, %q", code, errOut)
+	}
+	convo := `[{"role":"assistant","content":"<execute>[{\"name\":\"ls\",\"args\":{}}]</execute>"}]`
+	_, out, _ = runCLI(t, convo, "-s", "xmljson", "--conversation", "--to", "openai")
+	if !strings.Contains(out, `\"tool_calls\":[{\"id\":\"call_1\",\"type\":\"function\"`) {
+		t.Errorf("--conversation --to openai:\n%s", out)
+	}
+	_, out, _ = runCLI(t, "", "--list")
+	if !strings.Contains(out, "  openai\tOpenAI Chat Completions messages") {
+		t.Errorf("--list does not show native's forms:\n%s", out)
+	}
+}

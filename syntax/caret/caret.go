@@ -15,9 +15,17 @@ var Syntax = syntax.Syntax{
 	New:         New,
 	Detect:      Detect,
 	Render:      NewRenderer,
-
-	StringValues: true,
+	Prompt:      promptRules,
+	CompleteAt:  EndsWithFence,
 }
+
+const promptRules = `To call a tool, write a block that starts with a line ^^^TOOL_NAME and ends with a line that is exactly ^^^:
+- Header lines are "key: value", taken verbatim: no quotes are needed and none are removed.
+- An array is "key:" followed by indented "- item" lines, or the same key repeated.
+- A multi-line value is "key: |" followed by lines indented by two spaces.
+- After a line "---", everything up to the closing ^^^ is the parameter "content", verbatim.
+- Write only ONE tool block per message, then stop and wait for its result.
+- Text outside the block is your answer to the user.`
 
 var wakeSet = scan.Bytes("\n")
 

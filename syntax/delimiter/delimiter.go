@@ -19,7 +19,15 @@ var Syntax = syntax.Syntax{
 	New:         New,
 	Detect:      Detect,
 	Render:      NewRenderer,
+	Prompt:      promptRules,
 }
+
+const promptRules = `Write each part of your message after a delimiter:
+- §think: your reasoning (optional).
+- §call: one JSON object {"name": TOOL, "args": {...}} per call; several §call: lines form one batch.
+- §execute after the calls: REQUIRED, or the calls are not run. Then stop and wait.
+- Results come back as lines [SYSTEM: ...], one per call, in order.
+- §respond: your answer to the user. §end when the task is complete.`
 
 // The section sign § is two bytes in UTF-8.
 const (

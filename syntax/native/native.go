@@ -12,11 +12,20 @@ import (
 // Syntax describes the native syntax for the registry.
 var Syntax = syntax.Syntax{
 	Name:        "native",
-	Aliases:     []string{"json", "openai", "anthropic", "gemini"},
-	Description: "provider function-call JSON (OpenAI, Anthropic, Gemini), whole or streamed",
+	Aliases:     []string{"json"},
+	Description: "provider function-call JSON (OpenAI, Anthropic, Gemini, Ollama), whole or streamed",
 	New:         New,
 	Detect:      Detect,
 	Render:      NewRenderer,
+	Variants: []syntax.Variant{
+		{Name: "anthropic", Description: "Anthropic Messages (the default form)", Render: NewRenderer},
+		{Name: "openai", Description: "OpenAI Chat Completions messages", Render: NewOpenAIRenderer},
+		{Name: "openai-responses", Description: "OpenAI Responses items (read; not written yet)"},
+		{Name: "gemini", Description: "Gemini contents (read; not written yet)"},
+		{Name: "ollama", Description: "Ollama /api/chat messages (read; not written yet)"},
+	},
+	Prompt: "Call tools through the API's function calling: the tools below are sent as the request's tools. " +
+		"Each call's arguments must be a JSON object that fits the tool's parameters. The examples show the calls in the API's message form.",
 }
 
 var wakeSet = scan.Bytes("}]\n")

@@ -28,6 +28,7 @@ type Config struct {
 	// (In caret, a line that is exactly ^^^ at the end of the input closes a
 	// block, since models often end their output there with no newline; a
 	// cut just after the ^^^ of a longer body line cannot be told apart.)
+	// Nil means the syntax's own (Syntax.CompleteAt).
 	CompleteAt func(prefix []byte) bool
 }
 
@@ -82,6 +83,9 @@ func Check(s syntax.Syntax, input []byte, cfg Config) (err error) {
 			err = fmt.Errorf("%s parser panicked: %v", s.Name, r)
 		}
 	}()
+	if cfg.CompleteAt == nil {
+		cfg.CompleteAt = s.CompleteAt
+	}
 	opts := cfg.Options
 	opts.Mode = syntax.EventMode
 	want := syntax.Parse(s, input, opts)

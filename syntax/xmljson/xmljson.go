@@ -20,7 +20,14 @@ var Syntax = syntax.Syntax{
 	New:         New,
 	Detect:      Detect,
 	Render:      NewRenderer,
+	Prompt:      promptRules,
 }
+
+const promptRules = `Think inside <think>...</think> (optional). To call tools, write one <execute> block holding a JSON array of calls, each {"name": TOOL, "args": {...}}:
+- The array is strict JSON: quote every key and string, escape quotes as \" and newlines as \n. Text such as </execute> inside a JSON string is safe.
+- Calls in one array run in parallel; their results come back in the same order. Put calls that depend on each other in separate <execute> blocks.
+- Results come back in a <results> block: a JSON array of {"tool", "status": "success" or "failure", "content"}.
+- Text outside blocks is your answer to the user. Write <end> when the task is complete.`
 
 // The markers, exact and lower case.
 const (

@@ -15,9 +15,14 @@ var Syntax = syntax.Syntax{
 	New:         New,
 	Detect:      Detect,
 	Render:      NewRenderer,
-
-	StringValues: true,
+	Prompt:      promptRules,
 }
+
+const promptRules = `To call a tool, write <tool:TOOL_NAME>, one <param:KEY>VALUE</param:KEY> element per parameter, then </tool:TOOL_NAME>:
+- Values are plain text, taken verbatim (no escaping); a newline right after the opening tag and before the closing tag is ignored.
+- An array is the same <param:KEY> repeated, once per item.
+- Only white space may stand between the param elements.
+- Think inside <thinking>...</thinking> (optional). Text outside tools is your answer to the user.`
 
 const (
 	openThinking  = "<thinking>"
