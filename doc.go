@@ -4,14 +4,20 @@
 //
 // The packages:
 //
-//   - syntax: the event model and the streaming Parser interface every syntax implements.
-//   - syntax/scan: the streaming core the syntaxes share (hold-back, positions, text runs, JSON boundaries).
-//   - syntax/xmljson: <think>, <execute>[JSON]</execute>, <results>, <end>.
+//   - syntax: the event model, the Parser and Renderer interfaces, the Syntax descriptor.
+//   - syntax/scan: the streaming driver every syntax is built on (for writing your own).
+//   - syntax/xmljson, syntax/caret, syntax/delimiter, syntax/xmltag, syntax/native: one syntax each.
+//   - syntax/wire: the shared half of every syntax's renderer.
 //   - syntax/syntaxtest: the conformance kit: invariants and golden cases for any syntax.
-//   - registry: syntaxes by name and alias.
-//   - stream: renderers (JSON lines, a text view).
+//   - registry: syntaxes by name, alias and variant, and auto-detection.
+//   - schema: tool definitions, validation against full JSON Schema, conversion of string values.
+//   - prompt: the system-prompt text that teaches a model a syntax and your tools.
+//   - batch: batches of calls, and a runner for them.
+//   - conversation: chat transcripts in and out.
+//   - stream: renderers for programs and people (JSON lines, a text view).
 //   - cmd/toolparse: the command-line tool.
 //
-// This package holds no code; its tests run the golden cases in testdata/
-// against every registered syntax.
+// This package holds no code. Its tests hold every built-in syntax to what a
+// syntax must have, and run every renderer on the shipped examples; each
+// syntax's golden cases run from its own package.
 package toolparse

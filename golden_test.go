@@ -8,110 +8,43 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
-	"github.com/google/go-cmp/cmp/cmpopts"
-
 	"github.com/toolparse/toolparse/registry"
-	"github.com/toolparse/toolparse/schema"
 	"github.com/toolparse/toolparse/syntax"
 	"github.com/toolparse/toolparse/syntax/syntaxtest"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files' expected events from the parsers' output")
 
-// TestGolden runs every golden case in testdata/<syntax>/ against the syntax
-// of that name: the events must match the file exactly (as the CLI writes
-// them), and every invariant the conformance kit checks must hold at every
-// chunking.
-func TestGolden(t *testing.T) {
-	dirs, err := filepath.Glob("testdata/*")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ran := 0
-	for _, dir := range dirs {
-		if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
-			continue
-		}
-		s, err := registry.Lookup(filepath.Base(dir))
-		if err != nil {
-			continue // not a syntax's folder (examples, schemas)
-		}
-		goldens, err := syntaxtest.ReadGoldens(dir)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, g := range goldens {
-			ran++
-			t.Run(filepath.Base(dir)+"/"+filepath.Base(g.Path), func(t *testing.T) {
-				runGolden(t, s, g)
-			})
-		}
-	}
-	if ran == 0 {
-		t.Fatal("no golden cases found")
-	}
-}
+// goldenDir is where a built-in syntax's golden cases live: beside its
+// package, run by that package's tests (syntaxtest.RunGoldens).
+func goldenDir(s syntax.Syntax) string { return filepath.Join("syntax", s.Name, "testdata") }
 
-func parseGolden(t *testing.T, s syntax.Syntax, g *syntaxtest.Golden, mode syntax.Mode) []syntax.Event {
-	var got []syntax.Event
-	h := func(e syntax.Event) { got = append(got, e) }
-	if g.Tools != "" {
-		set, err := schema.LoadFile(g.Tools)
-		if err != nil {
-			t.Fatal(err)
+// TestEverySyntaxIsComplete holds every built-in syntax to what a syntax
+// must have: golden cases (tokens pinned), a renderer, prompt rules and a
+// detector. A new syntax that lacks one fails here, saying what is missing.
+func TestEverySyntaxIsComplete(t *testing.T) {
+	for _, s := range registry.Builtin() {
+		gs, err := syntaxtest.ReadGoldens(goldenDir(s))
+		switch {
+		case err != nil:
+			t.Errorf("%s: %v", s.Name, err)
+		case len(gs) < 20:
+			t.Errorf("%s: %d golden cases in %s; a syntax needs at least 20 (markers split, truncation, errors, limits, round trips)", s.Name, len(gs), goldenDir(s))
 		}
-		h = set.Check(h)
-	}
-	opts := g.Options
-	opts.Mode = mode
-	p := s.New(h, opts)
-	p.Write(g.Input)
-	p.Close()
-	return got
-}
-
-func runGolden(t *testing.T, s syntax.Syntax, g *syntaxtest.Golden) {
-	got := parseGolden(t, s, g, syntax.EventMode)
-	text := syntaxtest.EncodeJSONL(got)
-	var tokens []byte
-	if g.Tokens != nil {
-		tokens = syntaxtest.EncodeJSONL(parseGolden(t, s, g, syntax.TokenMode))
-	}
-	if *update {
-		if !bytes.Equal(text, g.Events) || !bytes.Equal(tokens, g.Tokens) {
-			if err := os.WriteFile(g.Path, g.Format(text, tokens), 0o644); err != nil {
-				t.Fatal(err)
+		for _, g := range gs {
+			if g.Tokens == nil {
+				t.Errorf("%s: %s has no -- tokens -- section", s.Name, g.Path)
 			}
 		}
-		return
-	}
-	if g.Tokens != nil && !bytes.Equal(tokens, g.Tokens) {
-		t.Errorf("token-mode JSON lines differ from the file:\n got:\n%s\nwant:\n%s", tokens, g.Tokens)
-	}
-	want, err := g.WantEvents()
-	if err != nil {
-		t.Fatal(err)
-	}
-	// The JSON form has no span, and a position only on errors.
-	onlyErrorPos := cmp.FilterPath(func(p cmp.Path) bool {
-		if p.Last().String() != ".Pos" {
-			return false
+		if s.Render == nil {
+			t.Errorf("%s: no renderer (Syntax.Render)", s.Name)
 		}
-		e, _ := p.Index(-2).Values()
-		return e.IsValid() && e.Interface().(syntax.Event).Type != syntax.Error
-	}, cmp.Ignore())
-	if d := cmp.Diff(want, got, cmpopts.IgnoreFields(syntax.Event{}, "Span", "Strings"), onlyErrorPos, cmpopts.EquateEmpty()); d != "" {
-		t.Errorf("events differ (-want +got):\n%s", d)
-	}
-	if !bytes.Equal(text, g.Events) {
-		t.Errorf("JSON lines differ from the file:\n got:\n%s\nwant:\n%s", text, g.Events)
-	}
-	if err := syntaxtest.Check(s, g.Input, syntaxtest.Config{Options: g.Options}); err != nil {
-		t.Error(err)
-	}
-	if err := syntaxtest.RoundTrip(s, g.Input, g.Options); err != nil {
-		t.Error(err)
+		if s.Prompt == "" {
+			t.Errorf("%s: no prompt rules (Syntax.Prompt)", s.Name)
+		}
+		if s.Detect == nil {
+			t.Errorf("%s: no detector (Syntax.Detect): auto cannot find it", s.Name)
+		}
 	}
 }
 

@@ -2,8 +2,8 @@ package caret_test
 
 import (
 	"bytes"
+	"flag"
 	"fmt"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -14,7 +14,14 @@ import (
 
 func corpus(tb testing.TB) [][]byte { return syntaxtest.Inputs(tb, goldens) }
 
-var goldens = filepath.Join("..", "..", "testdata", "caret")
+// goldens is the folder of the syntax's golden cases.
+const goldens = "testdata"
+
+var _ = flag.Bool("update", false, "rewrite the golden cases' expected events from the parser's output")
+
+// TestGoldens runs every golden case of the syntax at every chunking, in
+// both modes, with the conformance kit's checks and a round trip.
+func TestGoldens(t *testing.T) { syntaxtest.RunGoldens(t, caret.Syntax, goldens) }
 
 func TestGarbage(t *testing.T) {
 	if err := syntaxtest.Garbage(caret.Syntax, corpus(t), 3000, 2); err != nil {

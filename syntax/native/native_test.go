@@ -3,8 +3,8 @@ package native_test
 import (
 	"bytes"
 	"encoding/json"
+	"flag"
 	"fmt"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -15,7 +15,14 @@ import (
 
 func corpus(tb testing.TB) [][]byte { return syntaxtest.Inputs(tb, goldens) }
 
-var goldens = filepath.Join("..", "..", "testdata", "native")
+// goldens is the folder of the syntax's golden cases.
+const goldens = "testdata"
+
+var _ = flag.Bool("update", false, "rewrite the golden cases' expected events from the parser's output")
+
+// TestGoldens runs every golden case of the syntax at every chunking, in
+// both modes, with the conformance kit's checks and a round trip.
+func TestGoldens(t *testing.T) { syntaxtest.RunGoldens(t, native.Syntax, goldens) }
 
 func TestGarbage(t *testing.T) {
 	if err := syntaxtest.Garbage(native.Syntax, corpus(t), 3000, 5); err != nil {

@@ -18,9 +18,10 @@ import (
 // On disk it is a txtar archive: free text describing the case, then a
 // section "-- input --" with the transcript and a section "-- events --" with
 // the expected events as JSON lines, exactly as the toolparse CLI writes them
-// (no spans). An optional section "-- tokens --" holds the token-mode events
-// of the whole input given as one chunk (token-mode fragments depend on the
-// chunking; at other chunkings the kit checks their invariants instead). Lines of the description of the form "option NAME[=VALUE]"
+// (no spans). A section "-- tokens --" holds the token-mode events of the
+// whole input given as one chunk (token-mode fragments depend on the
+// chunking; at other chunkings the kit checks their invariants instead);
+// [RunGoldens] requires it. Lines of the description of the form "option NAME[=VALUE]"
 // set parser options:
 //
 //	option no-final-newline   the input's last newline is not part of it
@@ -142,7 +143,7 @@ func EncodeJSONL(evs []syntax.Event) []byte {
 }
 
 // Format writes g back as txtar text, with events as its expected events
-// and tokens as its token-mode events (when the file has that section).
+// and tokens, when not nil, as its token-mode events.
 func (g *Golden) Format(events, tokens []byte) []byte {
 	var b bytes.Buffer
 	b.WriteString(g.Comment)
@@ -157,7 +158,7 @@ func (g *Golden) Format(events, tokens []byte) []byte {
 	}
 	b.WriteString("-- events --\n")
 	b.Write(events)
-	if g.Tokens != nil {
+	if tokens != nil {
 		b.WriteString("-- tokens --\n")
 		b.Write(tokens)
 	}

@@ -3,6 +3,7 @@ package xmljson_test
 import (
 	"bytes"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -16,7 +17,14 @@ import (
 
 func corpus(tb testing.TB) [][]byte { return syntaxtest.Inputs(tb, goldens) }
 
-var goldens = filepath.Join("..", "..", "testdata", "xmljson")
+// goldens is the folder of the syntax's golden cases.
+const goldens = "testdata"
+
+var _ = flag.Bool("update", false, "rewrite the golden cases' expected events from the parser's output")
+
+// TestGoldens runs every golden case of the syntax at every chunking, in
+// both modes, with the conformance kit's checks and a round trip.
+func TestGoldens(t *testing.T) { syntaxtest.RunGoldens(t, xmljson.Syntax, goldens) }
 
 func TestGarbage(t *testing.T) {
 	if err := syntaxtest.Garbage(xmljson.Syntax, corpus(t), 3000, 1); err != nil {

@@ -2,8 +2,8 @@ package xmltag_test
 
 import (
 	"bytes"
+	"flag"
 	"fmt"
-	"path/filepath"
 	"testing"
 
 	"github.com/toolparse/toolparse/syntax"
@@ -13,7 +13,14 @@ import (
 
 func corpus(tb testing.TB) [][]byte { return syntaxtest.Inputs(tb, goldens) }
 
-var goldens = filepath.Join("..", "..", "testdata", "xmltag")
+// goldens is the folder of the syntax's golden cases.
+const goldens = "testdata"
+
+var _ = flag.Bool("update", false, "rewrite the golden cases' expected events from the parser's output")
+
+// TestGoldens runs every golden case of the syntax at every chunking, in
+// both modes, with the conformance kit's checks and a round trip.
+func TestGoldens(t *testing.T) { syntaxtest.RunGoldens(t, xmltag.Syntax, goldens) }
 
 func TestGarbage(t *testing.T) {
 	if err := syntaxtest.Garbage(xmltag.Syntax, corpus(t), 3000, 4); err != nil {
