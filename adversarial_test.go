@@ -18,16 +18,8 @@ import (
 	"github.com/toolparse/toolparse/syntax"
 )
 
-// The adversarial suite (issue 10): inputs are generated here, not checked in.
-
-// opener is a block that never ends, per syntax.
-var opener = map[string]string{
-	"xmljson":   `<execute>[{"name": "w", "args": {"c": "`,
-	"caret":     "^^^write\npath: a\n---\n",
-	"delimiter": `§call: {"name": "w", "args": {"c": "`,
-	"xmltag":    "<tool:write><param:c>",
-	"native":    `data: {"choices":[{"index":0,"delta":{"content":"`,
-}
+// The adversarial suite: inputs are generated (fixtures_test.go), not
+// checked in, for every built-in syntax.
 
 // heapPeak runs f while sampling the heap, and returns the largest heap seen.
 func heapPeak(f func()) uint64 {
@@ -63,12 +55,12 @@ func heapPeak(f func()) uint64 {
 func TestUnterminatedBlockStaysWithinLimit(t *testing.T) {
 	const limit, total = 1 << 20, 64 << 20
 	chunk := bytes.Repeat([]byte("abcdefgh"), 8<<10) // 64 KiB, no marker bytes
-	for name, open := range opener {
-		s, _ := registry.Lookup(name)
+	for _, s := range builtins() {
+		name, open := s.Name, opener(t, s)
 		var evs []syntax.Event
 		peak := heapPeak(func() {
 			p := s.New(func(e syntax.Event) { evs = append(evs, e) }, syntax.Options{MaxBlock: limit})
-			p.Write([]byte(open))
+			p.Write(open)
 			for n := 0; n < total; n += len(chunk) {
 				p.Write(chunk)
 			}
@@ -94,14 +86,15 @@ func TestUnterminatedBlockStaysWithinLimit(t *testing.T) {
 // TestDeepNesting: a million '[' is an error, not a stack overflow, in every
 // syntax that reads JSON.
 func TestDeepNesting(t *testing.T) {
-	deep := strings.Repeat("[", 1_000_000)
-	for name, in := range map[string]string{
-		"xmljson":   "<execute>" + deep + "</execute>after",
-		"delimiter": "§call: {\"name\": \"x\", \"args\": {\"a\": " + deep + "\n§respond: after",
-		"native":    deep + "\n" + `{"choices":[{"index":0,"message":{"role":"assistant","content":"after"},"finish_reason":"stop"}]}`,
-	} {
-		s, _ := registry.Lookup(name)
-		evs := syntax.Parse(s, []byte(in), syntax.Options{})
+	tested := 0
+	for _, s := range builtins() {
+		name := s.Name
+		in, ok := deepInput(s)
+		if !ok {
+			continue // its values are strings: nesting is not read
+		}
+		tested++
+		evs := syntax.Parse(s, in, syntax.Options{})
 		var msgs []string
 		after := false
 		for _, e := range evs {
@@ -117,14 +110,17 @@ func TestDeepNesting(t *testing.T) {
 			t.Errorf("%s: parsing did not go on after the nesting", name)
 		}
 	}
+	if tested == 0 {
+		t.Fatal("no syntax reads JSON values")
+	}
 }
 
 // TestPathologicalInputs: long runs of what could start a marker, in tiny
 // chunks, parse to the same events as whole, and (for the text syntaxes)
 // come back as text.
 func TestPathologicalInputs(t *testing.T) {
-	for _, name := range syntaxes {
-		s, _ := registry.Lookup(name)
+	for _, s := range builtins() {
+		name := s.Name
 		for pname, unit := range pathological {
 			in := bytes.Repeat([]byte(unit), (256<<10)/len(unit))
 			whole := syntax.Parse(s, in, syntax.Options{})
@@ -172,9 +168,9 @@ func TestStreamingMemory(t *testing.T) {
 	if os.Getenv("TOOLPARSE_LONG") != "" {
 		size = 1 << 30
 	}
-	for _, name := range syntaxes {
-		s, _ := registry.Lookup(name)
-		turn := []byte(transcript(name, 1, 5, strings.Repeat("payload ", 200)))
+	for _, s := range builtins() {
+		name := s.Name
+		turn := transcript(s, 1, 5, strings.Repeat("payload ", 200))
 		events := 0
 		start := time.Now()
 		peak := heapPeak(func() {
