@@ -138,11 +138,29 @@ func TestExamplesParseCleanly(t *testing.T) {
 	}
 }
 
+// writable lists the names --to takes: every built-in syntax with a
+// renderer, and each variant that can be written.
+func writable() []string {
+	var names []string
+	for _, s := range registry.Builtin() {
+		if s.Render != nil {
+			names = append(names, s.Name)
+		}
+		for _, v := range s.Variants {
+			if v.Render != nil {
+				names = append(names, v.Name)
+			}
+		}
+	}
+	return names
+}
+
 // TestTranscodeEveryPair writes every shipped example in every syntax and
-// parses the result back: the calls' names must survive in order, whatever
-// else a syntax cannot carry (which --to reports on standard error).
+// variant and parses the result back: the calls' names must survive in
+// order, whatever else a syntax cannot carry (which --to reports on
+// standard error).
 func TestTranscodeEveryPair(t *testing.T) {
-	targets := []string{"xmljson", "caret", "delimiter", "xmltag", "native", "openai"}
+	targets := writable()
 	for file, from := range examples {
 		path := filepath.Join("..", "..", "testdata", "examples", file)
 		_, orig, _ := runCLI(t, "", "-s", from, path)
@@ -153,10 +171,7 @@ func TestTranscodeEveryPair(t *testing.T) {
 				t.Errorf("%s --to %s: exit %d: %s", file, to, code, errs)
 				continue
 			}
-			args := []string{"-s", to}
-			if to == "caret" {
-				args = append(args, "--multiple-blocks")
-			}
+			args := []string{"-s", to, "--multiple-blocks"} // one block per message only binds caret
 			_, back, _ := runCLI(t, wire, args...)
 			if got := callNames(t, back); strings.Join(got, ",") != strings.Join(want, ",") {
 				t.Errorf("%s --to %s: calls %v, want %v\nwritten:\n%s", file, to, got, want, wire)
@@ -198,7 +213,7 @@ func TestConversationFlag(t *testing.T) {
 
 func TestPromptCommand(t *testing.T) {
 	tools := filepath.Join("..", "..", "testdata", "schemas", "mcp.json")
-	for _, s := range []string{"xmljson", "caret", "delimiter", "xmltag", "native"} {
+	for _, s := range writable() {
 		code, out, errs := runCLI(t, "", "prompt", "--syntax", s, "--tools", tools)
 		if code != 0 || !strings.Contains(out, "### read_file") || !strings.Contains(out, "## Examples") {
 			t.Errorf("prompt --syntax %s: exit %d, stderr %q", s, code, errs)
