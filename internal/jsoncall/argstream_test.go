@@ -4,13 +4,13 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"math/rand/v2"
 	"reflect"
 	"strings"
 	"testing"
 	"unicode/utf8"
 
 	"github.com/toolparse/toolparse/internal/jsonscan"
+	"github.com/toolparse/toolparse/internal/jsontest"
 	"github.com/toolparse/toolparse/syntax"
 )
 
@@ -48,24 +48,6 @@ func stream(in []byte, pieces [][]byte, depth int, keys Keys) ([]syntax.Event, b
 		evs[i].Span = syntax.Span{}
 	}
 	return evs, valid
-}
-
-// randomChunks cuts p at places chosen by seed: 1-byte pieces, pieces of 1
-// to 16 bytes, or the whole.
-func randomChunks(p []byte, seed uint64) [][]byte {
-	rng := rand.New(rand.NewPCG(seed, seed>>32))
-	var out [][]byte
-	for len(p) > 0 {
-		n := len(p)
-		switch seed % 4 {
-		case 0:
-			n = 1
-		case 1, 2:
-			n = min(len(p), 1+rng.IntN(16))
-		}
-		out, p = append(out, p[:n]), p[n:]
-	}
-	return out
 }
 
 // call is what a call object holds by encoding/json's reading, the first
@@ -170,14 +152,14 @@ func checkCallObject(t *testing.T, obj []byte, seed uint64, keys Keys) {
 		return
 	}
 	// The object alone, at depth 0.
-	evs, ok := stream(obj, randomChunks(obj, seed), 0, keys)
+	evs, ok := stream(obj, jsontest.RandomChunks(obj, seed), 0, keys)
 	if !ok {
 		t.Fatalf("%q: valid for encoding/json, not for the scanner", obj)
 	}
 	checkStream(t, obj, evs, 0, keys)
 	// Two of it in an array, at depth 1: calls 0 and 1.
 	arr := []byte("[ " + string(obj) + " ,\n" + string(obj) + "]")
-	evs, ok = stream(arr, randomChunks(arr, seed), 1, keys)
+	evs, ok = stream(arr, jsontest.RandomChunks(arr, seed), 1, keys)
 	if !ok {
 		t.Fatalf("%q: valid for encoding/json, not for the scanner", arr)
 	}
@@ -222,7 +204,7 @@ func TestArgStream(t *testing.T) {
 
 func TestArgStreamEvents(t *testing.T) {
 	in := []byte(`[{"args":{"a": "x"},"id":"1","name":"late"}, 7, {"name":"two","id":"2","args":{"b" : [1, 2]}}]`)
-	evs, ok := stream(in, randomChunks(in, 0), 1, Default)
+	evs, ok := stream(in, jsontest.RandomChunks(in, 0), 1, Default)
 	if !ok {
 		t.Fatal("invalid")
 	}

@@ -1,38 +1,16 @@
 package jsoncall
 
 import (
-	"encoding/json"
-	"fmt"
-	"strings"
 	"testing"
 
 	"github.com/toolparse/toolparse/internal/jsonscan"
+	"github.com/toolparse/toolparse/internal/jsontest"
 	"github.com/toolparse/toolparse/syntax"
 )
 
 // benchCalls is about 300 KB of call objects in an indented JSON array, as
 // an xmljson block holds them.
-var benchCalls = func() []byte {
-	code := strings.Repeat("func f(s string) {\n\tif s == \"\\\\\" { return }\n\tfmt.Println(\"a\\tb\", s) // é ✓\n}\n", 4)
-	var calls []any
-	for i := 0; ; i++ {
-		calls = append(calls, map[string]any{
-			"name": "write",
-			"id":   fmt.Sprintf("call_%d", i),
-			"args": map[string]any{
-				"path":    fmt.Sprintf("src/file_%d.go", i),
-				"content": code,
-				"lines":   []any{1, 22, 333, -4.5e-3, 1e10},
-				"force":   i%2 == 0,
-				"owner":   nil,
-				"meta":    map[string]any{"tags": []string{"a", "b"}, "depth": map[string]any{"x": []any{[]any{1}, map[string]any{}}}},
-			},
-		})
-		if b, _ := json.MarshalIndent(calls, "", "  "); len(b) >= 300<<10 {
-			return b
-		}
-	}
-}()
+var benchCalls = jsontest.Calls
 
 // BenchmarkArgStream measures scanning benchCalls while streaming its
 // calls' arguments, whole and in 4-byte chunks, beside the scan alone.

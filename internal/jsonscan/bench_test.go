@@ -3,39 +3,17 @@ package jsonscan
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
 	"io"
-	"strings"
 	"testing"
 
+	"github.com/toolparse/toolparse/internal/jsontest"
 	"github.com/toolparse/toolparse/syntax"
 )
 
 // benchJSON is about 300 KB of JSON-heavy text: an indented array of call
 // objects whose args hold code (quotes, backslashes, newlines), numbers,
 // literals and nesting.
-var benchJSON = func() []byte {
-	code := strings.Repeat("func f(s string) {\n\tif s == \"\\\\\" { return }\n\tfmt.Println(\"a\\tb\", s) // é ✓\n}\n", 4)
-	var calls []any
-	for i := 0; len(calls) < 1<<20; i++ {
-		calls = append(calls, map[string]any{
-			"name": "write",
-			"id":   fmt.Sprintf("call_%d", i),
-			"args": map[string]any{
-				"path":    fmt.Sprintf("src/file_%d.go", i),
-				"content": code,
-				"lines":   []any{1, 22, 333, -4.5e-3, 1e10},
-				"force":   i%2 == 0,
-				"owner":   nil,
-				"meta":    map[string]any{"tags": []string{"a", "b"}, "depth": map[string]any{"x": []any{[]any{1}, map[string]any{}}}},
-			},
-		})
-		if b, _ := json.MarshalIndent(calls, "", "  "); len(b) >= 300<<10 {
-			return b
-		}
-	}
-	panic("unreachable")
-}()
+var benchJSON = jsontest.Calls
 
 var benchChunkings = []struct {
 	name string

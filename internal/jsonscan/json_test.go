@@ -4,10 +4,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"math/rand/v2"
 	"strings"
 	"testing"
 
+	"github.com/toolparse/toolparse/internal/jsontest"
 	"github.com/toolparse/toolparse/syntax"
 )
 
@@ -184,24 +184,6 @@ func TestZeroJSONHasTheDefaultDepth(t *testing.T) {
 	}
 }
 
-// randomChunks cuts p at places chosen by seed: 1-byte pieces, pieces of 1
-// to 16 bytes, or the whole.
-func randomChunks(p []byte, seed uint64) [][]byte {
-	rng := rand.New(rand.NewPCG(seed, seed>>32))
-	var out [][]byte
-	for len(p) > 0 {
-		n := len(p)
-		switch seed % 4 {
-		case 0:
-			n = 1
-		case 1, 2:
-			n = min(len(p), 1+rng.IntN(16))
-		}
-		out, p = append(out, p[:n]), p[n:]
-	}
-	return out
-}
-
 // scanCompactChunks runs ScanCompact over the pieces as a syntax does, and
 // says whether the value was valid and complete with only white space after.
 func scanCompactChunks(pieces [][]byte) (out []byte, valid bool) {
@@ -232,7 +214,7 @@ func TestScanCompact(t *testing.T) {
 }
 
 func checkCompact(t *testing.T, in []byte, seed uint64) {
-	got, valid := scanCompactChunks(randomChunks(in, seed))
+	got, valid := scanCompactChunks(jsontest.RandomChunks(in, seed))
 	if valid != json.Valid(in) {
 		t.Fatalf("%q (chunking %d): valid = %v, encoding/json says %v", in, seed, valid, !valid)
 	}
@@ -275,7 +257,7 @@ func boundaries(t *testing.T, in []byte, seed uint64, maxLevel int) ([]boundary,
 	var got []boundary
 	var starts []int // the offsets where open values and keys started
 	off := 0
-	for _, p := range randomChunks(in, seed) {
+	for _, p := range jsontest.RandomChunks(in, seed) {
 		for used := 0; ; {
 			n, b, level := s.Next(p[used:], maxLevel)
 			used += n
