@@ -3,6 +3,7 @@ package registry_test
 import (
 	"bytes"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
@@ -130,6 +131,19 @@ func TestDetectorContract(t *testing.T) {
 	}
 	for _, c := range allGoldens(t) {
 		inputs = append(inputs, c.g.Input)
+	}
+	// And marker soup: pieces of every syntax's markers, whole and cut off.
+	pieces := []string{"<think>", "</think>", "<execute>", "</execute>", "[", "]", `{"name":"ls"}`, "<results>", "<end>",
+		"\n^^^read\npath: a\n^^^\n", "^^^", "^", "\n", " ", `§call: {"name":"x"}`, "§execute", "§end", "§think:", "§EXEC",
+		"[SYSTEM: ok]\n", "[SYS", "<thinking>", "</thinking>", "<tool:ls>", "<tool:", "</tool:ls>", "data: {}\n", "data:",
+		"event:", "{", "é", "prose ", "<t", "<e", "§", "\xc2"}
+	rng := rand.New(rand.NewPCG(3, 4))
+	for range 3000 {
+		var in []byte
+		for k := rng.IntN(10); k >= 0; k-- {
+			in = append(in, pieces[rng.IntN(len(pieces))]...)
+		}
+		inputs = append(inputs, in)
 	}
 	for _, s := range registry.List() {
 		if s.Detect == nil {

@@ -54,5 +54,8 @@
 // SSE line): a provider stream after a line of prose is not detected, and
 // input whose first non-blank byte is "{" is taken for provider JSON. An
 // unclosed xmltag <thinking> holds the decision (and, in token mode, the
-// text) back to the end of the input or of the window.
+// text) back to the end of the input or of the window. And a stream cut off
+// early may be read in another syntax than the whole would be: a prefix of
+// "<thinking>§call: {…}</thinking>" that ends before </thinking> is
+// delimiter, and its §call: a call; the whole is xmltag, a thought.
 package registry
