@@ -2,6 +2,7 @@ package registry_test
 
 import (
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -16,12 +17,13 @@ import (
 // another syntax's: auto cannot tell, and its choice is documented.
 var ambiguous = map[string]string{
 	"xmltag/unterminated-thinking.txtar": "an unclosed <thinking> with no tool is prose to xmljson; auto needs </thinking> or a <tool:NAME> to pick xmltag",
+	"native/not-json.txtar":              "a line of prose, then SSE: native is evidenced only at the start of the input (else no prose could stream before a decision), so this is prose to auto",
 }
 
 // TestAutoOnEveryGolden parses every golden case of every syntax with auto,
-// whole and at several chunkings: the events must be those of the case's own
-// syntax. (Where a case has no marker at all, every syntax gives the same
-// events, which is what this checks.)
+// whole and at several chunkings, in event and token mode: the events must
+// be those of the case's own syntax. (Where a case has no marker at all,
+// every syntax but native gives the same events, which is what this checks.)
 func TestAutoOnEveryGolden(t *testing.T) {
 	auto, err := registry.Lookup("auto")
 	if err != nil {
@@ -41,10 +43,18 @@ func TestAutoOnEveryGolden(t *testing.T) {
 			}
 			n++
 			want := syntax.Parse(s, g.Input, g.Options)
+			topts := g.Options
+			topts.Mode = syntax.TokenMode
 			for _, size := range []int{len(g.Input) + 1, 1, 3, 17} {
 				got := syntax.ParseChunks(auto, syntaxtest.Split(g.Input, size), g.Options)
 				if d := cmp.Diff(want, got); d != "" {
 					t.Errorf("%s in %d-byte chunks: auto differs from %s:\n%s", g.Path, size, s.Name, d)
+					break
+				}
+				// In token mode, the same once the fragments are dropped.
+				got = slices.DeleteFunc(syntax.ParseChunks(auto, syntaxtest.Split(g.Input, size), topts), func(e syntax.Event) bool { return e.Partial })
+				if d := cmp.Diff(want, got); d != "" {
+					t.Errorf("%s in %d-byte chunks, token mode without fragments: auto differs from %s:\n%s", g.Path, size, s.Name, d)
 					break
 				}
 			}
@@ -65,20 +75,36 @@ func TestDetect(t *testing.T) {
 		"  {\"choices\": []}":                             "native",
 		"event: ping\ndata: {\"type\":\"ping\"}\n":        "native",
 		"[SYSTEM: hello]\n§respond: hi":                   "delimiter",
-		"I use <thinking> tags and then <think>x</think>": "xmljson",
 		"<thinking>a</thinking> then <think>x</think>":    "xmltag",
+		"<think>x</think> then <execute>\n[]</execute>":   "xmljson",
+		"<think>x</think>\n^^^ls\n^^^\n":                  "caret",
+		"<think>\n<execute>[]</execute></think> §execute": "delimiter",
+		"<tool:ls> <thinking>":                            "xmltag",
+		"<results>\n  {}</results>":                       "xmljson",
+		"[{\"type\":\"text\"}]":                           "native",
+		"Text\n<end>":                                     "xmljson",
 	} {
 		s, ok := r.Detect([]byte(in))
 		if !ok || s.Name != want {
 			t.Errorf("Detect(%q) = %s, %v; want %s", in, s.Name, ok, want)
 		}
 	}
-	if _, ok := r.Detect([]byte("Just prose, no markers <div>.")); ok {
-		t.Error("prose was taken for a syntax")
+	for _, in := range []string{
+		"Just prose, no markers <div>.",
+		"I use <thinking> tags and then <think>x</think>", // <think> is shared: no evidence
+		"Prose first.\ndata: {}\n",                        // native only at the start
+		"[1, 2] is a list",
+		"The <execute> tag holds calls.",
+		"^^^ not a fence\n",
+		"§ 12 and §executed",
+	} {
+		if s, ok := r.Detect([]byte(in)); ok {
+			t.Errorf("Detect(%q) = %s: prose was taken for a syntax", in, s.Name)
+		}
 	}
 }
 
-// While undecided, nothing is emitted and nothing is lost.
+// In event mode, while undecided, nothing is emitted and nothing is lost.
 func TestAutoHoldsBackUntilEvidence(t *testing.T) {
 	auto, _ := registry.Lookup("auto")
 	var evs []syntax.Event

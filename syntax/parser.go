@@ -101,12 +101,10 @@ type Syntax struct {
 	Aliases     []string // other names it answers to
 	Description string   // one line
 	New         func(h Handler, opts Options) Parser
-	// Detect, if set, finds evidence of this syntax for auto-detection: the
-	// offset in seen of the earliest marker that only this syntax has, or -1.
-	// Markers starting before from were looked for already (from allows for
-	// markers that straddle it). eof says seen is the whole input; before
-	// it, a marker cut off at the end of seen is not yet evidence.
-	Detect func(seen []byte, from int, eof bool) int
+	// Detect, if set, makes a [Detector] that looks for evidence of this
+	// syntax at the start of a stream, for auto-detection. A syntax without
+	// one is never chosen by auto-detection.
+	Detect func() Detector
 	// Render, if set, returns a renderer that writes events to w in this
 	// syntax's wire form, for a parser with the given options to read back.
 	Render func(w io.Writer, opts Options) Renderer
@@ -134,6 +132,70 @@ type Variant struct {
 	// cannot be written yet.
 	Render func(w io.Writer, opts Options) Renderer
 }
+
+// A Detector looks for evidence of one syntax in the first bytes of a
+// stream, for auto-detection. Look is given the input from its first byte,
+// longer at each call (each call's seen begins with the previous call's
+// seen), until a call with eof set, which says that seen is the whole input.
+//
+// What Look returns must depend only on seen and eof, never on how the input
+// was cut into calls: that is what makes auto-detection's decision a
+// function of the input alone. And it must be cheap, since Look is called at
+// every write: a detector keeps where it stopped and looks at each byte
+// about once overall (a bounded look back is fine), never from the start of
+// seen again. Auto-detection gives a detector at most the first
+// Options.BlockLimit bytes of the input.
+type Detector interface {
+	Look(seen []byte, eof bool) Evidence
+}
+
+// Evidence is what a [Detector] found in the input so far. Offsets are in
+// bytes from the start of the input; -1 means none.
+//
+// Evidence is a marker of the syntax together with whatever follows it that
+// tells the syntax apart from every other one that could write that marker:
+// xmljson's <execute> followed by '[', a caret fence line once it is
+// complete. A marker that other syntaxes share, with nothing yet that tells
+// them apart (xmljson's <think>), is evidence for none of them: it is not At
+// or Pending, but it ends Prose. A detector reports only what its syntax's
+// parser reads as a marker where it stands (nothing inside xmljson's <think>
+// block, which is thought).
+//
+// The rules, for seen and any longer input that begins with it:
+//
+//   - no evidence in the longer input starts before the earlier of At and
+//     Pending, or, when both are -1, before len(seen): a marker cut off at
+//     the end of seen, or one whose confirming bytes have not come, is
+//     Pending;
+//   - when At is set and Pending is not, the longer input has evidence at At
+//     (a detector reports Pending only when it is before At);
+//   - at eof, Pending is -1;
+//   - once Never is set it stays set, and At and Pending stay -1;
+//   - Prose never decreases, is at most len(seen), and is at most At and
+//     Pending when they are set.
+type Evidence struct {
+	// At is where the earliest confirmed evidence starts.
+	At int
+	// Pending is the earliest place where evidence may still start once
+	// more input comes: a marker cut off at the end of seen, or one whose
+	// next bytes will tell whether it is this syntax's.
+	Pending int
+	// Prose is how many bytes at the start of seen this syntax reads as the
+	// start of a respond text run whatever follows them: the offset of its
+	// first marker of any kind, shared markers and a marker's prefix at the
+	// end of seen included (seen's length when there is none). While auto-
+	// detection is undecided it streams, in token mode, the text that every
+	// syntax reads as prose.
+	Prose int
+	// Never says that no longer input holds evidence of this syntax either
+	// (native: the input does not start with JSON or an SSE line), so the
+	// syntax cannot be chosen and its Prose does not hold text back.
+	Never bool
+}
+
+// NoEvidence is the Evidence of a detector that has found nothing, and for
+// which prose bytes of seen are plain text.
+func NoEvidence(prose int) Evidence { return Evidence{At: -1, Pending: -1, Prose: prose} }
 
 // Renderer writes events: in a syntax's wire form (the reverse of a Parser,
 // made by [Syntax.Render]), or for people and programs (package stream).

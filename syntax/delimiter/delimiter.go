@@ -323,8 +323,10 @@ func (p *parser) finishCall() {
 
 // system decides whether data, at the start of a line, begins a result line
 // "[SYSTEM: …]": from "[SYSTEM:" to the first "]" that ends a line (or the
-// input). It returns 0 while undecided, 1 when it is not one (the caller
-// takes the "[" as text), or the length of the result line.
+// input), which must lie within the first MaxBlock bytes of the line (so
+// that the decision does not depend on how the input was cut into chunks).
+// It returns 0 while undecided, 1 when it is not one (the caller takes the
+// "[" as text), or the length of the result line.
 func (p *parser) system(data []byte, eof bool) int {
 	full, partial := scan.MatchPrefix(data, systemPrefix)
 	if partial && !eof {
@@ -335,18 +337,20 @@ func (p *parser) system(data []byte, eof bool) int {
 		return 1
 	}
 	off := p.Offset()
+	limit := p.Options().BlockLimit()
+	stop := min(len(data), limit) // where a "]" may stand
 	from := max(p.sysScanned, len(systemPrefix), int(p.noCloseUntil-off))
-	for from < len(data) {
-		j := indexByte(data[from:], ']')
+	for from < stop {
+		j := indexByte(data[from:stop], ']')
 		if j < 0 {
-			from = len(data)
+			from = stop
 			break
 		}
 		j += from
 		end, ok := lineEnd(data, j+1, eof)
 		if end < 0 { // "]" or "]\r" at the end of the data: wait
-			from = j
-			break
+			p.sysScanned = j
+			return 0
 		}
 		if ok {
 			p.sysScanned = 0
@@ -355,7 +359,7 @@ func (p *parser) system(data []byte, eof bool) int {
 		}
 		from = j + 1
 	}
-	if !eof && from < p.Options().BlockLimit() {
+	if !eof && from < limit {
 		p.sysScanned = from
 		return 0
 	}

@@ -1,45 +1,74 @@
 package native
 
-import "bytes"
+import (
+	"github.com/toolparse/toolparse/internal/jsonscan"
+	"github.com/toolparse/toolparse/syntax"
+	"github.com/toolparse/toolparse/syntax/scan"
+)
 
-// Detect finds evidence of provider JSON in seen (see syntax.Syntax.Detect):
-// input whose first non-blank byte starts a JSON object, or an array of
-// objects; or a line that starts with the SSE field "data:" or "event:"
-// followed by a space or a JSON value.
-func Detect(seen []byte, from int, eof bool) int {
-	i := 0
-	for i < len(seen) && (seen[i] == ' ' || seen[i] == '\t' || seen[i] == '\r' || seen[i] == '\n') {
-		i++
-	}
-	if i < len(seen) && from <= i+2 {
-		switch seen[i] {
-		case '{':
-			return i
-		case '[':
-			j := i + 1
-			for j < len(seen) && (seen[j] == ' ' || seen[j] == '\t' || seen[j] == '\r' || seen[j] == '\n') {
-				j++
-			}
-			if j < len(seen) && (seen[j] == '{' || seen[j] == ']') {
-				return i
-			}
+// Detect makes native's detector (see syntax.Detector). Its evidence is at
+// the first byte of the input that is not white space: a JSON object, an
+// array whose first element is an object (or an empty array), or an SSE
+// line "data:" or "event:" followed by a space or a JSON value. Input that
+// starts with anything else is never native (a provider's output never
+// starts with prose), and native reads no prose as text.
+func Detect() syntax.Detector { return &detector{at: -1} }
+
+type detector struct {
+	pos     int // the white space before pos is skipped
+	inArray int // after a leading '[': the white space before inArray is skipped
+	at      int // the evidence, once found; -1 before
+	never   bool
+}
+
+func (d *detector) Look(seen []byte, eof bool) syntax.Evidence {
+	if d.at < 0 && !d.never {
+		d.pos = jsonscan.SkipSpace(seen, d.pos)
+		if d.pos == len(seen) {
+			d.never = eof
+			return syntax.Evidence{At: -1, Pending: -1, Never: d.never}
+		}
+		switch found := d.first(seen, eof); found {
+		case 0:
+			return syntax.Evidence{At: -1, Pending: d.pos}
+		case 1:
+			d.at = d.pos
+		default:
+			d.never = true
 		}
 	}
-	for start := max(from-8, 0); start < len(seen); {
-		if start == 0 || seen[start-1] == '\n' {
-			for _, f := range [...]string{"data:", "event:"} {
-				if bytes.HasPrefix(seen[start:], []byte(f)) && start+len(f) < len(seen) {
-					if c := seen[start+len(f)]; c == ' ' || c == '{' || c == '[' {
-						return start
-					}
-				}
+	return syntax.Evidence{At: d.at, Pending: -1, Never: d.never}
+}
+
+// first tells whether seen, from its first byte that is not white space
+// (at d.pos), starts with evidence: 1 if it does, 0 if more input is needed,
+// -1 if it does not.
+func (d *detector) first(seen []byte, eof bool) int {
+	b := seen[d.pos:]
+	switch b[0] {
+	case '{':
+		return 1
+	case '[':
+		d.inArray = jsonscan.SkipSpace(seen, max(d.inArray, d.pos+1))
+		j := d.inArray
+		switch {
+		case j == len(seen) && !eof:
+			return 0
+		case j < len(seen) && (seen[j] == '{' || seen[j] == ']'):
+			return 1
+		}
+		return -1
+	}
+	for _, f := range [...]string{"data:", "event:"} {
+		full, partial := scan.MatchPrefix(b, f)
+		switch {
+		case partial && !eof, full && len(b) == len(f) && !eof:
+			return 0
+		case full && len(b) > len(f):
+			if c := b[len(f)]; c == ' ' || c == '{' || c == '[' {
+				return 1
 			}
 		}
-		j := bytes.IndexByte(seen[start:], '\n')
-		if j < 0 {
-			break
-		}
-		start += j + 1
 	}
 	return -1
 }

@@ -52,7 +52,7 @@ type parser struct {
 
 	// A line that is not JSON.
 	badStart syntax.Pos
-	bad      []byte
+	bad      scan.Block // the line, up to the limit (past it, none of it)
 	badMsg   string
 	badCode  syntax.Code
 
@@ -132,7 +132,7 @@ func (p *parser) between(data []byte, eof bool) int {
 	}
 	p.state = badLine
 	p.badStart = p.Pos()
-	p.bad = p.bad[:0]
+	p.bad.Reset()
 	p.badMsg, p.badCode = "not a JSON document or an SSE line", syntax.CodeInvalidJSON
 	return scan.Again // badBytes gathers the line
 }
@@ -153,9 +153,7 @@ func (p *parser) badBytes(data []byte) int {
 	if i >= 0 {
 		n = i + 1
 	}
-	if len(p.bad)+n <= p.Options().BlockLimit() {
-		p.bad = scan.Append(p.bad, data[:n])
-	}
+	p.bad.Keep(data[:n], p.Options().BlockLimit())
 	if i >= 0 {
 		p.endBadLine(p.Offset() + int64(n))
 		p.lineStart = true
@@ -165,7 +163,7 @@ func (p *parser) badBytes(data []byte) int {
 
 func (p *parser) endBadLine(end int64) {
 	p.state = atLine
-	p.Errorf(p.badCode, p.badStart, syntax.Span{Start: p.badStart.Offset, End: end}, jsonscan.TrimSpace(p.bad), "%s", p.badMsg)
+	p.Errorf(p.badCode, p.badStart, syntax.Span{Start: p.badStart.Offset, End: end}, jsonscan.TrimSpace(p.bad.Bytes), "%s", p.badMsg)
 }
 
 // docBytes reads a JSON document, JSON-aware, to its end.
@@ -187,7 +185,9 @@ func (p *parser) docBytes(data []byte) int {
 		p.badStart = p.docStart
 		p.badMsg = fmt.Sprintf("invalid JSON at %s: %s", scan.Advance(p.docStart, p.doc.Bytes), p.js.Err().Msg)
 		p.badCode = p.js.Err().Code()
-		p.bad = append(p.bad[:0], p.doc.Bytes...)
+		p.bad.Reset()
+		p.bad.Over = p.doc.Over // a line longer than the limit has no raw text, however it came in
+		p.bad.Keep(p.doc.Bytes, p.Options().BlockLimit())
 		if n == 0 { // the error was at the first byte: badBytes reads it
 			return scan.Again
 		}

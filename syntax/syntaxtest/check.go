@@ -30,6 +30,20 @@ type Config struct {
 	// cut just after the ^^^ of a longer body line cannot be told apart.)
 	// Nil means the syntax's own (Syntax.CompleteAt).
 	CompleteAt func(prefix []byte) bool
+	// SmallBlock is the MaxBlock of a second pass: Check runs every check
+	// but the round trip again with Options.MaxBlock set to it, so that the
+	// limits are exercised at every chunking (blocks, text runs and
+	// look-ahead past the limit must not depend on chunking either). 0 means
+	// 64; a negative value, or an Options.MaxBlock already at most it, skips
+	// the pass.
+	SmallBlock int
+}
+
+func (c Config) smallBlock() int {
+	if c.SmallBlock == 0 {
+		return 64
+	}
+	return c.SmallBlock
 }
 
 func (c Config) randomSplits() int {
@@ -73,9 +87,22 @@ func (c Config) maxExhaustive() int {
 //     text runs of one type joined (see package wire) — whenever the
 //     renderer can carry them all ([RoundTrip] insists that it can).
 //
-// Panics in the parser are caught and reported as errors. Check returns nil
-// when every invariant holds, or an error listing what failed.
-func Check(s syntax.Syntax, input []byte, cfg Config) (err error) {
+// All but the round trip are checked again at a small MaxBlock (see
+// [Config.SmallBlock]). Panics in the parser are caught and reported as
+// errors. Check returns nil when every invariant holds, or an error listing
+// what failed.
+func Check(s syntax.Syntax, input []byte, cfg Config) error {
+	err := check(s, input, cfg, true)
+	if small := cfg.smallBlock(); err == nil && small > 0 && (cfg.Options.MaxBlock <= 0 || cfg.Options.MaxBlock > small) {
+		cfg.Options.MaxBlock = small
+		if err = check(s, input, cfg, false); err != nil {
+			err = fmt.Errorf("with MaxBlock %d: %w", small, err)
+		}
+	}
+	return err
+}
+
+func check(s syntax.Syntax, input []byte, cfg Config, roundTrip bool) (err error) {
 	var errs []error
 	fail := func(format string, a ...any) { errs = append(errs, fmt.Errorf(format, a...)) }
 	defer func() {
@@ -92,7 +119,7 @@ func Check(s syntax.Syntax, input []byte, cfg Config) (err error) {
 
 	checkShape(want, input, fail)
 	checkNothingLost(s, want, input, opts, fail)
-	if s.Render != nil {
+	if s.Render != nil && roundTrip {
 		checkRoundTrip(s, want, opts, fail)
 	}
 

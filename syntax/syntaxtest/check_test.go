@@ -176,3 +176,22 @@ func TestCheckCatchesPartialWithoutSpan(t *testing.T) {
 		t.Fatalf("Check = %v", err)
 	}
 }
+
+// Check runs a second pass at a small MaxBlock: a parser whose output
+// depends on chunking only at a small limit is caught there.
+func TestCheckSmallBlockPass(t *testing.T) {
+	atSmallLimit := syntax.Syntax{Name: "small", New: func(h syntax.Handler, o syntax.Options) syntax.Parser {
+		return &fake{h: h, perChunk: o.MaxBlock == 64}
+	}}
+	in := []byte("hello\ncall ls\nbye\n")
+	err := syntaxtest.Check(atSmallLimit, in, syntaxtest.Config{})
+	if err == nil || !strings.Contains(err.Error(), "with MaxBlock 64") {
+		t.Errorf("Check = %v, want an error from the MaxBlock 64 pass", err)
+	}
+	if err := syntaxtest.Check(atSmallLimit, in, syntaxtest.Config{SmallBlock: -1}); err != nil {
+		t.Errorf("with SmallBlock -1: %v", err)
+	}
+	if err := syntaxtest.Check(atSmallLimit, in, syntaxtest.Config{Options: syntax.Options{MaxBlock: 1000}, SmallBlock: 32}); err != nil {
+		t.Errorf("with SmallBlock 32: %v", err)
+	}
+}

@@ -6,7 +6,9 @@
 //
 // [Check] runs one input through the parser many ways: whole, in 1-byte
 // chunks, split in two at every byte, in random chunks, split inside UTF-8
-// characters, in token mode, and cut off at every byte. It reports chunking
+// characters, in token mode, and cut off at every byte — and all of it again
+// at a small MaxBlock, so that the limits are crossed at every chunking too.
+// It reports chunking
 // differences, bytes no event accounts for, calls made from truncated input,
 // a missing or repeated end event, inconsistent positions and panics.
 // [Garbage] throws random and mutated input at a parser.
