@@ -56,15 +56,16 @@ type Core struct {
 	trkAt int
 
 	// The open text run.
-	run      syntax.Type // "" when no run is open
-	runStart int64       // span start
-	runEnd   int64       // end of the last text added
-	runBuf   []byte      // the run's text (both modes)
-	tokFrom  int         // token mode: runBuf[tokFrom:] not yet sent as a fragment
-	tokOff   int64       // token mode: offset of runBuf[tokFrom]
-	runLead  bool        // token mode: a non-white-space byte has been seen in this run
-	decoded  bool        // the run's text was decoded (TextDecoded), not copied from the source
-	fragFrom int64       // decoded runs: where the source of the next fragment starts
+	run      syntax.Type   // "" when no run is open
+	runStart int64         // span start
+	runEnd   int64         // end of the last text added
+	runBuf   []byte        // the run's text (both modes)
+	tokFrom  int           // token mode: runBuf[tokFrom:] not yet sent as a fragment
+	tokOff   int64         // token mode: offset of runBuf[tokFrom]
+	runLead  bool          // token mode: a non-white-space byte has been seen in this run
+	decoded  bool          // the run's text was decoded (TextDecoded), not copied from the source
+	fragFrom int64         // decoded runs: where the source of the next fragment starts
+	cut      *syntax.Event // the last piece of a run cut at the limit, held (see cutRun)
 }
 
 // Init prepares c. finish is called once at Close, after all input has been
@@ -269,17 +270,27 @@ func (c *Core) Text(t syntax.Type, p []byte, off int64) {
 		for k > 0 && k < len(p) && !utf8.RuneStart(p[k]) {
 			k--
 		}
+		var carry []byte // the first bytes of a character the cut would split, which began in the run
+		if k == 0 && !utf8.RuneStart(p[0]) {
+			if n := completeUTF8(c.runBuf); n > 0 && n < len(c.runBuf) {
+				carry = bytes.Clone(c.runBuf[n:])
+				c.runBuf = c.runBuf[:n]
+			}
+		}
 		if k == 0 && len(c.runBuf) == 0 {
 			k = limit // a pathological run of continuation bytes
 		}
 		c.appendRun(p[:k], off)
 		off += int64(k)
 		p = p[k:]
-		c.runEnd = off
+		c.runEnd = off - int64(len(carry))
 		run := c.run
-		c.EndRun()
-		c.BeginRun(run, off)
-		c.tokOff = off
+		c.cutRun()
+		c.BeginRun(run, c.runEnd)
+		c.tokOff = c.runEnd
+		if len(carry) > 0 {
+			c.appendRun(carry, c.runEnd)
+		}
 	}
 	c.appendRun(p, off)
 	c.runEnd = off + int64(len(p))
@@ -302,6 +313,11 @@ func (c *Core) TextDecoded(t syntax.Type, content []byte, span syntax.Span) {
 }
 
 func (c *Core) appendRun(p []byte, off int64) {
+	if c.cut != nil && len(bytes.TrimFunc(p, isSpaceRune)) > 0 {
+		// The piece before this one is followed by text: it is complete.
+		c.h(*c.cut)
+		c.cut = nil
+	}
 	if c.opts.Mode == syntax.TokenMode && !c.runLead {
 		i := 0
 		for i < len(p) && isSpace(p[i]) {
@@ -378,9 +394,41 @@ func (c *Core) EndRunAt(end int64) {
 	if end < 0 {
 		end = c.runEnd
 	}
-	if content := bytes.TrimFunc(c.runBuf, isSpaceRune); len(content) > 0 {
+	content := bytes.TrimFunc(c.runBuf, isSpaceRune)
+	if c.cut != nil {
+		if len(content) == 0 {
+			// The rest of a run cut at the limit was white space: the
+			// piece before it covers its bytes, up to the closing marker.
+			c.cut.Span.End = end
+		}
+		c.h(*c.cut)
+		c.cut = nil
+	}
+	if len(content) > 0 {
 		c.h(syntax.Event{Type: c.run, Content: string(content), Span: syntax.Span{Start: c.runStart, End: end}})
 	}
+	c.resetRun()
+}
+
+// cutRun closes a piece of a run cut at the limit. Its event is held until
+// the next piece has text (appendRun), or the run ends (EndRunAt): a piece
+// is never followed by one of nothing but white space, whose bytes no event
+// would account for. In token mode the next piece's fragments start with
+// its text, after the held event.
+func (c *Core) cutRun() {
+	c.flushFragment(true)
+	if content := bytes.TrimFunc(c.runBuf, isSpaceRune); len(content) > 0 {
+		if c.cut != nil {
+			c.h(*c.cut)
+		}
+		c.cut = &syntax.Event{Type: c.run, Content: string(content), Span: syntax.Span{Start: c.runStart, End: c.runEnd}}
+	} else if c.cut != nil {
+		c.cut.Span.End = c.runEnd
+	}
+	c.resetRun()
+}
+
+func (c *Core) resetRun() {
 	c.run = ""
 	c.runBuf = c.runBuf[:0]
 	if cap(c.runBuf) > 64<<10 {
