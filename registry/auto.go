@@ -1,6 +1,7 @@
 package registry
 
 import (
+	"strings"
 	"unicode/utf8"
 
 	"github.com/toolparse/toolparse/internal/jsonscan"
@@ -42,9 +43,11 @@ type candidate struct {
 // fallback syntax and its index among them (-1 when it has no detector).
 func (r *Registry) candidates() ([]candidate, syntax.Syntax, int) {
 	list := r.List()
-	fallback := list[0]
-	if s, err := r.Lookup("xmljson"); err == nil {
-		fallback = s
+	r.mu.RLock()
+	fallback, ok := r.byName[strings.ToLower(r.fallback)]
+	r.mu.RUnlock()
+	if !ok {
+		panic("registry: auto-detection in a registry that holds no syntax")
 	}
 	var cands []candidate
 	at := -1

@@ -25,7 +25,8 @@
 //     first is waited for);
 //   - at the end of the input, or once the window is full, pending evidence
 //     counts for nothing: the earliest confirmed evidence wins, and with none
-//     the input is parsed as xmljson (the fallback).
+//     the input is parsed with the fallback: the first syntax registered
+//     (xmljson in the default registry, Builtin's first).
 //
 // A marker that several syntaxes share (<think>) is evidence for none of
 // them; the syntax is decided by what comes after it.

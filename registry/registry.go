@@ -17,7 +17,8 @@ import (
 // Registry maps names and aliases, in any letter case, to syntaxes. It is safe
 // for concurrent use. The zero value is an empty registry, ready to use.
 type Registry struct {
-	mu     sync.RWMutex
+	mu       sync.RWMutex
+	fallback string // the first syntax registered: auto-detection's choice when there is no evidence
 	byName map[string]syntax.Syntax // lower-cased name, alias or variant name (with the variant's Render)
 	list   []syntax.Syntax
 }
@@ -34,9 +35,10 @@ func New(syntaxes ...syntax.Syntax) (*Registry, error) {
 	return r, nil
 }
 
-// Builtin lists the syntaxes that ship with toolparse.
+// Builtin lists the syntaxes that ship with toolparse. The first, xmljson,
+// is auto-detection's fallback in the default registry.
 func Builtin() []syntax.Syntax {
-	return []syntax.Syntax{caret.Syntax, delimiter.Syntax, native.Syntax, xmljson.Syntax, xmltag.Syntax}
+	return []syntax.Syntax{xmljson.Syntax, caret.Syntax, delimiter.Syntax, native.Syntax, xmltag.Syntax}
 }
 
 var defaultRegistry = func() *Registry {
@@ -87,6 +89,9 @@ func (r *Registry) Register(s syntax.Syntax) error {
 	}
 	for _, k := range keys {
 		r.byName[strings.ToLower(k)] = s
+	}
+	if r.fallback == "" {
+		r.fallback = s.Name
 	}
 	for _, v := range s.Variants {
 		vs := s
