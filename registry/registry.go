@@ -18,9 +18,9 @@ import (
 // for concurrent use. The zero value is an empty registry, ready to use.
 type Registry struct {
 	mu       sync.RWMutex
-	fallback string // the first syntax registered: auto-detection's choice when there is no evidence
-	byName map[string]syntax.Syntax // lower-cased name, alias or variant name (with the variant's Render)
-	list   []syntax.Syntax
+	fallback string                   // the first syntax registered: auto-detection's choice when there is no evidence
+	byName   map[string]syntax.Syntax // lower-cased name, alias or variant name (with the variant's Render)
+	list     []syntax.Syntax
 }
 
 // New returns a registry holding exactly the given syntaxes. It fails if two
