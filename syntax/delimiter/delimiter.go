@@ -151,40 +151,15 @@ func (p *parser) text(data []byte, eof bool) int {
 // delimiter checks for a delimiter at data[0] == 0xC2. It returns the bytes
 // it took and ok when there is one; n == 0 means more input is needed.
 func (p *parser) delimiter(data []byte, eof bool) (n int, ok bool) {
-	if len(data) < 2 {
-		if eof {
-			return 1, false
-		}
+	kw, n := matchDelimiter(data, eof)
+	switch {
+	case n < 0:
+		return 1, false // the § is text
+	case n == 0:
 		return 0, false
 	}
-	if data[1] != sect1 {
-		return 1, false
-	}
-	rest := data[2:]
-	wait := false
-	for _, kw := range keywords {
-		if len(rest) < len(kw) {
-			wait = wait || !eof && equalFold(rest, kw[:len(rest)])
-			continue
-		}
-		if !equalFold(rest[:len(kw)], kw) {
-			continue
-		}
-		if kw[len(kw)-1] != ':' { // execute, end: no word may follow
-			if len(rest) == len(kw) && !eof {
-				return 0, false
-			}
-			if len(rest) > len(kw) && isWordByte(rest[len(kw)]) {
-				continue
-			}
-		}
-		p.act(kw, 2+len(kw))
-		return 2 + len(kw), true
-	}
-	if wait {
-		return 0, false
-	}
-	return 1, false
+	p.act(kw, n)
+	return n, true
 }
 
 func (p *parser) act(kw string, n int) {

@@ -67,14 +67,22 @@ func (d *detector) evidence(pending, prose int) syntax.Evidence {
 // delimiterAt tells whether b, which starts with the first byte of §, starts
 // a delimiter: 1 if it does, 0 if more input is needed, -1 if it does not.
 func delimiterAt(b []byte, eof bool) int {
+	_, n := matchDelimiter(b, eof)
+	return max(min(n, 1), -1)
+}
+
+// matchDelimiter reads the delimiter at the start of b, which starts with
+// the first byte of §: its keyword and length, n == 0 when more input is
+// needed to tell, n < 0 when there is none.
+func matchDelimiter(b []byte, eof bool) (kw string, n int) {
 	if len(b) < 2 {
 		if eof {
-			return -1
+			return "", -1
 		}
-		return 0
+		return "", 0
 	}
 	if b[1] != sect1 {
-		return -1
+		return "", -1
 	}
 	rest := b[2:]
 	wait := false
@@ -88,16 +96,16 @@ func delimiterAt(b []byte, eof bool) int {
 		}
 		if kw[len(kw)-1] != ':' { // execute, end: no word may follow
 			if len(rest) == len(kw) && !eof {
-				return 0
+				return "", 0
 			}
 			if len(rest) > len(kw) && isWordByte(rest[len(kw)]) {
 				continue
 			}
 		}
-		return 1
+		return kw, 2 + len(kw)
 	}
 	if wait {
-		return 0
+		return "", 0
 	}
-	return -1
+	return "", -1
 }
