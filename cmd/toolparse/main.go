@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
 	"strings"
 
 	"github.com/spf13/pflag"
@@ -26,8 +27,49 @@ import (
 	"github.com/toolparse/toolparse/syntax"
 )
 
-// version is the toolparse release; builds may set it with -ldflags "-X main.version=…".
-var version = "0.1.0-dev"
+// version, when a packager sets it with -ldflags "-X main.version=…", is
+// the version --version prints; otherwise the build says (see buildVersion).
+var version string
+
+// buildVersion is the version of this binary as the build recorded it: the
+// module version under "go install …@v…" (or a checkout's pseudo-version),
+// else the VCS revision of a checkout ("+dirty" when it had changes), else
+// "devel".
+func buildVersion(info *debug.BuildInfo, ok bool) string {
+	if !ok || info == nil {
+		return "devel"
+	}
+	if v := info.Main.Version; v != "" && v != "(devel)" {
+		return v
+	}
+	var rev string
+	dirty := false
+	for _, s := range info.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			rev = s.Value
+		case "vcs.modified":
+			dirty = s.Value == "true"
+		}
+	}
+	if rev == "" {
+		return "devel"
+	}
+	if len(rev) > 12 {
+		rev = rev[:12]
+	}
+	if dirty {
+		rev += "+dirty"
+	}
+	return rev
+}
+
+func currentVersion() string {
+	if version != "" {
+		return version
+	}
+	return buildVersion(debug.ReadBuildInfo())
+}
 
 func main() {
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
@@ -89,7 +131,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		usage(stdout)
 		return 0
 	case c.version:
-		fmt.Fprintf(stdout, "toolparse %s\n", version)
+		fmt.Fprintf(stdout, "toolparse %s\n", currentVersion())
 		return 0
 	case c.list:
 		for _, s := range registry.List() {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"testing"
 
@@ -283,5 +284,29 @@ func TestVariantsEverywhere(t *testing.T) {
 	_, out, _ = runCLI(t, "", "--list")
 	if !strings.Contains(out, "  openai\tOpenAI Chat Completions messages") {
 		t.Errorf("--list does not show native's forms:\n%s", out)
+	}
+}
+
+// TestBuildVersion: --version says what the build recorded: the module
+// version, else the VCS revision, else "devel".
+func TestBuildVersion(t *testing.T) {
+	rev := []debug.BuildSetting{{Key: "vcs", Value: "git"}, {Key: "vcs.revision", Value: "0123456789abcdef0123"}}
+	for _, c := range []struct {
+		info *debug.BuildInfo
+		ok   bool
+		want string
+	}{
+		{nil, false, "devel"},
+		{&debug.BuildInfo{Main: debug.Module{Version: "v1.2.3"}, Settings: rev}, true, "v1.2.3"},
+		{&debug.BuildInfo{Main: debug.Module{Version: "(devel)"}, Settings: rev}, true, "0123456789ab"},
+		{&debug.BuildInfo{Main: debug.Module{Version: "(devel)"}, Settings: append(rev, debug.BuildSetting{Key: "vcs.modified", Value: "true"})}, true, "0123456789ab+dirty"},
+		{&debug.BuildInfo{Main: debug.Module{Version: "(devel)"}}, true, "devel"},
+	} {
+		if got := buildVersion(c.info, c.ok); got != c.want {
+			t.Errorf("buildVersion(%+v) = %q, want %q", c.info, got, c.want)
+		}
+	}
+	if _, out, _ := runCLI(t, "", "--version"); out != "toolparse "+buildVersion(debug.ReadBuildInfo())+"\n" {
+		t.Errorf("--version: %q", out)
 	}
 }
