@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"os"
 	"path/filepath"
 	"runtime/debug"
@@ -471,5 +472,75 @@ func TestUselessOptionsSaySo(t *testing.T) {
 	}
 	if _, _, errs := runCLI(t, in, "-o", "text", "--color", "never"); errs != "" {
 		t.Errorf("-o text --color never: stderr %q", errs)
+	}
+}
+
+// failWriter takes limit bytes, then fails every write, as a full disk does.
+type failWriter struct{ limit int }
+
+func (w *failWriter) Write(p []byte) (int, error) {
+	if len(p) <= w.limit {
+		w.limit -= len(p)
+		return len(p), nil
+	}
+	n := w.limit
+	w.limit = 0
+	return n, errors.New("no space left on device")
+}
+
+// TestWriteFailureExits2: a failure to write the output exits 2 with a
+// message on every path, wherever the output fails.
+func TestWriteFailureExits2(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "in.txt")
+	os.WriteFile(file, []byte(`<think>hm</think><execute>[{"name":"ls"}]</execute>`), 0o644)
+	convoFile := filepath.Join(dir, "convo.json")
+	os.WriteFile(convoFile, []byte(`[{"role":"assistant","content":"<execute>[{\"name\":\"ls\"}]</execute>"}]`), 0o644)
+	tools := filepath.Join("..", "..", "testdata", "schemas", "mcp.json")
+	for _, args := range [][]string{
+		{file},
+		{file, file},
+		{"-o", "text", file},
+		{"--to", "caret", file},
+		{"--to", "openai", file},
+		{"--conversation", convoFile},
+		{"--conversation", "--to", "delimiter", convoFile},
+		{"prompt", "--tools", tools},
+		{"--list"},
+		{"--version"},
+		{"--help"},
+		{"help"},
+		{"help", "prompt"},
+	} {
+		for _, limit := range []int{0, 5} {
+			var errb bytes.Buffer
+			code := run(args, strings.NewReader(""), &failWriter{limit: limit}, &errb)
+			if code != 2 || !strings.Contains(errb.String(), "toolparse: writing output: no space left on device") {
+				t.Errorf("%q, output failing after %d bytes: exit %d, stderr %q; want 2 and a message", args, limit, code, errb.String())
+			}
+		}
+	}
+}
+
+// TestMissingLaterFile: when a FILE cannot be opened, the events of the
+// FILEs before it, their end included, are written, the FILEs after it are
+// still parsed, and the exit status is 2.
+func TestMissingLaterFile(t *testing.T) {
+	dir := t.TempDir()
+	a := filepath.Join(dir, "a.txt")
+	os.WriteFile(a, []byte("hi"), 0o644)
+	missing := filepath.Join(dir, "missing.txt")
+	for _, args := range [][]string{{a, missing, a}, {"--to", "delimiter", a, missing}, {"-o", "text", a, missing}} {
+		code, out, errs := runCLI(t, "", args...)
+		if code != 2 || !strings.Contains(errs, "missing.txt") {
+			t.Errorf("%q: exit %d, stderr %q; want 2 and the missing file named", args, code, errs)
+		}
+		if !strings.Contains(out, "hi") {
+			t.Errorf("%q: the first FILE's events are not written:\n%s", args, out)
+		}
+	}
+	_, out, _ := runCLI(t, "", a, missing, a)
+	if strings.Count(out, `{"type":"end","file":"`+a+`"}`) != 2 {
+		t.Errorf("not every readable FILE's stream is written, end included:\n%s", out)
 	}
 }
