@@ -3,9 +3,14 @@
 //
 //	toolparse [flags] [FILE...]
 //
+//	toolparse prompt --syntax NAME --tools FILE
+//	toolparse help [prompt]
+//
 // With no FILE, or with FILE "-", it reads standard input. Each FILE is its
-// own stream: its events end with its own "end" event. Exit status: 0 done;
-// 1 the input had error events and --strict was given; 2 usage or I/O error.
+// own stream: its events end with its own "end" event, and with several
+// FILEs each event names its FILE in "file". Exit status: 0 done; 1 the input
+// had error events and --strict was given; 2 usage or I/O error (a FILE that
+// cannot be read, output that cannot be written).
 package main
 
 import (
