@@ -544,3 +544,18 @@ func TestMissingLaterFile(t *testing.T) {
 		t.Errorf("not every readable FILE's stream is written, end included:\n%s", out)
 	}
 }
+
+// TestConversationToWritesPlainJSON: --conversation --to writes < and > as
+// they are, like every other path, and counts what it cannot carry under
+// --strict.
+func TestConversationToWritesPlainJSON(t *testing.T) {
+	transcript := `[{"role":"assistant","content":"a <b> c <execute>[{\"name\":\"ls\"}]</execute>"}]`
+	code, out, errs := runCLI(t, transcript, "-s", "xmljson", "--conversation", "--to", "xmljson")
+	if code != 0 || !strings.Contains(out, `<execute>`) || strings.Contains(out, `\u003c`) {
+		t.Errorf("exit %d, stderr %q, out:\n%s", code, errs, out)
+	}
+	bad := `[{"role":"assistant","content":"<execute>[oops]</execute>"}]`
+	if code, _, _ := runCLI(t, bad, "-s", "xmljson", "--conversation", "--to", "caret", "--strict"); code != 1 {
+		t.Errorf("an error event under --conversation --to --strict: exit %d, want 1", code)
+	}
+}
