@@ -67,6 +67,11 @@ type Runner struct {
 	// its own (a Go function cannot be stopped from outside): tools should
 	// honour their context, which is cancelled at the timeout.
 	Timeout time.Duration
+	// OnPanic, if set, is called with the call, the value and the stack of
+	// a tool that panicked. The result says only `tool "x" panicked: value`:
+	// it goes to the model, and a stack trace would tell it the program's
+	// file paths. OnPanic may be called from several goroutines at once.
+	OnPanic func(call syntax.Event, value any, stack []byte)
 }
 
 // Run runs the calls of b concurrently and returns one result event per
@@ -74,7 +79,13 @@ type Runner struct {
 // result: an unknown tool, a call that failed validation, a tool that
 // returns an error, panics, times out or is cancelled with ctx — each is a
 // failure result whose content says what happened, and does not affect the
-// other calls.
+// other calls. So is a tool that ends its goroutine with runtime.Goexit.
+//
+// Concurrency bounds the goroutines too, not only the tools running: a call
+// gets its goroutines (two: one waits for the tool or its timeout) only when
+// a slot is free, so a batch of a million calls holds at most
+// 2×Concurrency, besides the goroutines of tools that ran past their
+// timeout and have not yet returned.
 func (r *Runner) Run(ctx context.Context, b Batch) []syntax.Event {
 	results := make([]syntax.Event, len(b.Calls))
 	limit := r.Concurrency
@@ -84,16 +95,16 @@ func (r *Runner) Run(ctx context.Context, b Batch) []syntax.Event {
 	sem := make(chan struct{}, max(limit, 1))
 	var wg sync.WaitGroup
 	for i, call := range b.Calls {
+		select {
+		case sem <- struct{}{}:
+		case <-ctx.Done():
+			results[i] = failure(call, "not run: "+ctx.Err().Error())
+			continue
+		}
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			select {
-			case sem <- struct{}{}:
-				defer func() { <-sem }()
-			case <-ctx.Done():
-				results[i] = failure(call, "not run: "+ctx.Err().Error())
-				return
-			}
+			defer func() { <-sem }()
 			results[i] = r.runOne(ctx, call)
 		}()
 	}
@@ -125,12 +136,25 @@ func (r *Runner) runOne(ctx context.Context, call syntax.Event) syntax.Event {
 	}
 	done := make(chan outcome, 1) // buffered: a tool that returns late does not block
 	go func() {
+		returned := false
 		defer func() {
-			if p := recover(); p != nil {
-				done <- outcome{err: fmt.Errorf("tool %q panicked: %v\n%s", call.Name, p, firstLines(debug.Stack(), 12))}
+			if returned {
+				return
 			}
+			// The tool panicked, or called runtime.Goexit (recover returns
+			// nil then): either way it gave no result, and Run must not wait
+			// for one.
+			if p := recover(); p != nil {
+				if r.OnPanic != nil {
+					r.OnPanic(call, p, debug.Stack())
+				}
+				done <- outcome{err: fmt.Errorf("tool %q panicked: %v", call.Name, p)}
+				return
+			}
+			done <- outcome{err: fmt.Errorf("tool %q exited without returning (runtime.Goexit)", call.Name)}
 		}()
 		content, err := tool(cctx, call.Args)
+		returned = true
 		done <- outcome{content, err}
 	}()
 	select {
@@ -155,15 +179,4 @@ func (r *Runner) runOne(ctx context.Context, call syntax.Event) syntax.Event {
 
 func failure(call syntax.Event, msg string) syntax.Event {
 	return syntax.Event{Type: syntax.Result, Tool: call.Name, ID: call.ID, Status: syntax.Failure, Value: syntax.AppendQuote(nil, msg)}
-}
-
-func firstLines(b []byte, n int) []byte {
-	for i, c := range b {
-		if c == '\n' {
-			if n--; n == 0 {
-				return b[:i]
-			}
-		}
-	}
-	return b
 }

@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"runtime"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -184,5 +186,83 @@ func TestCollectorGroupsByExecute(t *testing.T) {
 	}
 	if p := c.Pending(); len(p) != 1 || p[0].Name != "c" {
 		t.Errorf("pending %v, want the call no execute followed", p)
+	}
+}
+
+// TestPanicResultHasNoStack: a panicking tool's result says only that it
+// panicked and with what; the stack goes to OnPanic.
+func TestPanicResultHasNoStack(t *testing.T) {
+	var mu sync.Mutex
+	var hooked []string
+	r := batch.Runner{
+		Tools: map[string]batch.Tool{"x": func(context.Context, json.RawMessage) (json.RawMessage, error) { panic("index out of range") }},
+		OnPanic: func(c syntax.Event, v any, stack []byte) {
+			mu.Lock()
+			defer mu.Unlock()
+			hooked = append(hooked, fmt.Sprintf("%s %v %t", c.Name, v, strings.Contains(string(stack), "batch_test.go")))
+		},
+	}
+	got := r.Run(context.Background(), batch.Batch{Calls: []syntax.Event{call("x", "{}")}})
+	if len(got) != 1 || got[0].Status != syntax.Failure || string(got[0].Value) != `"tool \"x\" panicked: index out of range"` {
+		t.Errorf("result %s, want exactly the panic's value", got)
+	}
+	if len(hooked) != 1 || hooked[0] != "x index out of range true" {
+		t.Errorf("OnPanic got %q, want the call, the value and a stack", hooked)
+	}
+	// Without a hook the result is the same.
+	r.OnPanic = nil
+	if got := r.Run(context.Background(), batch.Batch{Calls: []syntax.Event{call("x", "{}")}}); string(got[0].Value) != `"tool \"x\" panicked: index out of range"` {
+		t.Errorf("without OnPanic: %s", got)
+	}
+}
+
+// TestGoexitDoesNotHang: a tool that ends its goroutine with runtime.Goexit
+// (as t.FailNow does) gets a failure result, with no timeout set.
+func TestGoexitDoesNotHang(t *testing.T) {
+	r := batch.Runner{Tools: map[string]batch.Tool{
+		"quit": func(context.Context, json.RawMessage) (json.RawMessage, error) { runtime.Goexit(); return nil, nil },
+		"ok":   sleepy(0, `1`),
+	}}
+	done := make(chan []syntax.Event)
+	go func() {
+		done <- r.Run(context.Background(), batch.Batch{Calls: []syntax.Event{call("quit", "{}"), call("ok", "{}")}})
+	}()
+	select {
+	case got := <-done:
+		if got[0].Status != syntax.Failure || !strings.Contains(string(got[0].Value), "runtime.Goexit") || got[1].Status != syntax.Success {
+			t.Errorf("results %s", got)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("Run hangs on a tool that calls runtime.Goexit")
+	}
+}
+
+// TestConcurrencyBoundsGoroutines: a large batch under a small Concurrency
+// does not start a goroutine per call.
+func TestConcurrencyBoundsGoroutines(t *testing.T) {
+	const limit = 4
+	base := runtime.NumGoroutine()
+	var peak atomic.Int64
+	tool := func(context.Context, json.RawMessage) (json.RawMessage, error) {
+		n := int64(runtime.NumGoroutine())
+		for {
+			p := peak.Load()
+			if n <= p || peak.CompareAndSwap(p, n) {
+				break
+			}
+		}
+		return json.RawMessage("true"), nil
+	}
+	r := batch.Runner{Concurrency: limit, Tools: map[string]batch.Tool{"t": tool}}
+	calls := make([]syntax.Event, 20000)
+	for i := range calls {
+		calls[i] = call("t", "{}")
+	}
+	got := r.Run(context.Background(), batch.Batch{Calls: calls})
+	if len(got) != len(calls) {
+		t.Fatalf("%d results", len(got))
+	}
+	if extra := peak.Load() - int64(base); extra > 2*limit+4 {
+		t.Errorf("%d goroutines beyond the test's %d while tools ran, under Concurrency %d", extra, base, limit)
 	}
 }

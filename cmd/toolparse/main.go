@@ -3,20 +3,29 @@
 //
 //	toolparse [flags] [FILE...]
 //
+//	toolparse prompt --syntax NAME --tools FILE
+//	toolparse help [prompt]
+//
 // With no FILE, or with FILE "-", it reads standard input. Each FILE is its
-// own stream: its events end with its own "end" event. Exit status: 0 done;
-// 1 the input had error events and --strict was given; 2 usage or I/O error.
+// own stream: its events end with its own "end" event, and with several
+// FILEs each event names its FILE in "file". Exit status: 0 done; 1 the input
+// had error events and --strict was given; 2 usage or I/O error (a FILE that
+// cannot be read, output that cannot be written).
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
 	"strings"
+	"syscall"
 
 	"github.com/spf13/pflag"
+	"golang.org/x/term"
 
 	"github.com/toolparse/toolparse/conversation"
 	"github.com/toolparse/toolparse/prompt"
@@ -26,70 +35,213 @@ import (
 	"github.com/toolparse/toolparse/syntax"
 )
 
-// version is the toolparse release; builds may set it with -ldflags "-X main.version=…".
-var version = "0.1.0-dev"
+// version, when a packager sets it with -ldflags "-X main.version=…", is
+// the version --version prints; otherwise the build says (see buildVersion).
+var version string
+
+// buildVersion is the version of this binary as the build recorded it: the
+// module version under "go install …@v…" (or a checkout's pseudo-version),
+// else the VCS revision of a checkout ("+dirty" when it had changes), else
+// "devel".
+func buildVersion(info *debug.BuildInfo, ok bool) string {
+	if !ok || info == nil {
+		return "devel"
+	}
+	if v := info.Main.Version; v != "" && v != "(devel)" {
+		return v
+	}
+	var rev string
+	dirty := false
+	for _, s := range info.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			rev = s.Value
+		case "vcs.modified":
+			dirty = s.Value == "true"
+		}
+	}
+	if rev == "" {
+		return "devel"
+	}
+	if len(rev) > 12 {
+		rev = rev[:12]
+	}
+	if dirty {
+		rev += "+dirty"
+	}
+	return rev
+}
+
+func currentVersion() string {
+	if version != "" {
+		return version
+	}
+	return buildVersion(debug.ReadBuildInfo())
+}
 
 func main() {
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
 
 type config struct {
-	syntax    string
-	output    string
-	mode      string
-	chunkSize int
-	strict    bool
-	list      bool
-	spans     bool
-	version   bool
-	maxBlock  int
-	maxDepth  int
-	multiple  bool
-	to        string
-	convo     bool
-	tools     string
+	syntax     string
+	output     string
+	color      string
+	mode       string
+	chunkSize  int
+	strict     bool
+	list       bool
+	spans      bool
+	version    bool
+	maxBlock   int
+	maxDepth   int
+	multiple   bool
+	to         string
+	convo      bool
+	tools      string
+	noFilename bool
+	help       bool
 }
 
-func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	if len(args) > 0 && args[0] == "prompt" {
-		return runPrompt(args[1:], stdout, stderr)
-	}
-	var c config
+// subcommands are the words that, standing first among the arguments that
+// are not flags, name a subcommand instead of a FILE.
+var subcommands = map[string]bool{"prompt": true, "help": true}
+
+func newFlags(c *config) *pflag.FlagSet {
 	fs := pflag.NewFlagSet("toolparse", pflag.ContinueOnError)
 	fs.SetOutput(io.Discard)
+	fs.SortFlags = false
 	fs.StringVarP(&c.syntax, "syntax", "s", "auto", "the syntax of the input: a name or alias from --list, or auto to detect it")
 	fs.StringVarP(&c.output, "output", "o", "jsonl", "output format: jsonl or text")
+	fs.StringVar(&c.color, "color", "auto", "color the text output: auto (on a terminal, NO_COLOR unset, TERM not dumb), always or never")
 	fs.StringVar(&c.to, "to", "", "write the events back in syntax `NAME` instead (transcode); openai and anthropic pick the native form")
 	fs.StringVar(&c.mode, "mode", "event", "event (one event per text run) or token (text fragments as they stream)")
 	fs.IntVar(&c.chunkSize, "chunk-size", 0, "feed the input in chunks of `N` bytes, to replay streaming (0: as read)")
+	fs.StringVar(&c.tools, "tools", "", "validate calls against the tool definitions in `FILE` (OpenAI, Anthropic, MCP or plain JSON), converting caret and xmltag values to their types")
 	fs.BoolVar(&c.strict, "strict", false, "exit 1 if the input produced any error event")
-	fs.BoolVar(&c.list, "list", false, "list the registered syntaxes and exit")
 	fs.BoolVar(&c.spans, "spans", false, "add each event's source byte range as \"span\" (jsonl output)")
+	fs.BoolVar(&c.noFilename, "no-filename", false, "with several FILEs, do not add \"file\" to each event (jsonl output)")
+	fs.BoolVar(&c.convo, "conversation", false, "the input is a chat transcript (JSON messages); assistant messages are in the syntax, results in user and tool messages")
 	fs.IntVar(&c.maxBlock, "max-block", 0, "the most bytes one block may hold (0: the default, 8 MiB)")
 	fs.IntVar(&c.maxDepth, "max-depth", 0, "the deepest JSON nesting allowed (0: the default, 512)")
 	fs.BoolVar(&c.multiple, "multiple-blocks", false, "allow more than one tool block per message (caret)")
-	fs.BoolVar(&c.convo, "conversation", false, "the input is a chat transcript (JSON messages); assistant messages are in the syntax, results in user and tool messages")
-	fs.StringVar(&c.tools, "tools", "", "validate calls against the tool definitions in `FILE` (OpenAI, Anthropic, MCP or plain JSON), converting caret and xmltag values to their types")
+	fs.BoolVar(&c.list, "list", false, "list the registered syntaxes and exit")
 	fs.BoolVar(&c.version, "version", false, "print the version and exit")
-	help := fs.BoolP("help", "h", false, "show this help")
-	usage := func(w io.Writer) {
-		fmt.Fprintf(w, "Usage: toolparse [flags] [FILE...]\n\n"+
-			"Reads model output (FILEs, or standard input) in a tool-call syntax and\n"+
-			"writes its events, one JSON object per line.\n"+
-			"\"toolparse prompt --syntax NAME --tools FILE\" writes a system prompt for the tools.\n\nFlags:\n%s\n"+
-			"Exit status: 0 done; 1 error events under --strict; 2 usage or I/O error.\n", fs.FlagUsages())
-	}
-	if err := fs.Parse(args); err != nil {
-		fmt.Fprintf(stderr, "toolparse: %v\n", err)
-		usage(stderr)
+	fs.BoolVarP(&c.help, "help", "h", false, "show this help")
+	return fs
+}
+
+func usage(w io.Writer, fs *pflag.FlagSet) {
+	fmt.Fprintf(w, "Usage: toolparse [flags] [FILE...]\n"+
+		"       toolparse prompt --syntax NAME --tools FILE\n"+
+		"       toolparse help [prompt]\n\n"+
+		"Reads model output (FILEs, or standard input) in a tool-call syntax and\n"+
+		"writes its events, one JSON object per line. With several FILEs, each\n"+
+		"event names its FILE in \"file\". \"toolparse prompt\" writes a system prompt\n"+
+		"that teaches a model the tools in a syntax.\n\nFlags:\n%s\n"+
+		"Exit status: 0 done; 1 error events under --strict; 2 usage or I/O error.\n", fs.FlagUsages())
+}
+
+// run is the command: it returns the exit status. Every write to stdout goes
+// through one writer that keeps the first error, so that a failure to write
+// the output exits 2 with a message on every path.
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	out := &outWriter{w: stdout}
+	code := dispatch(args, stdin, out, stdout, stderr)
+	if out.err != nil {
+		if !errors.Is(out.err, syscall.EPIPE) { // a reader that went away wants no message
+			fmt.Fprintf(stderr, "toolparse: writing output: %v\n", out.err)
+		}
 		return 2
 	}
+	return code
+}
+
+// outWriter passes writes on until one fails, then keeps that error and
+// writes nothing more.
+type outWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (o *outWriter) Write(p []byte) (int, error) {
+	if o.err != nil {
+		return 0, o.err
+	}
+	n, err := o.w.Write(p)
+	if err == nil && n < len(p) {
+		err = io.ErrShortWrite
+	}
+	o.err = err
+	return n, err
+}
+
+// flagError is the one line a bad flag gets: what is wrong and where help is.
+func flagError(stderr io.Writer, cmd, helpCmd string, err error) int {
+	msg := err.Error()
+	msg = strings.Replace(msg, "unknown flag: ", "unknown flag ", 1)
+	msg = strings.Replace(msg, "unknown shorthand flag: ", "unknown flag ", 1)
+	fmt.Fprintf(stderr, "%s: %s (see %s)\n", cmd, msg, helpCmd)
+	return 2
+}
+
+// subcommand finds the first argument that is neither a flag nor a flag's
+// value. If it names a subcommand, it returns that name and the arguments
+// without it; the flags around it belong to the subcommand. After "--" every
+// argument is a FILE (so "toolparse -- prompt" reads a file called prompt).
+func subcommand(fs *pflag.FlagSet, args []string) (string, []string) {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "--":
+			return "", args
+		case strings.HasPrefix(a, "--"):
+			if name := a[2:]; !strings.Contains(name, "=") {
+				if f := fs.Lookup(name); f != nil && f.NoOptDefVal == "" {
+					i++ // the flag's value
+				}
+			}
+		case strings.HasPrefix(a, "-") && a != "-":
+			for j := 1; j < len(a); j++ {
+				f := fs.ShorthandLookup(a[j : j+1])
+				if f == nil {
+					break
+				}
+				if f.NoOptDefVal == "" { // takes a value: the rest, or the next argument
+					if j == len(a)-1 {
+						i++
+					}
+					break
+				}
+			}
+		default:
+			if subcommands[a] {
+				return a, append(args[:i:i], args[i+1:]...)
+			}
+			return "", args
+		}
+	}
+	return "", args
+}
+
+func dispatch(args []string, stdin io.Reader, stdout, tty, stderr io.Writer) int {
+	var c config
+	fs := newFlags(&c)
+	switch cmd, rest := subcommand(fs, args); cmd {
+	case "prompt":
+		return runPrompt(rest, stdout, stderr)
+	case "help":
+		return runHelp(rest, fs, stdout, stderr)
+	}
+	if err := fs.Parse(args); err != nil {
+		return flagError(stderr, "toolparse", "toolparse --help", err)
+	}
 	switch {
-	case *help:
-		usage(stdout)
+	case c.help:
+		usage(stdout, fs)
 		return 0
 	case c.version:
-		fmt.Fprintf(stdout, "toolparse %s\n", version)
+		fmt.Fprintf(stdout, "toolparse %s\n", currentVersion())
 		return 0
 	case c.list:
 		for _, s := range registry.List() {
@@ -124,6 +276,22 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "toolparse: --chunk-size, --max-block and --max-depth take a number of 0 or more\n")
 		return 2
 	}
+	if c.output != "jsonl" && c.output != "text" {
+		fmt.Fprintf(stderr, "toolparse: --output must be jsonl or text, not %q\n", c.output)
+		return 2
+	}
+	color, err := useColor(c.color, tty, os.Getenv)
+	if err != nil {
+		fmt.Fprintf(stderr, "toolparse: %v\n", err)
+		return 2
+	}
+	files := fs.Args()
+	if len(files) == 0 {
+		files = []string{"-"}
+	}
+	warnUseless(stderr, fs, &c)
+
+	var tagger *fileTagger
 	var out syntax.Renderer
 	switch {
 	case c.to != "":
@@ -136,33 +304,28 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "toolparse: --to %s: that form of %s cannot be written yet\n", c.to, to.Name)
 			return 2
 		}
-		out = &transcoder{r: to.Render(stdout, opts), stderr: stderr, to: c.to, seen: map[string]bool{}}
+		out = &transcoder{r: to.Render(stdout, opts), stderr: stderr, to: c.to, seen: map[string]bool{}, out: stdout}
 	case c.output == "jsonl":
-		j := stream.NewJSONL(stdout)
+		w := stdout
+		if len(files) > 1 && !c.noFilename {
+			tagger = &fileTagger{w: stdout}
+			w = tagger
+		}
+		j := stream.NewJSONL(w)
 		j.Spans = c.spans
 		out = j
-	case c.output == "text":
-		t := stream.NewText(stdout)
-		t.Color = isTerminal(stdout) && os.Getenv("NO_COLOR") == ""
-		out = t
 	default:
-		fmt.Fprintf(stderr, "toolparse: --output must be jsonl or text, not %q\n", c.output)
-		return 2
+		t := stream.NewText(stdout)
+		t.Color = color
+		out = t
 	}
 
-	files := fs.Args()
-	if len(files) == 0 {
-		files = []string{"-"}
-	}
 	sawError := false
-	var writeErr error
 	var h syntax.Handler = func(e syntax.Event) {
 		if e.Type == syntax.Error {
 			sawError = true
 		}
-		if err := out.Event(e); err != nil && writeErr == nil {
-			writeErr = err
-		}
+		out.Event(e) // a failure to write is kept by stdout's writer
 	}
 	if c.tools != "" {
 		set, err := schema.LoadFile(c.tools)
@@ -173,43 +336,186 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		set.MaxDepth = c.maxDepth
 		h = set.Check(h)
 	}
+	status := 0
 	for _, name := range files {
-		var r io.Reader = stdin
-		if name != "-" {
-			f, err := os.Open(name)
-			if err != nil {
-				fmt.Fprintf(stderr, "toolparse: %v\n", err)
-				return 2
-			}
-			defer f.Close()
-			r = f
+		if failed(stdout) {
+			break // the output is gone: reading on would write nothing
 		}
-		if c.convo {
-			if code := convo(syn, r, name, c.to, opts, h, stdout, stderr); code != 0 {
-				return code
-			}
-			continue
+		if tagger != nil {
+			tagger.setName(name)
 		}
-		if err := parse(syn, r, c.chunkSize, opts, h, out); err != nil {
-			flush(out)
-			fmt.Fprintf(stderr, "toolparse: reading %s: %v\n", displayName(name), err)
-			return 2
+		if code := parseFile(name, syn, &c, opts, stdin, h, out, stdout, stderr, &sawError); code > status {
+			status = code
 		}
+		flush(out) // every event of this FILE is written before the next FILE's
 	}
-	if err := out.Close(); err != nil && writeErr == nil {
-		writeErr = err
-	}
-	if writeErr != nil {
-		fmt.Fprintf(stderr, "toolparse: writing output: %v\n", writeErr)
-		return 2
-	}
+	out.Close()
 	if t, ok := out.(*transcoder); ok && len(t.seen) > 0 {
 		sawError = true
+	}
+	if status != 0 {
+		return status
 	}
 	if c.strict && sawError {
 		return 1
 	}
 	return 0
+}
+
+// parseFile reads one FILE ("-": standard input) to its end and closes it
+// before returning, so that no more than one FILE is open at a time. A FILE
+// that cannot be opened or read is reported, and its exit status is 2.
+func parseFile(name string, syn syntax.Syntax, c *config, opts syntax.Options, stdin io.Reader, h syntax.Handler, out syntax.Renderer, stdout, stderr io.Writer, sawError *bool) int {
+	r := stdin
+	if name != "-" {
+		f, err := os.Open(name)
+		if err != nil {
+			fmt.Fprintf(stderr, "toolparse: %v\n", err)
+			return 2
+		}
+		defer f.Close()
+		r = f
+	}
+	if c.convo {
+		return convo(syn, r, name, c.to, opts, h, stdout, stderr, sawError)
+	}
+	if err := parse(syn, r, c.chunkSize, opts, h, out); err != nil {
+		fmt.Fprintf(stderr, "toolparse: reading %s: %v\n", displayName(name), err)
+		return 2
+	}
+	return 0
+}
+
+func failed(w io.Writer) bool {
+	o, ok := w.(*outWriter)
+	return ok && o.err != nil
+}
+
+// warnUseless says on standard error which of the options given do nothing
+// together, so that nobody waits for an effect that cannot come.
+func warnUseless(stderr io.Writer, fs *pflag.FlagSet, c *config) {
+	warn := func(format string, args ...any) {
+		fmt.Fprintf(stderr, "toolparse: "+format+"\n", args...)
+	}
+	switch {
+	case c.to != "":
+		if fs.Changed("output") {
+			warn("-o %s does nothing with --to (the output is the wire form of %s)", c.output, c.to)
+		}
+		if c.spans {
+			warn("--spans does nothing with --to")
+		}
+		if fs.Changed("color") {
+			warn("--color does nothing with --to")
+		}
+	case c.output == "text":
+		if c.spans {
+			warn("--spans does nothing with -o text (only jsonl carries spans)")
+		}
+		if c.noFilename {
+			warn("--no-filename does nothing with -o text")
+		}
+	default:
+		if fs.Changed("color") {
+			warn("--color does nothing with -o jsonl (only -o text is colored)")
+		}
+	}
+	if c.convo && c.chunkSize > 0 {
+		warn("--chunk-size does nothing with --conversation (a transcript is read whole)")
+	}
+}
+
+// useColor decides whether -o text is colored: always, never, or (auto) when
+// the output is a terminal, NO_COLOR is unset or empty and TERM is not dumb.
+func useColor(mode string, w io.Writer, getenv func(string) string) (bool, error) {
+	switch mode {
+	case "always":
+		return true, nil
+	case "never":
+		return false, nil
+	case "auto":
+		return isTerminal(w) && getenv("NO_COLOR") == "" && getenv("TERM") != "dumb", nil
+	}
+	return false, fmt.Errorf("--color must be auto, always or never, not %q", mode)
+}
+
+// fileTagger adds "file":NAME to each JSON line written through it, after
+// the event's type, as grep -H names the file of each line. It is the CLI's
+// output layer: events themselves have no file. Lines are whole when the
+// JSON renderer is flushed, which the CLI does before it changes the name.
+type fileTagger struct {
+	w    io.Writer
+	tag  []byte
+	line []byte
+}
+
+func (t *fileTagger) setName(name string) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.Encode(name)
+	t.tag = append([]byte(`"file":`), bytes.TrimSuffix(b.Bytes(), []byte("\n"))...)
+}
+
+func (t *fileTagger) Write(p []byte) (int, error) {
+	t.line = append(t.line, p...)
+	for {
+		i := bytes.IndexByte(t.line, '\n')
+		if i < 0 {
+			return len(p), nil
+		}
+		line := t.line[:i+1]
+		if _, err := t.w.Write(t.tagged(line)); err != nil {
+			t.line = t.line[:0]
+			return 0, err
+		}
+		t.line = t.line[i+1:]
+	}
+}
+
+// tagged inserts the tag after the line's "type" member, or first when the
+// line does not start with one.
+func (t *fileTagger) tagged(line []byte) []byte {
+	const typ = `{"type":"`
+	at := 1
+	if bytes.HasPrefix(line, []byte(typ)) {
+		if end := bytes.IndexByte(line[len(typ):], '"'); end >= 0 {
+			at = len(typ) + end + 1
+		}
+	}
+	if len(line) < 2 || line[0] != '{' {
+		return line
+	}
+	var b []byte
+	b = append(b, line[:at]...)
+	if at == 1 {
+		b = append(b, t.tag...)
+		if line[1] != '}' {
+			b = append(b, ',')
+		}
+	} else {
+		b = append(b, ',')
+		b = append(b, t.tag...)
+	}
+	return append(b, line[at:]...)
+}
+
+func runHelp(args []string, fs *pflag.FlagSet, stdout, stderr io.Writer) int {
+	topics := []string{}
+	for _, a := range args {
+		if !strings.HasPrefix(a, "-") {
+			topics = append(topics, a)
+		}
+	}
+	switch {
+	case len(topics) == 0:
+		usage(stdout, fs)
+		return 0
+	case len(topics) == 1 && topics[0] == "prompt":
+		return runPrompt([]string{"--help"}, stdout, stderr)
+	}
+	fmt.Fprintf(stderr, "toolparse help: no help on %q (try toolparse help, or toolparse help prompt)\n", strings.Join(topics, " "))
+	return 2
 }
 
 // transcoder writes events through a syntax's renderer. What the syntax
@@ -219,6 +525,7 @@ type transcoder struct {
 	stderr io.Writer
 	to     string
 	seen   map[string]bool
+	out    io.Writer // the output, whose failure is reported once, not as a loss
 }
 
 func (t *transcoder) Event(e syntax.Event) error {
@@ -234,7 +541,7 @@ func (t *transcoder) Close() error {
 }
 
 func (t *transcoder) report(err error) {
-	if err == nil {
+	if err == nil || failed(t.out) {
 		return
 	}
 	for _, line := range strings.Split(err.Error(), "\n") {
@@ -253,17 +560,19 @@ func runPrompt(args []string, stdout, stderr io.Writer) int {
 	name := fs.StringP("syntax", "s", "xmljson", "the syntax to teach")
 	tools := fs.String("tools", "", "the tool definitions (`FILE`: OpenAI, Anthropic, MCP or plain JSON)")
 	help := fs.BoolP("help", "h", false, "show this help")
-	if err := fs.Parse(args); err != nil || *help || *tools == "" || fs.NArg() > 0 {
-		w, code := stderr, 2
-		if *help {
-			w, code = stdout, 0
-		} else if err != nil {
-			fmt.Fprintf(stderr, "toolparse prompt: %v\n", err)
-		} else {
-			fmt.Fprintf(stderr, "toolparse prompt: --tools FILE is required\n")
-		}
-		fmt.Fprintf(w, "Usage: toolparse prompt --syntax NAME --tools FILE\n\nWrites the system-prompt text that teaches a model to call the tools in FILE\nin the syntax NAME, with worked examples.\n\nFlags:\n%s", fs.FlagUsages())
-		return code
+	err := fs.Parse(args)
+	switch {
+	case err != nil:
+		return flagError(stderr, "toolparse prompt", "toolparse help prompt", err)
+	case *help:
+		fmt.Fprintf(stdout, "Usage: toolparse prompt --syntax NAME --tools FILE\n\nWrites the system-prompt text that teaches a model to call the tools in FILE\nin the syntax NAME, with worked examples.\n\nFlags:\n%s", fs.FlagUsages())
+		return 0
+	case *tools == "":
+		fmt.Fprintf(stderr, "toolparse prompt: --tools FILE is required (see toolparse help prompt)\n")
+		return 2
+	case fs.NArg() > 0:
+		fmt.Fprintf(stderr, "toolparse prompt: takes no FILE, got %q (see toolparse help prompt)\n", fs.Arg(0))
+		return 2
 	}
 	syn, err := registry.Lookup(*name)
 	if err != nil {
@@ -280,7 +589,7 @@ func runPrompt(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "toolparse prompt: %v\n", err)
 		return 2
 	}
-	io.WriteString(stdout, p.Text)
+	io.WriteString(stdout, p.Text) // a failure is kept by stdout's writer
 	return 0
 }
 
@@ -323,8 +632,9 @@ func parse(s syntax.Syntax, r io.Reader, chunkSize int, opts syntax.Options, h s
 }
 
 // convo reads a chat transcript. With to set, it writes the conversation
-// back as JSON lines of messages in that syntax; otherwise its events go to h.
-func convo(syn syntax.Syntax, r io.Reader, name, to string, opts syntax.Options, h syntax.Handler, stdout, stderr io.Writer) int {
+// back as JSON lines of messages in that syntax (what the syntax cannot
+// carry counts as an error under --strict); otherwise its events go to h.
+func convo(syn syntax.Syntax, r io.Reader, name, to string, opts syntax.Options, h syntax.Handler, stdout, stderr io.Writer, sawError *bool) int {
 	msgs, err := conversation.Decode(r)
 	if err != nil {
 		fmt.Fprintf(stderr, "toolparse: reading %s: %v\n", displayName(name), err)
@@ -342,13 +652,22 @@ func convo(syn syntax.Syntax, r io.Reader, name, to string, opts syntax.Options,
 		fmt.Fprintf(stderr, "toolparse: --to: %v\n", err)
 		return 2
 	}
+	for _, e := range c.Events() {
+		if e.Type == syntax.Error {
+			*sawError = true
+		}
+	}
 	back, err := conversation.Write(c, target, opts)
 	if err != nil {
+		*sawError = true
 		fmt.Fprintf(stderr, "toolparse: --to %s: %v\n", target.Name, err)
 	}
+	enc := json.NewEncoder(stdout) // one message a line, < and > as they are
+	enc.SetEscapeHTML(false)
 	for _, m := range back {
-		b, _ := json.Marshal(m)
-		fmt.Fprintf(stdout, "%s\n", b)
+		if enc.Encode(m) != nil {
+			break
+		}
 	}
 	return 0
 }
@@ -360,11 +679,9 @@ func displayName(name string) string {
 	return name
 }
 
+// isTerminal reports whether w is a terminal (/dev/null, a character
+// device, is not).
 func isTerminal(w io.Writer) bool {
 	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	st, err := f.Stat()
-	return err == nil && st.Mode()&os.ModeCharDevice != 0
+	return ok && term.IsTerminal(int(f.Fd()))
 }

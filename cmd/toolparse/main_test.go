@@ -2,8 +2,10 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"testing"
 
@@ -97,7 +99,7 @@ func TestFilesAndOutputs(t *testing.T) {
 	a := filepath.Join(dir, "a.txt")
 	os.WriteFile(a, []byte("<think>hm</think>hi"), 0o644)
 	code, out, _ := runCLI(t, "", a, a)
-	if code != 0 || strings.Count(out, `{"type":"end"}`) != 2 {
+	if code != 0 || strings.Count(out, `{"type":"end","file":`) != 2 {
 		t.Errorf("two files: exit %d, output %q; want one stream each", code, out)
 	}
 	code, out, _ = runCLI(t, "", "--spans", a)
@@ -283,5 +285,277 @@ func TestVariantsEverywhere(t *testing.T) {
 	_, out, _ = runCLI(t, "", "--list")
 	if !strings.Contains(out, "  openai\tOpenAI Chat Completions messages") {
 		t.Errorf("--list does not show native's forms:\n%s", out)
+	}
+}
+
+// TestBuildVersion: --version says what the build recorded: the module
+// version, else the VCS revision, else "devel".
+func TestBuildVersion(t *testing.T) {
+	rev := []debug.BuildSetting{{Key: "vcs", Value: "git"}, {Key: "vcs.revision", Value: "0123456789abcdef0123"}}
+	for _, c := range []struct {
+		info *debug.BuildInfo
+		ok   bool
+		want string
+	}{
+		{nil, false, "devel"},
+		{&debug.BuildInfo{Main: debug.Module{Version: "v1.2.3"}, Settings: rev}, true, "v1.2.3"},
+		{&debug.BuildInfo{Main: debug.Module{Version: "(devel)"}, Settings: rev}, true, "0123456789ab"},
+		{&debug.BuildInfo{Main: debug.Module{Version: "(devel)"}, Settings: append(rev, debug.BuildSetting{Key: "vcs.modified", Value: "true"})}, true, "0123456789ab+dirty"},
+		{&debug.BuildInfo{Main: debug.Module{Version: "(devel)"}}, true, "devel"},
+	} {
+		if got := buildVersion(c.info, c.ok); got != c.want {
+			t.Errorf("buildVersion(%+v) = %q, want %q", c.info, got, c.want)
+		}
+	}
+	if _, out, _ := runCLI(t, "", "--version"); out != "toolparse "+buildVersion(debug.ReadBuildInfo())+"\n" {
+		t.Errorf("--version: %q", out)
+	}
+}
+
+func TestHelpCommand(t *testing.T) {
+	code, out, _ := runCLI(t, "", "help")
+	if code != 0 || !strings.Contains(out, "Usage: toolparse [flags] [FILE...]") || !strings.Contains(out, "--chunk-size") {
+		t.Errorf("help: exit %d, out %q", code, out)
+	}
+	code, out, _ = runCLI(t, "", "help", "prompt")
+	if code != 0 || !strings.Contains(out, "Usage: toolparse prompt") || !strings.Contains(out, "--tools") {
+		t.Errorf("help prompt: exit %d, out %q", code, out)
+	}
+	if code, out, errs := runCLI(t, "", "help", "nope"); code != 2 || out != "" || !strings.Contains(errs, `no help on "nope"`) {
+		t.Errorf("help nope: exit %d, out %q, stderr %q", code, out, errs)
+	}
+}
+
+// TestSubcommandAmongFlags: a subcommand is the first argument that is not a
+// flag or a flag's value, wherever it stands; after "--" it is a FILE.
+func TestSubcommandAmongFlags(t *testing.T) {
+	tools := filepath.Join("..", "..", "testdata", "schemas", "mcp.json")
+	for _, args := range [][]string{
+		{"-s", "caret", "prompt", "--tools", tools},
+		{"--syntax", "caret", "prompt", "--tools", tools},
+		{"--syntax=caret", "prompt", "--tools", tools},
+		{"-scaret", "prompt", "--tools", tools},
+		{"prompt", "-s", "caret", "--tools", tools},
+	} {
+		code, out, errs := runCLI(t, "", args...)
+		if code != 0 || !strings.Contains(out, "### read_file") || !strings.Contains(out, "^^^") {
+			t.Errorf("%q: exit %d, stderr %q, out %.80q", args, code, errs, out)
+		}
+	}
+	dir := t.TempDir()
+	wd, _ := os.Getwd()
+	if err := os.Chdir(dir); err != nil {
+		t.Fatal(err)
+	}
+	defer os.Chdir(wd)
+	os.WriteFile("prompt", []byte("^^^ls\n^^^"), 0o644)
+	code, out, errs := runCLI(t, "", "-s", "caret", "--", "prompt")
+	if code != 0 || !strings.Contains(out, `"type":"call","name":"ls"`) {
+		t.Errorf(`-- prompt reads the file "prompt": exit %d, stderr %q, out %q`, code, errs, out)
+	}
+	code, out, _ = runCLI(t, "", "-s", "caret", "./prompt", "prompt")
+	if code != 0 || strings.Count(out, `"name":"ls"`) != 2 {
+		t.Errorf("prompt after a FILE is a FILE: exit %d, out %q", code, out)
+	}
+}
+
+// TestBadFlagOneLine: a bad flag gives one line naming it and where help is,
+// not the whole usage.
+func TestBadFlagOneLine(t *testing.T) {
+	for args, want := range map[string]string{
+		"--foo":                   "toolparse: unknown flag --foo (see toolparse --help)\n",
+		"-x":                      "toolparse: unknown flag 'x' in -x (see toolparse --help)\n",
+		"--syntax":                "toolparse: flag needs an argument: --syntax (see toolparse --help)\n",
+		"prompt --foo":            "toolparse prompt: unknown flag --foo (see toolparse help prompt)\n",
+		"prompt --syntax xmljson": "toolparse prompt: --tools FILE is required (see toolparse help prompt)\n",
+		"--chunk-size x":          "toolparse: invalid argument \"x\" for \"--chunk-size\" flag: strconv.ParseInt: parsing \"x\": invalid syntax (see toolparse --help)\n",
+	} {
+		code, out, errs := runCLI(t, "", strings.Fields(args)...)
+		if code != 2 || out != "" || errs != want {
+			t.Errorf("%s: exit %d, out %q, stderr %q; want 2 and %q", args, code, out, errs, want)
+		}
+	}
+}
+
+func TestColor(t *testing.T) {
+	env := func(kv ...string) func(string) string {
+		return func(k string) string {
+			for i := 0; i+1 < len(kv); i += 2 {
+				if kv[i] == k {
+					return kv[i+1]
+				}
+			}
+			return ""
+		}
+	}
+	devnull, err := os.OpenFile(os.DevNull, os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer devnull.Close()
+	if isTerminal(devnull) {
+		t.Error("/dev/null is taken for a terminal")
+	}
+	for _, c := range []struct {
+		mode string
+		env  func(string) string
+		want bool
+	}{
+		{"always", env("NO_COLOR", "1", "TERM", "dumb"), true},
+		{"never", env(), false},
+		{"auto", env("TERM", "xterm"), false}, // a buffer is not a terminal
+	} {
+		got, err := useColor(c.mode, &bytes.Buffer{}, c.env)
+		if err != nil || got != c.want {
+			t.Errorf("--color %s: %v %v, want %v", c.mode, got, err, c.want)
+		}
+	}
+	if _, err := useColor("sometimes", nil, env()); err == nil {
+		t.Error("--color sometimes: no error")
+	}
+	in := `<execute>[{"name":"ls"}]</execute>`
+	if _, out, _ := runCLI(t, in, "-o", "text", "--color", "always"); !strings.Contains(out, "\x1b[") {
+		t.Errorf("--color always: no colors in %q", out)
+	}
+	if _, out, _ := runCLI(t, in, "-o", "text", "--color", "never"); strings.Contains(out, "\x1b[") {
+		t.Errorf("--color never: colors in %q", out)
+	}
+	if code, _, errs := runCLI(t, in, "-o", "text", "--color", "maybe"); code != 2 || !strings.Contains(errs, "--color must be auto, always or never") {
+		t.Errorf("--color maybe: exit %d, %q", code, errs)
+	}
+}
+
+// TestFileField: with several FILEs each event names its FILE (like grep -H),
+// after its type; --no-filename turns that off; one FILE gets no name.
+func TestFileField(t *testing.T) {
+	dir := t.TempDir()
+	a, b := filepath.Join(dir, "a<1>.txt"), filepath.Join(dir, "b.txt")
+	os.WriteFile(a, []byte("hi"), 0o644)
+	os.WriteFile(b, []byte(`<execute>[{"name":"ls"}]</execute>`), 0o644)
+	_, out, _ := runCLI(t, "", "--spans", a, b)
+	want := `{"type":"respond","file":"` + a + `","content":"hi","span":[0,2]}` + "\n" +
+		`{"type":"end","file":"` + a + `","span":[2,2]}` + "\n"
+	if !strings.HasPrefix(out, want) || !strings.Contains(out, `{"type":"call","file":"`+b+`","name":"ls"`) {
+		t.Errorf("several FILEs:\n%s\nwant it to start:\n%s", out, want)
+	}
+	if _, out, _ := runCLI(t, "", "--no-filename", a, b); strings.Contains(out, `"file"`) {
+		t.Errorf("--no-filename:\n%s", out)
+	}
+	if _, out, _ := runCLI(t, "", a); strings.Contains(out, `"file"`) {
+		t.Errorf("one FILE:\n%s", out)
+	}
+	if _, out, _ := runCLI(t, "x", a, "-"); !strings.Contains(out, `{"type":"respond","file":"-","content":"x"}`) {
+		t.Errorf("standard input among FILEs:\n%s", out)
+	}
+}
+
+// TestUselessOptionsSaySo: options that do nothing together say so on
+// standard error, and the command still runs.
+func TestUselessOptionsSaySo(t *testing.T) {
+	in := `<execute>[{"name":"ls"}]</execute>`
+	for args, want := range map[string]string{
+		"--spans -o text":               "--spans does nothing with -o text",
+		"-o text --to caret":            "-o text does nothing with --to",
+		"--spans --to caret":            "--spans does nothing with --to",
+		"--color always":                "--color does nothing with -o jsonl",
+		"--no-filename -o text":         "--no-filename does nothing with -o text",
+		"--conversation --chunk-size 3": "--chunk-size does nothing with --conversation",
+	} {
+		stdin := in
+		if strings.Contains(args, "conversation") {
+			stdin = `[{"role":"assistant","content":"hi"}]`
+		}
+		code, _, errs := runCLI(t, stdin, strings.Fields(args)...)
+		if code != 0 || !strings.Contains(errs, want) {
+			t.Errorf("%s: exit %d, stderr %q; want %q", args, code, errs, want)
+		}
+	}
+	if _, _, errs := runCLI(t, in, "-o", "text", "--color", "never"); errs != "" {
+		t.Errorf("-o text --color never: stderr %q", errs)
+	}
+}
+
+// failWriter takes limit bytes, then fails every write, as a full disk does.
+type failWriter struct{ limit int }
+
+func (w *failWriter) Write(p []byte) (int, error) {
+	if len(p) <= w.limit {
+		w.limit -= len(p)
+		return len(p), nil
+	}
+	n := w.limit
+	w.limit = 0
+	return n, errors.New("no space left on device")
+}
+
+// TestWriteFailureExits2: a failure to write the output exits 2 with a
+// message on every path, wherever the output fails.
+func TestWriteFailureExits2(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "in.txt")
+	os.WriteFile(file, []byte(`<think>hm</think><execute>[{"name":"ls"}]</execute>`), 0o644)
+	convoFile := filepath.Join(dir, "convo.json")
+	os.WriteFile(convoFile, []byte(`[{"role":"assistant","content":"<execute>[{\"name\":\"ls\"}]</execute>"}]`), 0o644)
+	tools := filepath.Join("..", "..", "testdata", "schemas", "mcp.json")
+	for _, args := range [][]string{
+		{file},
+		{file, file},
+		{"-o", "text", file},
+		{"--to", "caret", file},
+		{"--to", "openai", file},
+		{"--conversation", convoFile},
+		{"--conversation", "--to", "delimiter", convoFile},
+		{"prompt", "--tools", tools},
+		{"--list"},
+		{"--version"},
+		{"--help"},
+		{"help"},
+		{"help", "prompt"},
+	} {
+		for _, limit := range []int{0, 5} {
+			var errb bytes.Buffer
+			code := run(args, strings.NewReader(""), &failWriter{limit: limit}, &errb)
+			if code != 2 || !strings.Contains(errb.String(), "toolparse: writing output: no space left on device") {
+				t.Errorf("%q, output failing after %d bytes: exit %d, stderr %q; want 2 and a message", args, limit, code, errb.String())
+			}
+		}
+	}
+}
+
+// TestMissingLaterFile: when a FILE cannot be opened, the events of the
+// FILEs before it, their end included, are written, the FILEs after it are
+// still parsed, and the exit status is 2.
+func TestMissingLaterFile(t *testing.T) {
+	dir := t.TempDir()
+	a := filepath.Join(dir, "a.txt")
+	os.WriteFile(a, []byte("hi"), 0o644)
+	missing := filepath.Join(dir, "missing.txt")
+	for _, args := range [][]string{{a, missing, a}, {"--to", "delimiter", a, missing}, {"-o", "text", a, missing}} {
+		code, out, errs := runCLI(t, "", args...)
+		if code != 2 || !strings.Contains(errs, "missing.txt") {
+			t.Errorf("%q: exit %d, stderr %q; want 2 and the missing file named", args, code, errs)
+		}
+		if !strings.Contains(out, "hi") {
+			t.Errorf("%q: the first FILE's events are not written:\n%s", args, out)
+		}
+	}
+	_, out, _ := runCLI(t, "", a, missing, a)
+	if strings.Count(out, `{"type":"end","file":"`+a+`"}`) != 2 {
+		t.Errorf("not every readable FILE's stream is written, end included:\n%s", out)
+	}
+}
+
+// TestConversationToWritesPlainJSON: --conversation --to writes < and > as
+// they are, like every other path, and counts what it cannot carry under
+// --strict.
+func TestConversationToWritesPlainJSON(t *testing.T) {
+	transcript := `[{"role":"assistant","content":"a <b> c <execute>[{\"name\":\"ls\"}]</execute>"}]`
+	code, out, errs := runCLI(t, transcript, "-s", "xmljson", "--conversation", "--to", "xmljson")
+	if code != 0 || !strings.Contains(out, `<execute>`) || strings.Contains(out, `\u003c`) {
+		t.Errorf("exit %d, stderr %q, out:\n%s", code, errs, out)
+	}
+	bad := `[{"role":"assistant","content":"<execute>[oops]</execute>"}]`
+	if code, _, _ := runCLI(t, bad, "-s", "xmljson", "--conversation", "--to", "caret", "--strict"); code != 1 {
+		t.Errorf("an error event under --conversation --to --strict: exit %d, want 1", code)
 	}
 }

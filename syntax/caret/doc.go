@@ -34,10 +34,10 @@
 // no YAML comments, quotes or type guessing: "# x", "012", "yes", "a: b"
 // stay as written); "key:" with indented "- item" lines is an array (items
 // verbatim too); "key: |" (|-, >, and YAML's other block-scalar headers) with
-// indented lines is a block scalar, decoded by gopkg.in/yaml.v3 with YAML's
+// indented lines is a block scalar, decoded by go.yaml.in/yaml/v3 with YAML's
 // indentation, chomping and folding rules. After a line "---", a body that
 // starts with a "key: |" line is a mapping of block scalars, each a
-// parameter (decoded by yaml.v3 through yaml.Node, which keeps repeated keys
+// parameter (decoded by the same module through yaml.Node, which keeps repeated keys
 // and their lines); any other body is, verbatim, the parameter "content",
 // the newline before the closing fence removed.
 //
