@@ -557,7 +557,7 @@ func (t *transcoder) report(err error) {
 func runPrompt(args []string, stdout, stderr io.Writer) int {
 	fs := pflag.NewFlagSet("toolparse prompt", pflag.ContinueOnError)
 	fs.SetOutput(io.Discard)
-	name := fs.StringP("syntax", "s", "xmljson", "the syntax to teach")
+	name := fs.StringP("syntax", "s", registry.Builtin()[0].Name, "the syntax to teach")
 	tools := fs.String("tools", "", "the tool definitions (`FILE`: OpenAI, Anthropic, MCP or plain JSON)")
 	help := fs.BoolP("help", "h", false, "show this help")
 	err := fs.Parse(args)
