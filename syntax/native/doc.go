@@ -25,6 +25,13 @@
 // never a call. Calls emitted in a message that never ended get an error
 // instead of execute.
 //
+// Gemini 3 and Vertex may stream a call's arguments: a functionCall part
+// with its name and willContinue:true opens the call, parts of partialArgs
+// ({jsonPath, stringValue|numberValue|boolValue|nullValue}) build its
+// arguments, and the first functionCall part without willContinue closes it
+// (its own partialArgs taken first). The call is emitted only then; one
+// still open when the message or the stream ends is a truncated error.
+//
 // Quirks handled, each with a golden case: arguments absent, "" or {} for a
 // parameterless tool (→ {}); a first fragment of ""; an index of -1 or
 // starting above 0; the name, or the whole arguments, sent again in later
@@ -39,5 +46,11 @@
 // results; a result's tool name comes from the call with its id seen earlier
 // in the stream ("" when there was none); documents that fit no shape, and
 // lines that are not JSON, are errors with their text as raw; an "error"
-// event of the Anthropic stream becomes an error event.
+// event of the Anthropic stream becomes an error event. Gemini's partialArgs:
+// the jsonPath forms read are $ followed by .name, [N] and ['name'] steps;
+// members and elements come in the order they are first set, an element
+// skipped is null; a stringValue is appended to the string already at its
+// path, any other value replaces what is there; a path that steps into a
+// value of another kind, or that cannot be read, makes the call a malformed
+// error; the partialArgs of one call count against MaxBlock.
 package native

@@ -25,6 +25,12 @@ type call struct {
 	tooLong  bool
 	started  bool // token mode: its first partial event was sent
 	index    int  // its place among the message's calls
+
+	hosted   bool   // run by the provider: a hosted_call, never a call
+	unclosed bool   // Gemini: streamed with willContinue and not closed yet
+	tree     *gNode // Gemini: the arguments assembled from partialArgs
+	argBytes int    // Gemini: the bytes of partialArgs taken, against the limit
+	problem  string // Gemini: why the partialArgs cannot be assembled
 }
 
 // message is the assistant message whose calls are being assembled.
@@ -34,6 +40,7 @@ type message struct {
 	emitted int // valid calls emitted
 	seen    int // calls started
 	first   syntax.Pos
+	gemini  *call // the Gemini call being streamed with willContinue, if any
 }
 
 func (m *message) reset() {
@@ -42,6 +49,7 @@ func (m *message) reset() {
 		m.byKey = map[string]*call{}
 	}
 	m.emitted, m.seen = 0, 0
+	m.gemini = nil
 }
 
 // callFor returns the call at key, starting one if there is none, or if the
@@ -132,6 +140,10 @@ func (p *parser) completeCall(c *call, cut string) {
 		code, problem = syntax.CodeOverLimit, fmt.Sprintf("its arguments are longer than the limit of %d bytes", p.Options().BlockLimit())
 	case cut != "":
 		code, problem = syntax.CodeTruncated, "it was cut off ("+cut+") and is not executed"
+	case c.unclosed:
+		code, problem = syntax.CodeTruncated, "its functionCall parts (willContinue) stopped before the closing one, so it is not executed"
+	case c.problem != "":
+		code, problem = syntax.CodeMalformed, c.problem
 	case c.name == "":
 		code, problem = syntax.CodeMalformed, "it has no name"
 	}

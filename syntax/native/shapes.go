@@ -431,10 +431,7 @@ func (p *parser) geminiParts(parts [][]byte, role string, span syntax.Span) {
 		pt := object(raw)
 		switch {
 		case pt.has("functionCall"):
-			fc := pt.obj("functionCall")
-			c := p.callFor("gemini:"+strconv.Itoa(len(p.msg.calls)+p.msg.emitted), fc.s("id"), fc.s("name"), span)
-			c.whole = fc.get("args")
-			p.completeCall(c, "")
+			p.geminiCall(pt.obj("functionCall"), span)
 		case pt.has("functionResponse"):
 			fr := pt.obj("functionResponse")
 			p.EndRun()

@@ -1,0 +1,89 @@
+package native_test
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/toolparse/toolparse/syntax"
+	"github.com/toolparse/toolparse/syntax/native"
+	"github.com/toolparse/toolparse/syntax/syntaxtest"
+)
+
+// events parses in at several chunkings, checks that they all give the same
+// events, and returns those as JSON lines (without spans).
+func events(t *testing.T, in string) string {
+	t.Helper()
+	whole := syntaxtest.EncodeJSONL(syntax.Parse(native.Syntax, []byte(in), syntax.Options{}))
+	for _, n := range []int{1, 2, 7, 64} {
+		got := syntaxtest.EncodeJSONL(syntax.ParseChunks(native.Syntax, syntaxtest.Split([]byte(in), n), syntax.Options{}))
+		if !bytes.Equal(got, whole) {
+			t.Fatalf("chunks of %d give other events:\n%s\nthan the whole input:\n%s", n, got, whole)
+		}
+	}
+	return string(whole)
+}
+
+func lines(ls ...string) string { return strings.Join(ls, "\n") + "\n" }
+
+// expect checks that in gives want at every chunking.
+func expect(t *testing.T, in, want string) {
+	t.Helper()
+	if got := events(t, in); got != want {
+		t.Errorf("events:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+func TestGeminiStreamedArgs(t *testing.T) {
+	part := func(fc string) string {
+		return `data: {"candidates":[{"content":{"role":"model","parts":[{"functionCall":` + fc + `}]}}]}` + "\n\n"
+	}
+	stop := `data: {"candidates":[{"content":{"role":"model","parts":[{"text":""}]},"finishReason":"STOP"}]}` + "\n\n"
+	whole := `{"candidates":[{"content":{"role":"model","parts":[{"functionCall":{"name":"edit","args":{"path":"a.go","lines":[3,4],"dry":false,"note":null,"opts":{"mode":"fast"}}}}]},"finishReason":"STOP"}]}` + "\n"
+	streamed := part(`{"name":"edit","willContinue":true}`) +
+		part(`{"partialArgs":[{"jsonPath":"$.path","stringValue":"a.","willContinue":true}],"willContinue":true}`) +
+		part(`{"partialArgs":[{"jsonPath":"$.path","stringValue":"go"}],"willContinue":true}`) +
+		part(`{"partialArgs":[{"jsonPath":"$.lines[0]","numberValue":3},{"jsonPath":"$.lines[1]","numberValue":4}],"willContinue":true}`) +
+		part(`{"partialArgs":[{"jsonPath":"$.dry","boolValue":false},{"jsonPath":"$.note","nullValue":"NULL_VALUE"}],"willContinue":true}`) +
+		part(`{"partialArgs":[{"jsonPath":"$['opts'].mode","stringValue":"fast"}],"willContinue":true}`) +
+		part(`{}`) + stop
+	want := lines(`{"type":"call","name":"edit","args":{"path":"a.go","lines":[3,4],"dry":false,"note":null,"opts":{"mode":"fast"}}}`,
+		`{"type":"execute"}`, `{"type":"end"}`)
+	t.Run("whole", func(t *testing.T) { expect(t, whole, want) })
+	t.Run("streamed", func(t *testing.T) { expect(t, streamed, want) })
+
+	t.Run("finish before the closing part", func(t *testing.T) {
+		in := part(`{"name":"edit","willContinue":true}`) +
+			part(`{"partialArgs":[{"jsonPath":"$.path","stringValue":"a.go"}],"willContinue":true}`) + stop
+		got := events(t, in)
+		if strings.Contains(got, `"type":"call"`) || strings.Contains(got, `"execute"`) || !strings.Contains(got, `"code":"truncated"`) {
+			t.Errorf("a call never closed must be a truncated error, never a call:\n%s", got)
+		}
+	})
+	t.Run("a value where an object is", func(t *testing.T) {
+		in := part(`{"name":"edit","willContinue":true}`) +
+			part(`{"partialArgs":[{"jsonPath":"$.opts.mode","stringValue":"x"}],"willContinue":true}`) +
+			part(`{"partialArgs":[{"jsonPath":"$.opts","numberValue":1}]}`) + stop
+		got := events(t, in)
+		if strings.Contains(got, `"type":"call"`) || !strings.Contains(got, `"code":"malformed"`) {
+			t.Errorf("conflicting paths must be a malformed error:\n%s", got)
+		}
+	})
+	t.Run("bad path", func(t *testing.T) {
+		in := part(`{"name":"edit","willContinue":true,"partialArgs":[{"jsonPath":"path","stringValue":"x"}]}`) + part(`{}`) + stop
+		if got := events(t, in); !strings.Contains(got, `"code":"malformed"`) || strings.Contains(got, `"type":"call"`) {
+			t.Errorf("a bad jsonPath must be a malformed error:\n%s", got)
+		}
+	})
+	t.Run("over the limit", func(t *testing.T) {
+		in := part(`{"name":"edit","willContinue":true}`)
+		for range 50 {
+			in += part(`{"partialArgs":[{"jsonPath":"$.text","stringValue":"0123456789"}],"willContinue":true}`)
+		}
+		in += part(`{}`) + stop
+		got := syntaxtest.EncodeJSONL(syntax.Parse(native.Syntax, []byte(in), syntax.Options{MaxBlock: 300}))
+		if !bytes.Contains(got, []byte(`"code":"over_limit"`)) || bytes.Contains(got, []byte(`"type":"call"`)) {
+			t.Errorf("arguments over the limit must be an over_limit error:\n%s", got)
+		}
+	})
+}
