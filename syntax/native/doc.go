@@ -32,6 +32,20 @@
 // (its own partialArgs taken first). The call is emitted only then; one
 // still open when the message or the stream ends is a truncated error.
 //
+// Tools the provider runs itself are hosted_call and hosted_result events,
+// never calls, and no execute follows them: Anthropic server_tool_use and
+// mcp_tool_use blocks (input as args; emitted at content_block_stop, or at
+// their place in a whole message) and their result blocks (any type ending
+// in _tool_result but tool_result, named after the call by tool_use_id,
+// failure when is_error is set or the content's type ends in _error); OpenAI
+// Responses web_search_call, file_search_call, code_interpreter_call,
+// image_generation_call and mcp_call items, each a hosted_call and a
+// hosted_result with the item's id, at output_item.done or at the item's
+// place in a whole response.
+//
+// Each Anthropic content block, Responses content part and reasoning summary
+// part is a text run of its own, whole as in a stream.
+//
 // Quirks handled, each with a golden case: arguments absent, "" or {} for a
 // parameterless tool (→ {}); a first fragment of ""; an index of -1 or
 // starting above 0; the name, or the whole arguments, sent again in later
@@ -52,5 +66,14 @@
 // skipped is null; a stringValue is appended to the string already at its
 // path, any other value replaces what is there; a path that steps into a
 // value of another kind, or that cannot be read, makes the call a malformed
-// error; the partialArgs of one call count against MaxBlock.
+// error; the partialArgs of one call count against MaxBlock. A Responses
+// built-in item is a hosted_call named by its type without _call (an
+// mcp_call: its tool's name); its args are its request fields (action,
+// queries, code and container_id, revised_prompt; an mcp_call's arguments,
+// parsed), its hosted_result's content every other field but id, type and
+// status, and its status is success only when the item's is completed (and
+// an mcp_call's error is null). Hosted calls stream no partial events in
+// token mode. A Responses item added to a stream whose done event never
+// comes is a truncated error. Whole Responses function calls are emitted at
+// their place among the items, unless the response is incomplete.
 package native

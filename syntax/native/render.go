@@ -88,6 +88,39 @@ func (u *anthropicUnits) Calls(calls []syntax.Event) error {
 	return nil
 }
 
+// anthropicServerTools are the tools Anthropic runs itself, each answered by
+// a block of type NAME_tool_result; any other hosted tool is written as an
+// MCP tool (mcp_tool_use, mcp_tool_result).
+var anthropicServerTools = map[string]bool{
+	"web_search": true, "web_fetch": true, "code_execution": true, "bash_code_execution": true,
+	"text_editor_code_execution": true, "tool_search_tool_regex": true, "tool_search_tool_bm25": true,
+}
+
+// Hosted writes a hosted call as a server_tool_use (or mcp_tool_use) block
+// of the open assistant message, and a hosted result as the result block
+// that follows it (is_error for a failure; a "name" field, which this parser
+// reads, when it has no id).
+func (u *anthropicUnits) Hosted(e syntax.Event) error {
+	if e.Type == syntax.HostedCall {
+		typ := "mcp_tool_use"
+		if anthropicServerTools[e.Name] {
+			typ = "server_tool_use"
+		}
+		u.content = append(u.content, aBlock{Type: typ, ID: e.ID, Name: e.Name, Input: e.ArgsJSON()})
+		return nil
+	}
+	typ := "mcp_tool_result"
+	if anthropicServerTools[e.Tool] {
+		typ = e.Tool + "_tool_result"
+	}
+	b := aBlock{Type: typ, ToolUseID: e.ID, Content: e.ValueJSON(), IsError: e.Status == syntax.Failure}
+	if e.ID == "" {
+		b.Name = e.Tool
+	}
+	u.content = append(u.content, b)
+	return nil
+}
+
 func (u *anthropicUnits) Execute() error {
 	if len(u.calls) == 0 {
 		return wire.CannotCarry("native", "an execute with no call")

@@ -22,8 +22,9 @@ func (p *parser) document(raw []byte, span syntax.Span) {
 	case strings.HasPrefix(typ, "response."):
 		p.responsesEvent(d, typ, span)
 	case kind == "response" || d.isArr("output"):
-		p.responsesOutput(d.arr("output"), span)
-		p.endMessage(span, cutReason(d.s("status") == "incomplete", "status incomplete"))
+		incomplete := d.s("status") == "incomplete"
+		p.responsesOutput(d.arr("output"), span, incomplete)
+		p.endMessage(span, cutReason(incomplete, "status incomplete"))
 	case anthropicEvents[typ]:
 		p.anthropicEvent(d, typ, span)
 	case d.isArr("candidates"):
@@ -115,6 +116,7 @@ func (p *parser) message(d fields, span syntax.Span) {
 		}
 		for i, b := range bs {
 			p.wholeBlock(b, strconv.Itoa(i), span, i != lastUse)
+			p.EndRun() // each block is a run of its own, as in a stream
 		}
 	}
 	for i, tc := range d.arr("tool_calls") {
@@ -151,6 +153,17 @@ func (p *parser) wholeBlock(b fields, key string, span syntax.Span, complete boo
 		}
 	case "tool_result":
 		p.toolResult(b, span)
+	case "server_tool_use", "mcp_tool_use":
+		c := p.callFor("block:"+key, b.s("id"), b.s("name"), span)
+		c.hosted, c.whole = true, b.get("input")
+		if len(c.whole) == 0 {
+			c.whole = []byte("{}")
+		}
+		p.completeCall(c, "")
+	default:
+		if anthropicHostedResult(b.s("type")) {
+			p.hostedResult(b, span)
+		}
 	}
 }
 
@@ -249,13 +262,15 @@ func (p *parser) anthropicEvent(d fields, typ string, span syntax.Span) {
 	switch typ {
 	case "content_block_start":
 		b := d.obj("content_block")
-		switch b.s("type") {
-		case "tool_use", "server_tool_use":
+		switch typ := b.s("type"); {
+		case typ == "tool_use" || anthropicHostedUse(typ):
 			c := p.callFor(key, b.s("id"), b.s("name"), span)
-			c.start = b.get("input")
-		case "text":
+			c.start, c.hosted = b.get("input"), typ != "tool_use"
+		case anthropicHostedResult(typ):
+			p.hostedResult(b, span)
+		case typ == "text":
 			p.text(syntax.Respond, b.get("text"), span)
-		case "thinking":
+		case typ == "thinking":
 			p.text(syntax.Think, b.get("thinking"), span)
 		}
 	case "content_block_delta":
@@ -304,11 +319,14 @@ func (p *parser) responsesEvent(d fields, typ string, span syntax.Span) {
 	}
 	switch typ {
 	case "response.output_item.added":
-		if it := d.obj("item"); it.s("type") == "function_call" {
+		switch it := d.obj("item"); it.s("type") {
+		case "function_call":
 			c := p.callFor(respKey(it, outIdx, hasOut), it.s("call_id"), it.s("name"), span)
 			if args, ok := it.str("arguments"); ok {
 				p.addArgs(c, []byte(args), span)
 			}
+		default:
+			p.responsesItemOpen(it, respKey(it, outIdx, hasOut), span)
 		}
 	case "response.function_call_arguments.delta":
 		c := p.respCall(key, outIdx, hasOut)
@@ -326,14 +344,20 @@ func (p *parser) responsesEvent(d fields, typ string, span syntax.Span) {
 			}
 		}
 	case "response.output_item.done":
-		if it := d.obj("item"); it.s("type") == "function_call" {
+		switch it := d.obj("item"); it.s("type") {
+		case "function_call":
 			c := p.callFor(respKey(it, outIdx, hasOut), it.s("call_id"), it.s("name"), span)
 			if args, ok := it.str("arguments"); ok {
 				c.whole = []byte(args)
 			}
 			p.completeCall(c, "")
+		case "message", "reasoning": // their text came in deltas
+		default:
+			p.responsesItem(it, respKey(it, outIdx, hasOut), span, true)
 		}
 		p.EndRun()
+	case "response.content_part.done", "response.reasoning_summary_part.done":
+		p.EndRun() // each part is a run of its own
 	case "response.output_text.delta":
 		p.text(syntax.Respond, d.get("delta"), span)
 	case "response.reasoning_summary_text.delta", "response.reasoning_text.delta":
@@ -373,8 +397,10 @@ func (p *parser) respCall(key string, outIdx int, hasOut bool) *call {
 }
 
 // responsesOutput reads the output items of a whole Responses response (or
-// input items of a Responses conversation).
-func (p *parser) responsesOutput(items [][]byte, span syntax.Span) {
+// input items of a Responses conversation). Calls are emitted at their
+// place, as in a stream, unless the response is incomplete: then the last
+// one is left for endMessage to report as cut off.
+func (p *parser) responsesOutput(items [][]byte, span syntax.Span, incomplete bool) {
 	for i, raw := range items {
 		it := object(raw)
 		switch it.s("type") {
@@ -383,19 +409,26 @@ func (p *parser) responsesOutput(items [][]byte, span syntax.Span) {
 				if part := object(c); part.s("type") == "output_text" || part.s("type") == "text" {
 					p.text(syntax.Respond, part.get("text"), span)
 				}
+				p.EndRun() // each content part is a run of its own, as in a stream
 			}
 		case "reasoning":
 			for _, s := range it.arr("summary") {
 				p.text(syntax.Think, object(s).get("text"), span)
+				p.EndRun()
 			}
 		case "function_call":
 			c := p.callFor("output:"+strconv.Itoa(i), it.s("call_id"), it.s("name"), span)
 			if args, ok := it.str("arguments"); ok {
 				c.whole = []byte(args)
 			}
+			if !incomplete {
+				p.completeCall(c, "")
+			}
 		case "function_call_output":
 			p.EndRun()
 			p.Emit(syntax.Event{Type: syntax.Result, Tool: p.names[it.s("call_id")], ID: it.s("call_id"), Status: syntax.Success, Value: contentValue(it.get("output")), Span: span})
+		default:
+			p.responsesItem(it, "output:"+strconv.Itoa(i), span, !incomplete)
 		}
 	}
 	p.EndRun()

@@ -87,3 +87,27 @@ func TestGeminiStreamedArgs(t *testing.T) {
 		}
 	})
 }
+
+// wholeAndStreamed pairs golden cases that hold one message streamed and
+// whole: both must give the same events.
+var wholeAndStreamed = [][2]string{
+	{"anthropic-stream-web-search", "anthropic-whole-web-search"},
+	{"anthropic-stream-mcp", "anthropic-whole-mcp"},
+	{"anthropic-stream-web-fetch", "anthropic-whole-web-fetch"},
+}
+
+func TestWholeAndStreamedAgree(t *testing.T) {
+	for _, pair := range wholeAndStreamed {
+		var evs [2][]byte
+		for i, name := range pair {
+			g, err := syntaxtest.ReadGolden(goldens + "/" + name + ".txtar")
+			if err != nil {
+				t.Fatal(err)
+			}
+			evs[i] = g.Events
+		}
+		if !bytes.Equal(evs[0], evs[1]) {
+			t.Errorf("%s and %s give different events:\n%s\n%s", pair[0], pair[1], evs[0], evs[1])
+		}
+	}
+}
