@@ -46,6 +46,19 @@
 // Each Anthropic content block, Responses content part and reasoning summary
 // part is a text run of its own, whole as in a stream.
 //
+// Content given as an array of typed parts (Mistral's text and thinking
+// parts, a thinking part's text parts) is read part by part. A refusal is
+// respond with Refusal set: Chat message.refusal and delta.refusal,
+// Responses refusal content parts and response.refusal.delta, and an
+// Anthropic message that stops with stop_reason "refusal", whose
+// stop_details.explanation is the refusal text (with none, the message's own
+// text stands as it is). Responses custom_tool_call items are calls with args
+// {"input": text} and Custom set; local_shell_call, shell_call and
+// apply_patch_call items are calls named local_shell, shell and apply_patch,
+// their action (apply_patch: operation) object as args. A content block,
+// content part, output item or Gemini part of a kind the parser does not
+// read is an unsupported error, never nothing.
+//
 // Quirks handled, each with a golden case: arguments absent, "" or {} for a
 // parameterless tool (→ {}); a first fragment of ""; an index of -1 or
 // starting above 0; the name, or the whole arguments, sent again in later
@@ -75,5 +88,12 @@
 // an mcp_call's error is null). Hosted calls stream no partial events in
 // token mode. A Responses item added to a stream whose done event never
 // comes is a truncated error. Whole Responses function calls are emitted at
-// their place among the items, unless the response is incomplete.
+// their place among the items, unless the response is incomplete. A refusal
+// is gathered as a run of its own and emitted whole when it ends: in token
+// mode it streams no fragments. Chat refusal fragments of one message are
+// one run. Items of an OpenAI Responses stream that only report progress
+// (web_search_call.searching, mcp_call_arguments.delta, …) are not read:
+// the item's done event carries all they say. Gemini parts holding only a
+// thoughtSignature give nothing; executableCode, codeExecutionResult,
+// inlineData and other parts are unsupported.
 package native

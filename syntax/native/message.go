@@ -233,6 +233,7 @@ func (p *parser) endMessage(span syntax.Span, cut string) {
 
 // endOfStream reports what the stream left unfinished.
 func (p *parser) endOfStream() {
+	p.EndRun()
 	calls := p.msg.calls
 	p.msg.calls = nil
 	for _, c := range calls {

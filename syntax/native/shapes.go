@@ -72,13 +72,6 @@ func (p *parser) conversationMessage(raw []byte, span syntax.Span) {
 	}
 }
 
-// text emits a text value of a message, when it is a string.
-func (p *parser) text(t syntax.Type, raw []byte, span syntax.Span) {
-	if s, ok := jsonscan.Unquote(raw); ok {
-		p.TextDecoded(t, []byte(s), span)
-	}
-}
-
 // message reads one whole message in OpenAI or Anthropic form.
 func (p *parser) message(d fields, span syntax.Span) {
 	switch d.s("role") {
@@ -100,7 +93,7 @@ func (p *parser) message(d fields, span syntax.Span) {
 	}
 	// An assistant message.
 	p.text(syntax.Think, d.get("reasoning_content"), span)
-	if jsonscan.Kind(d.get("content")) == '"' {
+	if jsonscan.Kind(d.get("content")) != '[' {
 		p.text(syntax.Respond, d.get("content"), span)
 	} else {
 		var bs []fields // each block walked once
@@ -118,6 +111,11 @@ func (p *parser) message(d fields, span syntax.Span) {
 			p.wholeBlock(b, strconv.Itoa(i), span, i != lastUse)
 			p.EndRun() // each block is a run of its own, as in a stream
 		}
+	}
+	p.refuse(d.get("refusal"), span)
+	if d.s("stop_reason") == "refusal" {
+		p.EndRun()
+		p.refuse(d.obj("stop_details").get("explanation"), span)
 	}
 	for i, tc := range d.arr("tool_calls") {
 		p.chatToolCall(object(tc), i, span)
@@ -137,14 +135,16 @@ func contentValue(raw []byte) []byte {
 
 // wholeBlock reads one Anthropic content block of a whole message.
 func (p *parser) wholeBlock(b fields, key string, span syntax.Span, complete bool) {
-	switch b.s("type") {
-	case "text":
+	switch typ := b.s("type"); typ {
+	case "text", "output_text":
 		p.text(syntax.Respond, b.get("text"), span)
 	case "thinking":
-		p.text(syntax.Think, b.get("thinking"), span)
+		p.thinking(b.get("thinking"), span)
+	case "refusal":
+		p.refuse(b.get("refusal"), span)
 	case "tool_use": // complete: emitted at its place among the blocks
 		c := p.callFor("block:"+key, b.s("id"), b.s("name"), span)
-		c.whole = b.get("input")
+		c.whole, c.custom = b.get("input"), b.boolean("custom")
 		if len(c.whole) == 0 {
 			c.whole = []byte("{}")
 		}
@@ -161,9 +161,11 @@ func (p *parser) wholeBlock(b fields, key string, span syntax.Span, complete boo
 		}
 		p.completeCall(c, "")
 	default:
-		if anthropicHostedResult(b.s("type")) {
+		if anthropicHostedResult(typ) {
 			p.hostedResult(b, span)
+			return
 		}
+		p.Errorf(syntax.CodeUnsupported, p.docStart, span, nil, "a content block of type %q is not read", typ)
 	}
 }
 
@@ -215,7 +217,8 @@ func (p *parser) chatCompletion(d fields, span syntax.Span) {
 			} else {
 				p.text(syntax.Think, m.get("reasoning"), span)
 			}
-			p.text(syntax.Respond, m.get("content"), span)
+			p.content(m.get("content"), span)
+			p.refuse(m.get("refusal"), span)
 			for i, tc := range m.arr("tool_calls") {
 				p.chatToolCall(object(tc), i, span)
 			}
@@ -265,13 +268,15 @@ func (p *parser) anthropicEvent(d fields, typ string, span syntax.Span) {
 		switch typ := b.s("type"); {
 		case typ == "tool_use" || anthropicHostedUse(typ):
 			c := p.callFor(key, b.s("id"), b.s("name"), span)
-			c.start, c.hosted = b.get("input"), typ != "tool_use"
+			c.start, c.hosted, c.custom = b.get("input"), typ != "tool_use", b.boolean("custom")
 		case anthropicHostedResult(typ):
 			p.hostedResult(b, span)
 		case typ == "text":
 			p.text(syntax.Respond, b.get("text"), span)
 		case typ == "thinking":
 			p.text(syntax.Think, b.get("thinking"), span)
+		default:
+			p.Errorf(syntax.CodeUnsupported, p.docStart, span, nil, "a content block of type %q is not read", typ)
 		}
 	case "content_block_delta":
 		delta := d.obj("delta")
@@ -299,6 +304,10 @@ func (p *parser) anthropicEvent(d fields, typ string, span syntax.Span) {
 	case "message_delta":
 		if stop := d.obj("delta").s("stop_reason"); stop != "" {
 			p.EndRun()
+			if stop == "refusal" {
+				p.refuse(d.obj("delta").obj("stop_details").get("explanation"), span)
+				p.EndRun()
+			}
 			p.endMessage(span, anthropicCut(stop))
 		}
 	case "message_stop":
@@ -360,6 +369,8 @@ func (p *parser) responsesEvent(d fields, typ string, span syntax.Span) {
 		p.EndRun() // each part is a run of its own
 	case "response.output_text.delta":
 		p.text(syntax.Respond, d.get("delta"), span)
+	case "response.refusal.delta":
+		p.refuse(d.get("delta"), span)
 	case "response.reasoning_summary_text.delta", "response.reasoning_text.delta":
 		p.text(syntax.Think, d.get("delta"), span)
 	case "response.completed", "response.incomplete", "response.failed":
@@ -405,10 +416,11 @@ func (p *parser) responsesOutput(items [][]byte, span syntax.Span, incomplete bo
 		it := object(raw)
 		switch it.s("type") {
 		case "message":
+			if r := it.s("role"); r == "user" || r == "system" || r == "developer" {
+				continue // input of a Responses conversation: no events
+			}
 			for _, c := range it.arr("content") {
-				if part := object(c); part.s("type") == "output_text" || part.s("type") == "text" {
-					p.text(syntax.Respond, part.get("text"), span)
-				}
+				p.content(append(append([]byte{'['}, c...), ']'), span)
 				p.EndRun() // each content part is a run of its own, as in a stream
 			}
 		case "reasoning":
@@ -478,6 +490,13 @@ func (p *parser) geminiParts(parts [][]byte, role string, span syntax.Span) {
 				t = syntax.Think
 			}
 			p.text(t, pt.get("text"), span)
+		default:
+			for _, m := range pt {
+				if k := string(m.key); k != "thoughtSignature" && k != "thought" {
+					p.Errorf(syntax.CodeUnsupported, p.docStart, span, nil, "a part with %q is not read", k)
+					break
+				}
+			}
 		}
 	}
 }

@@ -96,6 +96,15 @@ var wholeAndStreamed = [][2]string{
 	{"anthropic-stream-web-fetch", "anthropic-whole-web-fetch"},
 	{"openai-responses-stream-web-search", "openai-responses-whole-web-search"},
 	{"openai-responses-stream-mcp", "openai-responses-whole-mcp"},
+	{"mistral-stream-thinking-parts", "mistral-whole-thinking-parts"},
+	{"anthropic-stream-refusal", "anthropic-whole-refusal"},
+	{"openai-chat-stream-refusal", "openai-chat-whole-refusal"},
+	{"openai-responses-stream-refusal", "openai-responses-whole-refusal"},
+	{"openai-responses-stream-custom-tool", "openai-responses-whole-custom-tool"},
+	{"openai-responses-stream-local-shell", "openai-responses-whole-local-shell"},
+	{"openai-responses-stream-shell", "openai-responses-whole-shell"},
+	{"openai-responses-stream-apply-patch", "openai-responses-whole-apply-patch"},
+	{"gemini-stream-partial-args-nested", "gemini-whole-nested-args"},
 }
 
 func TestWholeAndStreamedAgree(t *testing.T) {
