@@ -129,3 +129,50 @@ func TestWholeAndStreamedAgree(t *testing.T) {
 		}
 	}
 }
+
+// Parts, blocks and items the parser recognises but does not read are
+// unsupported errors, never nothing; what is read around them still is.
+func TestUnsupported(t *testing.T) {
+	for name, in := range map[string]string{
+		"anthropic whole block": `{"type":"message","role":"assistant","content":[{"type":"redacted_thinking","data":"EmwKAhgBEgy3"},{"type":"text","text":"Hi."}],"stop_reason":"end_turn"}` + "\n",
+		"anthropic stream block": "data: {\"type\":\"content_block_start\",\"index\":0,\"content_block\":{\"type\":\"redacted_thinking\",\"data\":\"EmwKAhgBEgy3\"}}\n\n" +
+			"data: {\"type\":\"content_block_stop\",\"index\":0}\n\ndata: {\"type\":\"content_block_start\",\"index\":1,\"content_block\":{\"type\":\"text\",\"text\":\"Hi.\"}}\n\n" +
+			"data: {\"type\":\"content_block_stop\",\"index\":1}\n\ndata: {\"type\":\"message_stop\"}\n",
+		"chat content part": `{"object":"chat.completion","choices":[{"index":0,"message":{"role":"assistant","content":[{"type":"image_url","image_url":{"url":"data:"}},{"type":"text","text":"Hi."}]},"finish_reason":"stop"}]}` + "\n",
+		"responses item":    `{"object":"response","status":"completed","output":[{"type":"compaction","id":"cmp_1","encrypted_content":"x"},{"type":"message","role":"assistant","content":[{"type":"output_text","text":"Hi."}]}]}` + "\n",
+		"gemini part":       `{"candidates":[{"content":{"role":"model","parts":[{"executableCode":{"language":"PYTHON","code":"print(1)"}},{"codeExecutionResult":{"outcome":"OUTCOME_OK","output":"1\n"}},{"text":"Hi."}]},"finishReason":"STOP"}]}` + "\n",
+	} {
+		t.Run(name, func(t *testing.T) {
+			got := events(t, in)
+			if !strings.Contains(got, `"code":"unsupported"`) || !strings.Contains(got, `{"type":"respond","content":"Hi."}`) {
+				t.Errorf("want an unsupported error and the text:\n%s", got)
+			}
+		})
+	}
+}
+
+// A hosted call cut off by the end of the stream is an error, never a
+// hosted_call (nor a call).
+func TestHostedCut(t *testing.T) {
+	for name, in := range map[string]string{
+		"anthropic": "data: {\"type\":\"content_block_start\",\"index\":0,\"content_block\":{\"type\":\"server_tool_use\",\"id\":\"srvtoolu_1\",\"name\":\"web_search\",\"input\":{}}}\n\n" +
+			"data: {\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"input_json_delta\",\"partial_json\":\"{\\\"query\\\": \\\"go\"}}\n",
+		"responses": "data: {\"type\":\"response.output_item.added\",\"output_index\":0,\"item\":{\"id\":\"ws_1\",\"type\":\"web_search_call\",\"status\":\"in_progress\"}}\n\n" +
+			"data: {\"type\":\"response.web_search_call.searching\",\"output_index\":0,\"item_id\":\"ws_1\"}\n",
+	} {
+		t.Run(name, func(t *testing.T) {
+			got := events(t, in)
+			if strings.Contains(got, `"hosted_call"`) || strings.Contains(got, `"type":"call"`) || !strings.Contains(got, `"code":"truncated"`) {
+				t.Errorf("want a truncated error and no call:\n%s", got)
+			}
+		})
+	}
+}
+
+// An Anthropic refusal with no stop_details: the message's own text (none
+// here) stands as it is. Input: packages/anthropic/src/__fixtures__/
+// anthropic-refusal-no-details.json of github.com/vercel/ai, compacted.
+func TestAnthropicRefusalNoDetails(t *testing.T) {
+	in := `{"model":"claude-fable-5","id":"msg_01RefusalNoDetailsAbcdefghij","type":"message","role":"assistant","content":[],"stop_reason":"refusal","stop_details":null,"stop_sequence":null,"usage":{"input_tokens":18,"output_tokens":5}}` + "\n"
+	expect(t, in, lines(`{"type":"end"}`))
+}
