@@ -105,6 +105,7 @@ var wholeAndStreamed = [][2]string{
 	{"openai-responses-stream-shell", "openai-responses-whole-shell"},
 	{"openai-responses-stream-apply-patch", "openai-responses-whole-apply-patch"},
 	{"gemini-stream-partial-args-nested", "gemini-whole-nested-args"},
+	{"anthropic-stream-code-execution", "anthropic-whole-code-execution"},
 }
 
 func TestWholeAndStreamedAgree(t *testing.T) {
