@@ -22,8 +22,9 @@ func (p *parser) geminiCall(fc fields, span syntax.Span) {
 		p.completeCall(c, "")
 		return
 	}
-	if c != nil && fc.s("name") != "" && c.name != "" {
-		// A new call while the last one was never closed.
+	if name := fc.s("name"); c != nil && name != "" && c.name != "" && (name != c.name || cont) {
+		// A new call (another name, or an opening part) while the last one
+		// was never closed; a closing part may repeat the name.
 		p.msg.gemini = nil
 		p.completeCall(c, "")
 		c = nil

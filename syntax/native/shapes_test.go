@@ -52,6 +52,22 @@ func TestGeminiStreamedArgs(t *testing.T) {
 	t.Run("whole", func(t *testing.T) { expect(t, whole, want) })
 	t.Run("streamed", func(t *testing.T) { expect(t, streamed, want) })
 
+	t.Run("closing part with the name", func(t *testing.T) {
+		in := part(`{"name":"edit","willContinue":true}`) +
+			part(`{"partialArgs":[{"jsonPath":"$.path","stringValue":"a.go"}],"willContinue":true}`) +
+			part(`{"name":"edit"}`) + stop
+		expect(t, in, lines(`{"type":"call","name":"edit","args":{"path":"a.go"}}`, `{"type":"execute"}`, `{"type":"end"}`))
+	})
+	t.Run("a new call before the last one closed", func(t *testing.T) {
+		in := part(`{"name":"edit","willContinue":true}`) +
+			part(`{"partialArgs":[{"jsonPath":"$.path","stringValue":"a.go"}],"willContinue":true}`) +
+			part(`{"name":"read","willContinue":true}`) +
+			part(`{"partialArgs":[{"jsonPath":"$.path","stringValue":"b.go"}]}`) + stop
+		got := events(t, in)
+		if !strings.Contains(got, `"code":"truncated"`) || !strings.Contains(got, `{"type":"call","name":"read","args":{"path":"b.go"}}`) || strings.Contains(got, `"name":"edit","args"`) {
+			t.Errorf("want the unclosed call as a truncated error and the next one as a call:\n%s", got)
+		}
+	})
 	t.Run("finish before the closing part", func(t *testing.T) {
 		in := part(`{"name":"edit","willContinue":true}`) +
 			part(`{"partialArgs":[{"jsonPath":"$.path","stringValue":"a.go"}],"willContinue":true}`) + stop
