@@ -94,7 +94,13 @@ func (p *parser) partialArg(c *call, a fields) {
 	}
 	segs, err := parseJSONPath(path)
 	if err == "" {
-		err = c.tree.set(segs, val, isStr, p.Options().BlockLimit())
+		room := p.Options().BlockLimit() - c.argBytes
+		err = c.tree.set(segs, val, isStr, &room)
+		c.argBytes = p.Options().BlockLimit() - room
+	}
+	if err == errOver {
+		c.tooLong, c.tree = true, nil
+		return
 	}
 	if err != "" {
 		c.problem = "partialArgs jsonPath " + strconv.Quote(path) + ": " + err
@@ -166,9 +172,13 @@ func parseJSONPath(path string) ([]pathSeg, string) {
 	return segs, ""
 }
 
+// errOver is set's error for arguments that would outgrow the limit.
+const errOver = "over the limit"
+
 // set puts val at the path below n, creating the objects and arrays on the
-// way.
-func (n *gNode) set(segs []pathSeg, val []byte, isStr bool, limit int) string {
+// way. Elements skipped by an index (null) are taken from room, 5 bytes
+// each, so that a short path cannot make arguments beyond the limit.
+func (n *gNode) set(segs []pathSeg, val []byte, isStr bool, room *int) string {
 	for i, s := range segs {
 		want := byte('{')
 		if s.idx >= 0 {
@@ -179,8 +189,10 @@ func (n *gNode) set(segs []pathSeg, val []byte, isStr bool, limit int) string {
 		}
 		var slot **gNode
 		if s.idx >= 0 {
-			if s.idx > limit {
-				return "an index beyond the limit"
+			if gap := s.idx - len(n.kids); gap > 0 {
+				if *room -= 5 * gap; *room < 0 {
+					return errOver
+				}
 			}
 			for len(n.kids) <= s.idx {
 				n.kids = append(n.kids, nil)

@@ -101,6 +101,12 @@ func TestGeminiStreamedArgs(t *testing.T) {
 		if !bytes.Contains(got, []byte(`"code":"over_limit"`)) || bytes.Contains(got, []byte(`"type":"call"`)) {
 			t.Errorf("arguments over the limit must be an over_limit error:\n%s", got)
 		}
+		// A short path whose index would make a long array of nulls.
+		in = part(`{"name":"edit","willContinue":true,"partialArgs":[{"jsonPath":"$.a[99999999]","numberValue":1}]}`) + part(`{}`) + stop
+		got = syntaxtest.EncodeJSONL(syntax.Parse(native.Syntax, []byte(in), syntax.Options{MaxBlock: 300}))
+		if !bytes.Contains(got, []byte(`"code":"over_limit"`)) || bytes.Contains(got, []byte(`"type":"call"`)) {
+			t.Errorf("an index past the limit must be an over_limit error:\n%s", got)
+		}
 	})
 }
 
