@@ -12,9 +12,11 @@
 //
 // Reasoning is think, text is respond. Tool calls are assembled per message:
 // by index (Chat Completions), by item id or output index (Responses), by
-// content block (Anthropic); Gemini's come whole. A call is emitted when it
+// content block (Anthropic); Gemini's come whole or as partialArgs (see
+// below). A call is emitted when it
 // is complete — at finish_reason (Chat Completions), at content_block_stop
-// (Anthropic), at output_item.done (Responses), at once (Gemini) — with its
+// (Anthropic), at output_item.done (Responses), at once or at its closing
+// part (Gemini) — with its
 // provider id; execute follows at the message's end (finish_reason,
 // message_delta's stop_reason or message_stop, response.completed, Gemini's
 // finishReason, or the end of a whole message) when the message had a valid
