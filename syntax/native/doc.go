@@ -31,8 +31,9 @@
 // with its name and willContinue:true opens the call, parts of partialArgs
 // ({jsonPath, stringValue|numberValue|boolValue|nullValue}) build its
 // arguments, and the first functionCall part without willContinue closes it
-// (its own partialArgs taken first). The call is emitted only then; one
-// still open when the message or the stream ends is a truncated error.
+// (its own partialArgs taken first). The call is emitted only then, and
+// streams no partial events in token mode (its paths may come in any order);
+// one still open when the message or the stream ends is a truncated error.
 //
 // Tools the provider runs itself are hosted_call and hosted_result events,
 // never calls, and no execute follows them: Anthropic server_tool_use and
