@@ -12,9 +12,11 @@
 //
 // Reasoning is think, text is respond. Tool calls are assembled per message:
 // by index (Chat Completions), by item id or output index (Responses), by
-// content block (Anthropic); Gemini's come whole. A call is emitted when it
+// content block (Anthropic); Gemini's come whole or as partialArgs (see
+// below). A call is emitted when it
 // is complete — at finish_reason (Chat Completions), at content_block_stop
-// (Anthropic), at output_item.done (Responses), at once (Gemini) — with its
+// (Anthropic), at output_item.done (Responses), at once or at its closing
+// part (Gemini) — with its
 // provider id; execute follows at the message's end (finish_reason,
 // message_delta's stop_reason or message_stop, response.completed, Gemini's
 // finishReason, or the end of a whole message) when the message had a valid
@@ -24,6 +26,41 @@
 // "length", stop_reason "max_tokens", response.incomplete), is an error,
 // never a call. Calls emitted in a message that never ended get an error
 // instead of execute.
+//
+// Gemini 3 and Vertex may stream a call's arguments: a functionCall part
+// with its name and willContinue:true opens the call, parts of partialArgs
+// ({jsonPath, stringValue|numberValue|boolValue|nullValue}) build its
+// arguments, and the first functionCall part without willContinue closes it
+// (its own partialArgs taken first). The call is emitted only then, and
+// streams no partial events in token mode (its paths may come in any order);
+// one still open when the message or the stream ends is a truncated error.
+//
+// Tools the provider runs itself are hosted_call and hosted_result events,
+// never calls, and no execute follows them: Anthropic server_tool_use and
+// mcp_tool_use blocks (input as args; emitted at content_block_stop, or at
+// their place in a whole message) and their result blocks (any type ending
+// in _tool_result but tool_result, named after the call by tool_use_id,
+// failure when is_error is set or the content's type ends in _error); OpenAI
+// Responses web_search_call, file_search_call, code_interpreter_call,
+// image_generation_call and mcp_call items, each a hosted_call and a
+// hosted_result with the item's id, at output_item.done or at the item's
+// place in a whole response.
+//
+// Each Anthropic content block, Responses content part and reasoning summary
+// part is a text run of its own, whole as in a stream.
+//
+// Content given as an array of typed parts (Mistral's text and thinking
+// parts, a thinking part's text parts) is read part by part. A refusal is
+// respond with Refusal set: Chat message.refusal and delta.refusal,
+// Responses refusal content parts and response.refusal.delta, and an
+// Anthropic message that stops with stop_reason "refusal", whose
+// stop_details.explanation is the refusal text (with none, the message's own
+// text stands as it is). Responses custom_tool_call items are calls with args
+// {"input": text} and Custom set; local_shell_call, shell_call and
+// apply_patch_call items are calls named local_shell, shell and apply_patch,
+// their action (apply_patch: operation) object as args. A content block,
+// content part, output item or Gemini part of a kind the parser does not
+// read is an unsupported error, never nothing.
 //
 // Quirks handled, each with a golden case: arguments absent, "" or {} for a
 // parameterless tool (→ {}); a first fragment of ""; an index of -1 or
@@ -39,5 +76,27 @@
 // results; a result's tool name comes from the call with its id seen earlier
 // in the stream ("" when there was none); documents that fit no shape, and
 // lines that are not JSON, are errors with their text as raw; an "error"
-// event of the Anthropic stream becomes an error event.
+// event of the Anthropic stream becomes an error event. Gemini's partialArgs:
+// the jsonPath forms read are $ followed by .name, [N] and ['name'] steps;
+// members and elements come in the order they are first set, an element
+// skipped is null; a stringValue is appended to the string already at its
+// path, any other value replaces what is there; a path that steps into a
+// value of another kind, or that cannot be read, makes the call a malformed
+// error; the partialArgs of one call count against MaxBlock. A Responses
+// built-in item is a hosted_call named by its type without _call (an
+// mcp_call: its tool's name); its args are its request fields (action,
+// queries, code and container_id, revised_prompt; an mcp_call's arguments,
+// parsed), its hosted_result's content every other field but id, type and
+// status, and its status is success only when the item's is completed (and
+// an mcp_call's error is null). Hosted calls stream no partial events in
+// token mode. A Responses item added to a stream whose done event never
+// comes is a truncated error. Whole Responses function calls are emitted at
+// their place among the items, unless the response is incomplete. A refusal
+// is gathered as a run of its own and emitted whole when it ends: in token
+// mode it streams no fragments. Chat refusal fragments of one message are
+// one run. Items of an OpenAI Responses stream that only report progress
+// (web_search_call.searching, mcp_call_arguments.delta, …) are not read:
+// the item's done event carries all they say. Gemini parts holding only a
+// thoughtSignature give nothing; executableCode, codeExecutionResult,
+// inlineData and other parts are unsupported.
 package native

@@ -25,6 +25,13 @@ type call struct {
 	tooLong  bool
 	started  bool // token mode: its first partial event was sent
 	index    int  // its place among the message's calls
+
+	hosted   bool   // run by the provider: a hosted_call, never a call
+	custom   bool   // a free-text input, given as args {"input": text}
+	unclosed bool   // Gemini: streamed with willContinue and not closed yet
+	tree     *gNode // Gemini: the arguments assembled from partialArgs
+	argBytes int    // Gemini: the bytes of partialArgs taken, against the limit
+	problem  string // Gemini: why the partialArgs cannot be assembled
 }
 
 // message is the assistant message whose calls are being assembled.
@@ -34,6 +41,7 @@ type message struct {
 	emitted int // valid calls emitted
 	seen    int // calls started
 	first   syntax.Pos
+	gemini  *call // the Gemini call being streamed with willContinue, if any
 }
 
 func (m *message) reset() {
@@ -42,6 +50,7 @@ func (m *message) reset() {
 		m.byKey = map[string]*call{}
 	}
 	m.emitted, m.seen = 0, 0
+	m.gemini = nil
 }
 
 // callFor returns the call at key, starting one if there is none, or if the
@@ -91,7 +100,7 @@ func (p *parser) addArgs(c *call, frag []byte, span syntax.Span) {
 		return
 	}
 	c.args = scan.Append(c.args, frag)
-	stream := p.Options().Mode == syntax.TokenMode && c.name != "" && !c.trailing
+	stream := p.Options().Mode == syntax.TokenMode && c.name != "" && !c.trailing && !c.hosted
 	if stream && !c.started {
 		c.started = true
 		p.Emit(syntax.Event{Type: syntax.Call, Partial: true, Name: c.name, ID: c.id, Index: c.index, Span: span})
@@ -113,9 +122,10 @@ func (p *parser) addArgs(c *call, frag []byte, span syntax.Span) {
 	}
 }
 
-// completeCall ends a call: a valid one is emitted, anything else becomes an
-// error naming the call. cut, if set, says why the call was cut off.
-func (p *parser) completeCall(c *call, cut string) {
+// completeCall ends a call: a valid one is emitted (a hosted one as a
+// hosted_call), anything else becomes an error naming the call. cut, if set,
+// says why the call was cut off. It reports whether the call was emitted.
+func (p *parser) completeCall(c *call, cut string) bool {
 	delete(p.msg.byKey, c.key)
 	for i, x := range p.msg.calls {
 		if x == c {
@@ -132,6 +142,10 @@ func (p *parser) completeCall(c *call, cut string) {
 		code, problem = syntax.CodeOverLimit, fmt.Sprintf("its arguments are longer than the limit of %d bytes", p.Options().BlockLimit())
 	case cut != "":
 		code, problem = syntax.CodeTruncated, "it was cut off ("+cut+") and is not executed"
+	case c.unclosed:
+		code, problem = syntax.CodeTruncated, "it was never closed (its closing part or item did not come), so it is not executed"
+	case c.problem != "":
+		code, problem = syntax.CodeMalformed, c.problem
 	case c.name == "":
 		code, problem = syntax.CodeMalformed, "it has no name"
 	}
@@ -140,11 +154,20 @@ func (p *parser) completeCall(c *call, cut string) {
 		if c.whole != nil {
 			raw = c.whole
 		}
-		p.Errorf(code, c.pos, c.span, raw, "call %s: %s", c.label(), problem)
-		return
+		what := "call"
+		if c.hosted {
+			what = "hosted call"
+		}
+		p.Errorf(code, c.pos, c.span, raw, "%s %s: %s", what, c.label(), problem)
+		return false
+	}
+	if c.hosted {
+		p.Emit(syntax.Event{Type: syntax.HostedCall, Name: c.name, ID: c.id, Args: args, Pos: c.pos, Span: c.span})
+		return true
 	}
 	p.msg.emitted++
-	p.Emit(syntax.Event{Type: syntax.Call, Name: c.name, ID: c.id, Args: args, Pos: c.pos, Span: c.span})
+	p.Emit(syntax.Event{Type: syntax.Call, Name: c.name, ID: c.id, Args: args, Custom: c.custom, Pos: c.pos, Span: c.span})
+	return true
 }
 
 func (c *call) label() string {
@@ -210,6 +233,7 @@ func (p *parser) endMessage(span syntax.Span, cut string) {
 
 // endOfStream reports what the stream left unfinished.
 func (p *parser) endOfStream() {
+	p.EndRun()
 	calls := p.msg.calls
 	p.msg.calls = nil
 	for _, c := range calls {

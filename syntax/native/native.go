@@ -56,6 +56,11 @@ type parser struct {
 	badMsg   string
 	badCode  syntax.Code
 
+	// A refusal being gathered (see refuse).
+	refusing    bool
+	refusal     []byte
+	refusalSpan syntax.Span
+
 	msg       message
 	names     map[string]string // call id → tool name, to name results
 	otherSeen bool              // a choice other than the first was reported

@@ -20,6 +20,13 @@ import (
 // "name" field instead, which this parser reads (Anthropic's API has no
 // such field).
 //
+// Calls the provider ran itself (hosted) are server_tool_use blocks when
+// their tool is one of Anthropic's, mcp_tool_use blocks otherwise, each
+// followed by its result block. A refusal ends its message with stop_reason
+// "refusal" and the text as stop_details.explanation. A custom call's
+// tool_use block has "custom":true, which this parser reads (Anthropic's API
+// has no such field).
+//
 // It cannot carry calls that no execute followed, or an execute with no call.
 func NewRenderer(w io.Writer, _ syntax.Options) syntax.Renderer {
 	r := wire.New("anthropic", &anthropicUnits{w: bufio.NewWriter(w)})
@@ -39,12 +46,18 @@ type (
 		Input     json.RawMessage `json:"input,omitempty"`
 		Content   json.RawMessage `json:"content,omitempty"`
 		IsError   bool            `json:"is_error,omitempty"`
+		Custom    bool            `json:"custom,omitempty"`
+	}
+	aStopDetails struct {
+		Type        string `json:"type"`
+		Explanation string `json:"explanation"`
 	}
 	aMessage struct {
-		Type       string   `json:"type,omitempty"`
-		Role       string   `json:"role"`
-		Content    []aBlock `json:"content"`
-		StopReason string   `json:"stop_reason,omitempty"`
+		Type        string        `json:"type,omitempty"`
+		Role        string        `json:"role"`
+		Content     []aBlock      `json:"content"`
+		StopReason  string        `json:"stop_reason,omitempty"`
+		StopDetails *aStopDetails `json:"stop_details,omitempty"`
 	}
 	oFunction struct {
 		Name      string `json:"name"`
@@ -69,9 +82,30 @@ type anthropicUnits struct {
 	w       *bufio.Writer
 	content []aBlock       // the open assistant message's blocks
 	calls   []syntax.Event // its calls
+	refusal *string        // its refusal, which ends it
+}
+
+// Refusal ends the open assistant message with stop_reason "refusal", the
+// text as its stop_details' explanation.
+func (u *anthropicUnits) Refusal(s string) error {
+	err := u.afterRefusal()
+	u.refusal = &s
+	return err
+}
+
+// afterRefusal writes the open message if a refusal ended it: what follows
+// is in a message of its own.
+func (u *anthropicUnits) afterRefusal() error {
+	if u.refusal == nil {
+		return nil
+	}
+	return u.message("end_turn")
 }
 
 func (u *anthropicUnits) Text(t syntax.Type, s string) error {
+	if err := u.afterRefusal(); err != nil {
+		return err
+	}
 	if t == syntax.Think {
 		u.content = append(u.content, aBlock{Type: "thinking", Thinking: &s})
 	} else {
@@ -81,10 +115,49 @@ func (u *anthropicUnits) Text(t syntax.Type, s string) error {
 }
 
 func (u *anthropicUnits) Calls(calls []syntax.Event) error {
+	if err := u.afterRefusal(); err != nil {
+		return err
+	}
 	for _, c := range calls {
-		u.content = append(u.content, aBlock{Type: "tool_use", ID: c.ID, Name: c.Name, Input: c.ArgsJSON()})
+		u.content = append(u.content, aBlock{Type: "tool_use", ID: c.ID, Name: c.Name, Input: c.ArgsJSON(), Custom: c.Custom})
 	}
 	u.calls = append(u.calls, calls...)
+	return nil
+}
+
+// anthropicServerTools are the tools Anthropic runs itself, each answered by
+// a block of type NAME_tool_result; any other hosted tool is written as an
+// MCP tool (mcp_tool_use, mcp_tool_result).
+var anthropicServerTools = map[string]bool{
+	"web_search": true, "web_fetch": true, "code_execution": true, "bash_code_execution": true,
+	"text_editor_code_execution": true, "tool_search_tool_regex": true, "tool_search_tool_bm25": true,
+}
+
+// Hosted writes a hosted call as a server_tool_use (or mcp_tool_use) block
+// of the open assistant message, and a hosted result as the result block
+// that follows it (is_error for a failure; a "name" field, which this parser
+// reads, when it has no id).
+func (u *anthropicUnits) Hosted(e syntax.Event) error {
+	if err := u.afterRefusal(); err != nil {
+		return err
+	}
+	if e.Type == syntax.HostedCall {
+		typ := "mcp_tool_use"
+		if anthropicServerTools[e.Name] {
+			typ = "server_tool_use"
+		}
+		u.content = append(u.content, aBlock{Type: typ, ID: e.ID, Name: e.Name, Input: e.ArgsJSON()})
+		return nil
+	}
+	typ := "mcp_tool_result"
+	if anthropicServerTools[e.Tool] {
+		typ = e.Tool + "_tool_result"
+	}
+	b := aBlock{Type: typ, ToolUseID: e.ID, Content: e.ValueJSON(), IsError: e.Status == syntax.Failure}
+	if e.ID == "" {
+		b.Name = e.Tool
+	}
+	u.content = append(u.content, b)
 	return nil
 }
 
@@ -96,13 +169,21 @@ func (u *anthropicUnits) Execute() error {
 	return u.message("tool_use")
 }
 
-// message writes the open assistant message, if it has content.
+// message writes the open assistant message, if it has content or a
+// refusal.
 func (u *anthropicUnits) message(stop string) error {
-	if len(u.content) == 0 {
+	if len(u.content) == 0 && u.refusal == nil {
 		return nil
 	}
-	err := u.line(aMessage{Type: "message", Role: "assistant", Content: u.content, StopReason: stop})
-	u.content = nil
+	m := aMessage{Type: "message", Role: "assistant", Content: u.content, StopReason: stop}
+	if m.Content == nil {
+		m.Content = []aBlock{}
+	}
+	if u.refusal != nil {
+		m.StopReason, m.StopDetails = "refusal", &aStopDetails{Type: "refusal", Explanation: *u.refusal}
+	}
+	err := u.line(m)
+	u.content, u.refusal = nil, nil
 	return err
 }
 

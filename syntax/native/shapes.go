@@ -22,8 +22,9 @@ func (p *parser) document(raw []byte, span syntax.Span) {
 	case strings.HasPrefix(typ, "response."):
 		p.responsesEvent(d, typ, span)
 	case kind == "response" || d.isArr("output"):
-		p.responsesOutput(d.arr("output"), span)
-		p.endMessage(span, cutReason(d.s("status") == "incomplete", "status incomplete"))
+		incomplete := d.s("status") == "incomplete"
+		p.responsesOutput(d.arr("output"), span, incomplete)
+		p.endMessage(span, cutReason(incomplete, "status incomplete"))
 	case anthropicEvents[typ]:
 		p.anthropicEvent(d, typ, span)
 	case d.isArr("candidates"):
@@ -71,13 +72,6 @@ func (p *parser) conversationMessage(raw []byte, span syntax.Span) {
 	}
 }
 
-// text emits a text value of a message, when it is a string.
-func (p *parser) text(t syntax.Type, raw []byte, span syntax.Span) {
-	if s, ok := jsonscan.Unquote(raw); ok {
-		p.TextDecoded(t, []byte(s), span)
-	}
-}
-
 // message reads one whole message in OpenAI or Anthropic form.
 func (p *parser) message(d fields, span syntax.Span) {
 	switch d.s("role") {
@@ -99,7 +93,7 @@ func (p *parser) message(d fields, span syntax.Span) {
 	}
 	// An assistant message.
 	p.text(syntax.Think, d.get("reasoning_content"), span)
-	if jsonscan.Kind(d.get("content")) == '"' {
+	if jsonscan.Kind(d.get("content")) != '[' {
 		p.text(syntax.Respond, d.get("content"), span)
 	} else {
 		var bs []fields // each block walked once
@@ -115,7 +109,13 @@ func (p *parser) message(d fields, span syntax.Span) {
 		}
 		for i, b := range bs {
 			p.wholeBlock(b, strconv.Itoa(i), span, i != lastUse)
+			p.EndRun() // each block is a run of its own, as in a stream
 		}
+	}
+	p.refuse(d.get("refusal"), span)
+	if d.s("stop_reason") == "refusal" {
+		p.EndRun()
+		p.refuse(d.obj("stop_details").get("explanation"), span)
 	}
 	for i, tc := range d.arr("tool_calls") {
 		p.chatToolCall(object(tc), i, span)
@@ -135,14 +135,16 @@ func contentValue(raw []byte) []byte {
 
 // wholeBlock reads one Anthropic content block of a whole message.
 func (p *parser) wholeBlock(b fields, key string, span syntax.Span, complete bool) {
-	switch b.s("type") {
-	case "text":
+	switch typ := b.s("type"); typ {
+	case "text", "output_text":
 		p.text(syntax.Respond, b.get("text"), span)
 	case "thinking":
-		p.text(syntax.Think, b.get("thinking"), span)
+		p.thinking(b.get("thinking"), span)
+	case "refusal":
+		p.refuse(b.get("refusal"), span)
 	case "tool_use": // complete: emitted at its place among the blocks
 		c := p.callFor("block:"+key, b.s("id"), b.s("name"), span)
-		c.whole = b.get("input")
+		c.whole, c.custom = b.get("input"), b.boolean("custom")
 		if len(c.whole) == 0 {
 			c.whole = []byte("{}")
 		}
@@ -151,6 +153,19 @@ func (p *parser) wholeBlock(b fields, key string, span syntax.Span, complete boo
 		}
 	case "tool_result":
 		p.toolResult(b, span)
+	case "server_tool_use", "mcp_tool_use":
+		c := p.callFor("block:"+key, b.s("id"), b.s("name"), span)
+		c.hosted, c.whole = true, b.get("input")
+		if len(c.whole) == 0 {
+			c.whole = []byte("{}")
+		}
+		p.completeCall(c, "")
+	default:
+		if anthropicHostedResult(typ) {
+			p.hostedResult(b, span)
+			return
+		}
+		p.Errorf(syntax.CodeUnsupported, p.docStart, span, nil, "a content block of type %q is not read", typ)
 	}
 }
 
@@ -202,7 +217,8 @@ func (p *parser) chatCompletion(d fields, span syntax.Span) {
 			} else {
 				p.text(syntax.Think, m.get("reasoning"), span)
 			}
-			p.text(syntax.Respond, m.get("content"), span)
+			p.content(m.get("content"), span)
+			p.refuse(m.get("refusal"), span)
 			for i, tc := range m.arr("tool_calls") {
 				p.chatToolCall(object(tc), i, span)
 			}
@@ -249,14 +265,18 @@ func (p *parser) anthropicEvent(d fields, typ string, span syntax.Span) {
 	switch typ {
 	case "content_block_start":
 		b := d.obj("content_block")
-		switch b.s("type") {
-		case "tool_use", "server_tool_use":
+		switch typ := b.s("type"); {
+		case typ == "tool_use" || anthropicHostedUse(typ):
 			c := p.callFor(key, b.s("id"), b.s("name"), span)
-			c.start = b.get("input")
-		case "text":
+			c.start, c.hosted, c.custom = b.get("input"), typ != "tool_use", b.boolean("custom")
+		case anthropicHostedResult(typ):
+			p.hostedResult(b, span)
+		case typ == "text":
 			p.text(syntax.Respond, b.get("text"), span)
-		case "thinking":
+		case typ == "thinking":
 			p.text(syntax.Think, b.get("thinking"), span)
+		default:
+			p.Errorf(syntax.CodeUnsupported, p.docStart, span, nil, "a content block of type %q is not read", typ)
 		}
 	case "content_block_delta":
 		delta := d.obj("delta")
@@ -284,6 +304,10 @@ func (p *parser) anthropicEvent(d fields, typ string, span syntax.Span) {
 	case "message_delta":
 		if stop := d.obj("delta").s("stop_reason"); stop != "" {
 			p.EndRun()
+			if stop == "refusal" {
+				p.refuse(d.obj("delta").obj("stop_details").get("explanation"), span)
+				p.EndRun()
+			}
 			p.endMessage(span, anthropicCut(stop))
 		}
 	case "message_stop":
@@ -304,11 +328,14 @@ func (p *parser) responsesEvent(d fields, typ string, span syntax.Span) {
 	}
 	switch typ {
 	case "response.output_item.added":
-		if it := d.obj("item"); it.s("type") == "function_call" {
+		switch it := d.obj("item"); it.s("type") {
+		case "function_call":
 			c := p.callFor(respKey(it, outIdx, hasOut), it.s("call_id"), it.s("name"), span)
 			if args, ok := it.str("arguments"); ok {
 				p.addArgs(c, []byte(args), span)
 			}
+		default:
+			p.responsesItemOpen(it, respKey(it, outIdx, hasOut), span)
 		}
 	case "response.function_call_arguments.delta":
 		c := p.respCall(key, outIdx, hasOut)
@@ -326,16 +353,24 @@ func (p *parser) responsesEvent(d fields, typ string, span syntax.Span) {
 			}
 		}
 	case "response.output_item.done":
-		if it := d.obj("item"); it.s("type") == "function_call" {
+		switch it := d.obj("item"); it.s("type") {
+		case "function_call":
 			c := p.callFor(respKey(it, outIdx, hasOut), it.s("call_id"), it.s("name"), span)
 			if args, ok := it.str("arguments"); ok {
 				c.whole = []byte(args)
 			}
 			p.completeCall(c, "")
+		case "message", "reasoning": // their text came in deltas
+		default:
+			p.responsesItem(it, respKey(it, outIdx, hasOut), span, true)
 		}
 		p.EndRun()
+	case "response.content_part.done", "response.reasoning_summary_part.done":
+		p.EndRun() // each part is a run of its own
 	case "response.output_text.delta":
 		p.text(syntax.Respond, d.get("delta"), span)
+	case "response.refusal.delta":
+		p.refuse(d.get("delta"), span)
 	case "response.reasoning_summary_text.delta", "response.reasoning_text.delta":
 		p.text(syntax.Think, d.get("delta"), span)
 	case "response.completed", "response.incomplete", "response.failed":
@@ -373,29 +408,39 @@ func (p *parser) respCall(key string, outIdx int, hasOut bool) *call {
 }
 
 // responsesOutput reads the output items of a whole Responses response (or
-// input items of a Responses conversation).
-func (p *parser) responsesOutput(items [][]byte, span syntax.Span) {
+// input items of a Responses conversation). Calls are emitted at their
+// place, as in a stream, unless the response is incomplete: then the last
+// one is left for endMessage to report as cut off.
+func (p *parser) responsesOutput(items [][]byte, span syntax.Span, incomplete bool) {
 	for i, raw := range items {
 		it := object(raw)
 		switch it.s("type") {
 		case "message":
+			if r := it.s("role"); r == "user" || r == "system" || r == "developer" {
+				continue // input of a Responses conversation: no events
+			}
 			for _, c := range it.arr("content") {
-				if part := object(c); part.s("type") == "output_text" || part.s("type") == "text" {
-					p.text(syntax.Respond, part.get("text"), span)
-				}
+				p.content(append(append([]byte{'['}, c...), ']'), span)
+				p.EndRun() // each content part is a run of its own, as in a stream
 			}
 		case "reasoning":
 			for _, s := range it.arr("summary") {
 				p.text(syntax.Think, object(s).get("text"), span)
+				p.EndRun()
 			}
 		case "function_call":
 			c := p.callFor("output:"+strconv.Itoa(i), it.s("call_id"), it.s("name"), span)
 			if args, ok := it.str("arguments"); ok {
 				c.whole = []byte(args)
 			}
+			if !incomplete {
+				p.completeCall(c, "")
+			}
 		case "function_call_output":
 			p.EndRun()
 			p.Emit(syntax.Event{Type: syntax.Result, Tool: p.names[it.s("call_id")], ID: it.s("call_id"), Status: syntax.Success, Value: contentValue(it.get("output")), Span: span})
+		default:
+			p.responsesItem(it, "output:"+strconv.Itoa(i), span, !incomplete)
 		}
 	}
 	p.EndRun()
@@ -431,10 +476,7 @@ func (p *parser) geminiParts(parts [][]byte, role string, span syntax.Span) {
 		pt := object(raw)
 		switch {
 		case pt.has("functionCall"):
-			fc := pt.obj("functionCall")
-			c := p.callFor("gemini:"+strconv.Itoa(len(p.msg.calls)+p.msg.emitted), fc.s("id"), fc.s("name"), span)
-			c.whole = fc.get("args")
-			p.completeCall(c, "")
+			p.geminiCall(pt.obj("functionCall"), span)
 		case pt.has("functionResponse"):
 			fr := pt.obj("functionResponse")
 			p.EndRun()
@@ -448,6 +490,13 @@ func (p *parser) geminiParts(parts [][]byte, role string, span syntax.Span) {
 				t = syntax.Think
 			}
 			p.text(t, pt.get("text"), span)
+		default:
+			for _, m := range pt {
+				if k := string(m.key); k != "thoughtSignature" && k != "thought" {
+					p.Errorf(syntax.CodeUnsupported, p.docStart, span, nil, "a part with %q is not read", k)
+					break
+				}
+			}
 		}
 	}
 }

@@ -10,5 +10,7 @@
 // run, joined by a blank line — a parser reads them back as one event. So
 // rendering events and parsing the result gives the events back, errors
 // removed and adjacent runs of a type joined ([Normalize] does exactly that to
-// an event list, for comparisons).
+// an event list, for comparisons). Refused text (respond with Refusal set) is
+// a run of its own for units that carry the flag ([Flags]), and is not
+// joined with other text.
 package wire

@@ -50,10 +50,12 @@ type Hosted interface {
 }
 
 // Flags is implemented by units that carry the refusal flag of respond text
-// and the custom flag of calls. For other units, the text and the call are
-// written and the flag is reported as not carried.
+// and the custom flag of calls: respond text with Refusal set comes to
+// Refusal, as a run of its own, instead of Text, and calls come to Calls
+// with Custom set. For other units, the text and the call are written and
+// the flag is reported as not carried.
 type Flags interface {
-	CarriesFlags()
+	Refusal(content string) error
 }
 
 // ErrCannotCarry is wrapped by the errors of units that a syntax cannot
@@ -98,6 +100,9 @@ func (r *Renderer) Event(e syntax.Event) error {
 	}
 	switch e.Type {
 	case syntax.Respond:
+		if f, ok := r.u.(Flags); ok && e.Refusal {
+			return errors.Join(r.flush(), f.Refusal(e.Content))
+		}
 		err := errors.Join(r.flushCalls(), r.flushResults(), r.flag(e.Refusal, "the refusal flag of respond text (written as plain text)"))
 		if r.textOpen {
 			r.text.WriteString("\n\n")
@@ -227,8 +232,8 @@ func (r *Renderer) flushResults() error {
 
 // Normalize returns the events a round trip through any renderer is expected
 // to give back: without errors, fragments, positions and what only the
-// source knows (Strings), adjacent text events of one type joined by a
-// blank line, and args compact.
+// source knows (Strings), adjacent text events of one type (and refusal
+// flag) joined by a blank line, and args compact.
 func Normalize(evs []syntax.Event) []syntax.Event {
 	var out []syntax.Event
 	for _, e := range evs {
@@ -236,7 +241,7 @@ func Normalize(evs []syntax.Event) []syntax.Event {
 			continue
 		}
 		e.Span, e.Pos, e.Raw, e.Strings = syntax.Span{}, syntax.Pos{}, "", false
-		if n := len(out); n > 0 && (e.Type == syntax.Think || e.Type == syntax.Respond) && out[n-1].Type == e.Type {
+		if n := len(out); n > 0 && (e.Type == syntax.Think || e.Type == syntax.Respond) && out[n-1].Type == e.Type && out[n-1].Refusal == e.Refusal {
 			out[n-1].Content += "\n\n" + e.Content
 			continue
 		}

@@ -157,3 +157,45 @@ func TestNormalize(t *testing.T) {
 		t.Error(d)
 	}
 }
+
+// flagged is a recorder that carries the flags.
+type flagged struct{ recorder }
+
+func (f *flagged) Refusal(s string) error {
+	f.lines = append(f.lines, fmt.Sprintf("refusal %q", s))
+	return nil
+}
+
+// TestFlags checks that units implementing Flags get refused text as a run
+// of its own, and no error for the flags; other units write it as text and
+// say the flag was lost.
+func TestFlags(t *testing.T) {
+	custom := call("patch")
+	custom.Custom = true
+	evs := []syntax.Event{
+		{Type: syntax.Respond, Content: "a"},
+		{Type: syntax.Respond, Content: "no", Refusal: true},
+		{Type: syntax.Respond, Content: "b"},
+		custom, {Type: syntax.Execute},
+	}
+	var f flagged
+	if err := syntax.Render(wire.New("f", &f), evs); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{`text respond "a"`, `refusal "no"`, `text respond "b"`, "calls patch", "execute", "end"}
+	if d := cmp.Diff(want, f.lines); d != "" {
+		t.Error(d)
+	}
+	var plain recorder
+	err := syntax.Render(wire.New("p", &plain), evs)
+	if err == nil || !strings.Contains(err.Error(), "refusal flag") || !strings.Contains(err.Error(), "custom flag") {
+		t.Errorf("want both flags reported as not carried, got %v", err)
+	}
+	if d := cmp.Diff([]string{`text respond "a\n\nno\n\nb"`, "calls patch", "execute", "end"}, plain.lines); d != "" {
+		t.Error(d)
+	}
+	got := wire.Normalize(evs[:3])
+	if len(got) != 3 {
+		t.Errorf("Normalize joined a refusal with other text: %v", got)
+	}
+}
