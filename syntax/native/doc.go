@@ -1,6 +1,6 @@
 // Package native parses the function-call JSON of provider APIs:
-// OpenAI Chat Completions and Responses, Anthropic Messages and Gemini, as
-// whole responses or as streams — SSE ("data:" and "event:" lines, "data:
+// OpenAI Chat Completions and Responses, Anthropic Messages, Gemini and
+// Ollama (/api/chat and /api/generate), as whole responses or as streams — SSE ("data:" and "event:" lines, "data:
 // [DONE]") or one JSON object per line — and conversations that carry tool
 // results (OpenAI "tool" messages, Anthropic tool_result blocks, Gemini
 // functionResponse parts, Responses function_call_output items).
@@ -8,7 +8,12 @@
 // The stream is split into JSON documents by the same incremental JSON scanner
 // the other syntaxes use, so a chunk boundary may fall anywhere; each document
 // is then read by its shape (choices, a "type" of the Responses or Anthropic
-// stream, output, candidates, messages, contents, or a role).
+// stream, output, candidates, Ollama's "done" beside a message or response,
+// messages, contents, or a role). Ollama's tool calls come whole, each a
+// call of its own (their positions start again at 0 in every chunk, so they
+// are never merged by position), and "done" ends the message. An empty
+// string in any text field is no text: it does not end a run of the other
+// kind (Ollama sends "content":"" beside each thinking delta).
 //
 // Reasoning is think, text is respond. Tool calls are assembled per message:
 // by index (Chat Completions), by item id or output index (Responses), by

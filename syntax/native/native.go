@@ -13,7 +13,7 @@ import (
 var Syntax = syntax.Syntax{
 	Name:        "native",
 	Aliases:     []string{"json"},
-	Description: "provider function-call JSON (OpenAI Chat and Responses, Anthropic, Gemini), whole or streamed",
+	Description: "provider function-call JSON (OpenAI Chat and Responses, Anthropic, Gemini, Ollama), whole or streamed",
 	New:         New,
 	Detect:      Detect,
 	Render:      NewRenderer,
@@ -22,7 +22,7 @@ var Syntax = syntax.Syntax{
 		{Name: "openai", Description: "OpenAI Chat Completions messages", Render: NewOpenAIRenderer},
 		{Name: "openai-responses", Description: "OpenAI Responses items (read; not written yet)"},
 		{Name: "gemini", Description: "Gemini contents (read; not written yet)"},
-		{Name: "ollama", Description: "Ollama /api/chat messages (not read or written yet)"},
+		{Name: "ollama", Description: "Ollama /api/chat and /api/generate (read; not written yet)"},
 	},
 	Prompt: "Call tools through the API's function calling: the tools below are sent as the request's tools. " +
 		"Each call's arguments must be a JSON object that fits the tool's parameters. The examples show the calls in the API's message form.",

@@ -98,3 +98,27 @@ func BenchmarkOneCharDeltas(b *testing.B) {
 		b.Run(fmt.Sprintf("anthropic/%dKB", size/1000), func(b *testing.B) { benchParse(b, anthropicDeltas(args), 64<<10) })
 	}
 }
+
+// TestOllamaStreamCut: an Ollama stream cut off inside the line of its
+// second call. The first call was whole when it came, so it is a call; the
+// cut line is a truncated document, never a call; the message, never done,
+// gets no execute. (Not a golden case: calls without an execute cannot be
+// rendered back, and golden cases are held to a round trip.) Shape as in
+// Ollama's API documentation; values ours.
+func TestOllamaStreamCut(t *testing.T) {
+	in := []byte(`{"model":"qwen3","created_at":"2025-06-01T10:00:00Z","message":{"role":"assistant","content":"Reading it."},"done":false}
+{"model":"qwen3","created_at":"2025-06-01T10:00:01Z","message":{"role":"assistant","content":"","tool_calls":[{"function":{"name":"read_file","arguments":{"path":"a.txt"}}}]},"done":false}
+{"model":"qwen3","created_at":"2025-06-01T10:00:02Z","message":{"role":"assistant","content":"","tool_calls":[{"function":{"name":"write_file","arguments":{"path":"b.t`)
+	want := `{"type":"respond","content":"Reading it."}
+{"type":"call","name":"read_file","args":{"path":"a.txt"}}
+{"type":"error","code":"truncated","message":"truncated JSON document: the stream ended inside it","offset":311,"line":3,"column":1,"raw":"{\"model\":\"qwen3\",\"created_at\":\"2025-06-01T10:00:02Z\",\"message\":{\"role\":\"assistant\",\"content\":\"\",\"tool_calls\":[{\"function\":{\"name\":\"write_file\",\"arguments\":{\"path\":\"b.t"}
+{"type":"error","code":"truncated","message":"the stream ended before the message did: its 1 call(s) get no execute","offset":122,"line":2,"column":1}
+{"type":"end"}
+`
+	for _, n := range []int{len(in), 1, 7} {
+		got := syntaxtest.EncodeJSONL(syntax.ParseChunks(native.Syntax, syntaxtest.Split(in, n), syntax.Options{}))
+		if string(got) != want {
+			t.Errorf("in %d-byte chunks:\n%s\nwant:\n%s", n, got, want)
+		}
+	}
+}

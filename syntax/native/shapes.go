@@ -29,6 +29,8 @@ func (p *parser) document(raw []byte, span syntax.Span) {
 		p.anthropicEvent(d, typ, span)
 	case d.isArr("candidates"):
 		p.gemini(d, span)
+	case d.has("done") && (d.has("message") || d.has("response")):
+		p.ollama(d, span)
 	case d.isArr("messages"):
 		for _, m := range d.arr("messages") {
 			p.conversationMessage(m, span)
@@ -41,7 +43,7 @@ func (p *parser) document(raw []byte, span syntax.Span) {
 	case d.s("role") != "" || typ == "message":
 		p.message(d, span)
 	default:
-		p.Errorf(syntax.CodeMalformed, p.docStart, span, raw, "document does not fit any provider shape (no choices, type, candidates, output, messages or role)")
+		p.Errorf(syntax.CodeMalformed, p.docStart, span, raw, "document does not fit any provider shape (no choices, type, candidates, output, messages, role or done)")
 	}
 }
 
@@ -230,6 +232,39 @@ func (p *parser) chatCompletion(d fields, span syntax.Span) {
 			p.EndRun()
 			p.endMessage(span, "")
 		}
+	}
+}
+
+// ollama reads an Ollama /api/chat or /api/generate response or stream
+// chunk (one JSON object a line). Text and thinking stream as deltas; each
+// tool call comes whole, its arguments an object; "done" ends the message.
+func (p *parser) ollama(d fields, span syntax.Span) {
+	if m := d.obj("message"); m != nil {
+		p.text(syntax.Think, m.get("thinking"), span)
+		p.content(m.get("content"), span)
+		for _, raw := range m.arr("tool_calls") {
+			tc := object(raw)
+			fn := tc.obj("function")
+			// Each call is whole: a key of its own, so that calls in later
+			// chunks (whose positions start again at 0) are not merged.
+			c := p.callFor("ollama:"+strconv.Itoa(p.msg.seen), tc.s("id"), fn.s("name"), span)
+			switch args := fn.get("arguments"); jsonscan.Kind(args) {
+			case '"':
+				s, _ := jsonscan.Unquote(args)
+				p.addArgs(c, []byte(s), span)
+			case 0:
+			default:
+				c.whole = args
+			}
+			p.completeCall(c, "")
+		}
+	} else {
+		p.text(syntax.Think, d.get("thinking"), span)
+		p.text(syntax.Respond, d.get("response"), span)
+	}
+	if d.boolean("done") {
+		p.EndRun()
+		p.endMessage(span, cutReason(d.s("done_reason") == "length", "done_reason length"))
 	}
 }
 

@@ -62,7 +62,9 @@ func (p *parser) Errorf(code syntax.Code, pos syntax.Pos, span syntax.Span, raw 
 
 // text emits a text value of a message, when it is a string.
 func (p *parser) text(t syntax.Type, raw []byte, span syntax.Span) {
-	if s, ok := jsonscan.Unquote(raw); ok {
+	// An empty string is no text: it must not end a run of the other kind
+	// (Ollama's chunks carry "content":"" beside each thinking delta).
+	if s, ok := jsonscan.Unquote(raw); ok && s != "" {
 		p.flushRefusal()
 		p.TextDecoded(t, []byte(s), span)
 	}
