@@ -80,9 +80,10 @@ type (
 
 type anthropicUnits struct {
 	w       *bufio.Writer
-	content []aBlock       // the open assistant message's blocks
-	calls   []syntax.Event // its calls
-	refusal *string        // its refusal, which ends it
+	content []aBlock        // the open assistant message's blocks
+	calls   []syntax.Event  // its calls
+	refusal *string         // its refusal, which ends it
+	hosted  map[string]bool // the ids of the hosted calls written
 }
 
 // Refusal ends the open assistant message with stop_reason "refusal", the
@@ -147,6 +148,10 @@ func (u *anthropicUnits) Hosted(e syntax.Event) error {
 			typ = "server_tool_use"
 		}
 		u.content = append(u.content, aBlock{Type: typ, ID: e.ID, Name: e.Name, Input: e.ArgsJSON()})
+		if u.hosted == nil {
+			u.hosted = map[string]bool{}
+		}
+		u.hosted[e.ID] = true
 		return nil
 	}
 	typ := "mcp_tool_result"
@@ -154,7 +159,9 @@ func (u *anthropicUnits) Hosted(e syntax.Event) error {
 		typ = e.Tool + "_tool_result"
 	}
 	b := aBlock{Type: typ, ToolUseID: e.ID, Content: e.ValueJSON(), IsError: e.Status == syntax.Failure}
-	if e.ID == "" {
+	if e.ID == "" || !u.hosted[e.ID] {
+		// Its call is not in this output (it had no id, or it was not
+		// read): the result names its tool, in a field this parser reads.
 		b.Name = e.Tool
 	}
 	u.content = append(u.content, b)
