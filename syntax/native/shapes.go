@@ -137,13 +137,11 @@ func contentValue(raw []byte) []byte {
 
 // wholeBlock reads one Anthropic content block of a whole message.
 func (p *parser) wholeBlock(b fields, key string, span syntax.Span, complete bool) {
-	switch typ := b.s("type"); typ {
-	case "text", "output_text":
-		p.text(syntax.Respond, b.get("text"), span)
-	case "thinking":
-		p.thinking(b.get("thinking"), span)
-	case "refusal":
-		p.refuse(b.get("refusal"), span)
+	typ := b.s("type")
+	if p.textPart(typ, b, span) {
+		return
+	}
+	switch typ {
 	case "tool_use": // complete: emitted at its place among the blocks
 		c := p.callFor("block:"+key, b.s("id"), b.s("name"), span)
 		c.whole, c.custom = b.get("input"), b.boolean("custom")

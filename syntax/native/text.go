@@ -80,14 +80,7 @@ func (p *parser) content(raw []byte, span syntax.Span) {
 	}
 	jsonscan.Elements(raw, func(e []byte, _ int) bool {
 		part := object(e)
-		switch typ := part.s("type"); typ {
-		case "text", "output_text":
-			p.text(syntax.Respond, part.get("text"), span)
-		case "thinking":
-			p.thinking(part.get("thinking"), span)
-		case "refusal":
-			p.refuse(part.get("refusal"), span)
-		default:
+		if typ := part.s("type"); !p.textPart(typ, part, span) {
 			p.Errorf(syntax.CodeUnsupported, p.docStart, span, nil, "a content part of type %q is not read", typ)
 		}
 		return true
@@ -110,4 +103,21 @@ func (p *parser) thinking(raw []byte, span syntax.Span) {
 		p.text(syntax.Think, part.get("text"), span)
 		return true
 	})
+}
+
+// textPart reads a part or block of text, thinking or refusal, the kinds
+// that content-part arrays and Anthropic's content blocks share, and reports
+// whether typ was one of them.
+func (p *parser) textPart(typ string, part fields, span syntax.Span) bool {
+	switch typ {
+	case "text", "output_text":
+		p.text(syntax.Respond, part.get("text"), span)
+	case "thinking":
+		p.thinking(part.get("thinking"), span)
+	case "refusal":
+		p.refuse(part.get("refusal"), span)
+	default:
+		return false
+	}
+	return true
 }
