@@ -25,7 +25,7 @@ func (r *Registry) Auto() syntax.Syntax {
 				panic("toolparse: a parser was made with a nil Handler")
 			}
 			a := &autoParser{h: h, opts: opts, window: opts.BlockLimit()}
-			a.cands, a.fallback, a.fallbackAt = r.candidates()
+			a.cands, a.fallback, a.fallbackAt = r.candidates(opts)
 			return a
 		},
 	}
@@ -41,7 +41,7 @@ type candidate struct {
 // candidates makes a detector for each syntax that has one, in the order
 // of List (by name: the order that breaks ties), and returns them with the
 // fallback syntax and its index among them (-1 when it has no detector).
-func (r *Registry) candidates() ([]candidate, syntax.Syntax, int) {
+func (r *Registry) candidates(opts syntax.Options) ([]candidate, syntax.Syntax, int) {
 	list := r.List()
 	r.mu.RLock()
 	fallback, ok := r.byName[strings.ToLower(r.fallback)]
@@ -58,7 +58,7 @@ func (r *Registry) candidates() ([]candidate, syntax.Syntax, int) {
 		if s.Name == fallback.Name {
 			at = len(cands)
 		}
-		cands = append(cands, candidate{s: s, d: s.Detect()})
+		cands = append(cands, candidate{s: s, d: s.Detect(opts)})
 	}
 	return cands, fallback, at
 }
@@ -67,7 +67,7 @@ func (r *Registry) candidates() ([]candidate, syntax.Syntax, int) {
 // (with the default block limit), and false when there is no evidence of any
 // syntax in it.
 func (r *Registry) Detect(input []byte) (syntax.Syntax, bool) {
-	cands, _, _ := r.candidates()
+	cands, _, _ := r.candidates(syntax.Options{})
 	window := syntax.Options{}.BlockLimit()
 	full := len(input) >= window
 	look(cands, input[:min(len(input), window)], !full)

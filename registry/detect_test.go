@@ -77,7 +77,7 @@ func TestDetectorsClaimNothingFalse(t *testing.T) {
 	// xmljson makes false claims on other syntaxes' cases.
 	eager := xmljson.Syntax
 	eager.Name = "eager"
-	eager.Detect = func() syntax.Detector { return markDetector{"<", ""} }
+	eager.Detect = func(syntax.Options) syntax.Detector { return markDetector{"<", ""} }
 	if _, bad := falseClaimsOf(eager, gs); len(bad) == 0 {
 		t.Error("an eager detector made no false claim")
 	}
@@ -97,7 +97,7 @@ func falseClaimsOf(x syntax.Syntax, gs []golden) (int, []claim) {
 		if c.s.Name == x.Name {
 			continue
 		}
-		ev := x.Detect().Look(c.g.Input, true)
+		ev := x.Detect(syntax.Options{}).Look(c.g.Input, true)
 		if ev.At < 0 {
 			continue
 		}
@@ -150,7 +150,7 @@ func TestDetectorContract(t *testing.T) {
 			continue
 		}
 		for _, in := range inputs {
-			whole := s.Detect().Look(in, true)
+			whole := s.Detect(syntax.Options{}).Look(in, true)
 			if whole.Pending >= 0 {
 				t.Errorf("%s on %q: pending %d at eof", s.Name, clip(in), whole.Pending)
 			}
@@ -165,14 +165,14 @@ func TestDetectorContract(t *testing.T) {
 }
 
 func detectChunked(s syntax.Syntax, in []byte, n int, whole syntax.Evidence) error {
-	d := s.Detect()
+	d := s.Detect(syntax.Options{})
 	prose := 0
 	for end := 0; end < len(in); {
 		end = min(end+n, len(in))
 		seen := in[:end]
 		ev := d.Look(seen, false)
 		if n == 97 { // the same as a fresh detector given this prefix at once
-			if fresh := s.Detect().Look(seen, false); fresh != ev {
+			if fresh := s.Detect(syntax.Options{}).Look(seen, false); fresh != ev {
 				return fmt.Errorf("at %d: %+v; a fresh detector says %+v", end, ev, fresh)
 			}
 		}
@@ -306,7 +306,7 @@ func (m markDetector) Look(seen []byte, eof bool) syntax.Evidence {
 func named(name, mark, confirm string) syntax.Syntax {
 	return syntax.Syntax{
 		Name:   name,
-		Detect: func() syntax.Detector { return markDetector{mark, confirm} },
+		Detect: func(syntax.Options) syntax.Detector { return markDetector{mark, confirm} },
 		New: func(h syntax.Handler, opts syntax.Options) syntax.Parser {
 			return &namer{h: h, name: name}
 		},

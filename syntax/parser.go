@@ -73,6 +73,13 @@ type Options struct {
 	// MultipleBlocks lifts the one-tool-block-per-message limit of syntaxes
 	// that have one (caret).
 	MultipleBlocks bool
+	// ThinkOpen says that the prompt opened the reasoning block, so the
+	// output starts inside it and only its closer appears (DeepSeek R1 and
+	// V3.1, Qwen3 thinking models). Syntaxes with a reasoning block start in
+	// it; each says in its doc where such reasoning ends (the model formats:
+	// at the first closer or at the format's call opener, whichever comes
+	// first). Syntaxes without one ignore it.
+	ThinkOpen bool
 }
 
 // BlockLimit returns MaxBlock or its default.
@@ -102,9 +109,11 @@ type Syntax struct {
 	Description string   // one line
 	New         func(h Handler, opts Options) Parser
 	// Detect, if set, makes a [Detector] that looks for evidence of this
-	// syntax at the start of a stream, for auto-detection. A syntax without
-	// one is never chosen by auto-detection.
-	Detect func() Detector
+	// syntax at the start of a stream read with the given options, for
+	// auto-detection (with ThinkOpen, say, the stream starts inside a
+	// reasoning block, where markers are not evidence). A syntax without one
+	// is never chosen by auto-detection.
+	Detect func(opts Options) Detector
 	// Render, if set, returns a renderer that writes events to w in this
 	// syntax's wire form, for a parser with the given options to read back.
 	Render func(w io.Writer, opts Options) Renderer

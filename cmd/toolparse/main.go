@@ -96,6 +96,7 @@ type config struct {
 	maxBlock   int
 	maxDepth   int
 	multiple   bool
+	thinkOpen  bool
 	to         string
 	convo      bool
 	tools      string
@@ -125,6 +126,7 @@ func newFlags(c *config) *pflag.FlagSet {
 	fs.IntVar(&c.maxBlock, "max-block", 0, "the most bytes one block may hold (0: the default, 8 MiB)")
 	fs.IntVar(&c.maxDepth, "max-depth", 0, "the deepest JSON nesting allowed (0: the default, 512)")
 	fs.BoolVar(&c.multiple, "multiple-blocks", false, "allow more than one tool block per message (caret)")
+	fs.BoolVar(&c.thinkOpen, "think-open", false, "the prompt opened the reasoning block: the output starts inside it (DeepSeek R1, Qwen3 thinking models)")
 	fs.BoolVar(&c.list, "list", false, "list the registered syntaxes and exit")
 	fs.BoolVar(&c.version, "version", false, "print the version and exit")
 	fs.BoolVarP(&c.help, "help", "h", false, "show this help")
@@ -263,7 +265,7 @@ func dispatch(args []string, stdin io.Reader, stdout, tty, stderr io.Writer) int
 		fmt.Fprintf(stderr, "toolparse: %v\n", err)
 		return 2
 	}
-	opts := syntax.Options{MaxBlock: c.maxBlock, MaxDepth: c.maxDepth, MultipleBlocks: c.multiple}
+	opts := syntax.Options{MaxBlock: c.maxBlock, MaxDepth: c.maxDepth, MultipleBlocks: c.multiple, ThinkOpen: c.thinkOpen}
 	switch c.mode {
 	case "event":
 	case "token":

@@ -10,7 +10,7 @@ import (
 // on into a word; one cut off at the end of the input so far is pending. A
 // "[SYSTEM:" line is no evidence (it reads as prose elsewhere), but prose
 // ends there.
-func Detect() syntax.Detector { return &detector{at: -1, prose: -1, lineStart: true} }
+func Detect(syntax.Options) syntax.Detector { return &detector{at: -1, prose: -1, lineStart: true} }
 
 type detector struct {
 	pos       int  // every delimiter that starts before pos is decided

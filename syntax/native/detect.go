@@ -12,7 +12,7 @@ import (
 // line "data:" or "event:" followed by a space or a JSON value. Input that
 // starts with anything else is never native (a provider's output never
 // starts with prose), and native reads no prose as text.
-func Detect() syntax.Detector { return &detector{at: -1} }
+func Detect(syntax.Options) syntax.Detector { return &detector{at: -1} }
 
 type detector struct {
 	pos     int // the white space before pos is skipped

@@ -28,6 +28,7 @@ import (
 //	option max-block=N        Options.MaxBlock
 //	option max-depth=N        Options.MaxDepth
 //	option multiple-blocks    Options.MultipleBlocks
+//	option think-open         Options.ThinkOpen
 //	option tools=FILE         validate calls against the tool definitions in FILE
 //	                          (relative to the golden file's folder)
 type Golden struct {
@@ -101,6 +102,8 @@ func ParseGolden(data []byte) (*Golden, error) {
 			g.Options.MaxDepth = n
 		case "multiple-blocks":
 			g.Options.MultipleBlocks = true
+		case "think-open":
+			g.Options.ThinkOpen = true
 		case "tools":
 			g.Tools = value
 		default:

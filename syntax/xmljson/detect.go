@@ -15,7 +15,7 @@ import (
 // by white space so far is pending. <think> is shared with most model
 // formats, so it is no evidence, and neither is anything inside a <think>
 // block (thought, in every syntax that has one); but prose ends there.
-func Detect() syntax.Detector { return &detector{prose: -1, at: -1, tag: -1} }
+func Detect(syntax.Options) syntax.Detector { return &detector{prose: -1, at: -1, tag: -1} }
 
 type detectState uint8
 
