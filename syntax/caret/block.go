@@ -47,13 +47,56 @@ func splitLines(content []byte) []line {
 	return ls
 }
 
-var (
-	keyLine     = regexp.MustCompile(`^([A-Za-z_][A-Za-z0-9_.-]*):(?:[ \t]+(.*))?$`)
-	blockHeader = regexp.MustCompile(`^[|>](?:[1-9][+-]?|[+-][1-9]?)?$`)
-	// A multi-line value of the shipped dialect: "key ---" … "--- key".
-	multiOpen  = regexp.MustCompile(`^([A-Za-z_][A-Za-z0-9_.-]*)[ \t]+---$`)
-	multiClose = regexp.MustCompile(`^---[ \t]+([A-Za-z_][A-Za-z0-9_.-]*)$`)
-)
+var blockHeader = regexp.MustCompile(`^[|>](?:[1-9][+-]?|[+-][1-9]?)?$`)
+
+// identLen returns the length of the key name at the start of t: a letter or
+// '_', then letters, digits, '_', '.' and '-'; 0 when t starts with none.
+func identLen(t []byte) int {
+	for i, c := range t {
+		switch {
+		case 'A' <= c && c <= 'Z', 'a' <= c && c <= 'z', c == '_':
+		case i > 0 && ('0' <= c && c <= '9' || c == '.' || c == '-'):
+		default:
+			return i
+		}
+	}
+	return len(t)
+}
+
+// keyLine splits a header line "key:" or "key: value" (space or tab after
+// the colon) into its key and its value, white space around it removed.
+func keyLine(t []byte) (key, value []byte, ok bool) {
+	n := identLen(t)
+	if n == 0 || n == len(t) || t[n] != ':' {
+		return nil, nil, false
+	}
+	rest := t[n+1:]
+	if len(rest) > 0 && rest[0] != ' ' && rest[0] != '\t' {
+		return nil, nil, false
+	}
+	return t[:n], bytes.TrimSpace(rest), true
+}
+
+// multiOpen returns the key of a line "key ---" that opens a multi-line
+// value of the shipped dialect ("key ---" … "--- key").
+func multiOpen(t []byte) (key []byte, ok bool) {
+	n := identLen(t)
+	rest := bytes.TrimLeft(t[n:], " \t")
+	if n == 0 || len(rest) == len(t)-n || string(rest) != "---" {
+		return nil, false
+	}
+	return t[:n], true
+}
+
+// multiClose returns the key of a line "--- key" that closes one.
+func multiClose(t []byte) (key []byte, ok bool) {
+	rest, found := bytes.CutPrefix(t, []byte("---"))
+	name := bytes.TrimLeft(rest, " \t")
+	if !found || len(name) == len(rest) || len(name) == 0 || identLen(name) != len(name) {
+		return nil, false
+	}
+	return name, true
+}
 
 // What the header is in the middle of.
 const (
@@ -117,7 +160,7 @@ func (h *header) line(l line) (sep bool, err *blockError) {
 		return false, nil
 	case hdrMulti:
 		if t := l.trimmed(); bytes.HasPrefix(t, []byte("---")) {
-			if m := multiClose.FindSubmatch(t); m != nil && string(m[1]) == h.key {
+			if k, ok := multiClose(t); ok && string(k) == h.key {
 				h.ps.Add(h.key, false, string(h.multi))
 				h.state = hdrKeys
 				return false, nil
@@ -153,8 +196,8 @@ func (h *header) line(l line) (sep bool, err *blockError) {
 	if string(t) == "---" {
 		return true, nil
 	}
-	if m := keyLine.FindSubmatch(t); m != nil {
-		key, value := string(m[1]), bytes.TrimSpace(m[2])
+	if k, value, ok := keyLine(t); ok {
+		key := string(k)
 		switch {
 		case len(value) == 0:
 			h.state, h.key, h.pending = hdrList, key, append(h.pending[:0], l)
@@ -168,16 +211,16 @@ func (h *header) line(l line) (sep bool, err *blockError) {
 		}
 		return false, nil
 	}
-	if m := multiOpen.FindSubmatch(t); m != nil {
-		h.state, h.key, h.open = hdrMulti, string(m[1]), l
+	if k, ok := multiOpen(t); ok {
+		h.state, h.key, h.open = hdrMulti, string(k), l
 		h.multi, h.nmulti = h.multi[:0], 0
 		if h.start != nil {
 			h.start(h.key)
 		}
 		return false, nil
 	}
-	if m := multiClose.FindSubmatch(t); m != nil {
-		return false, h.fail(l, "%q closes a multi-line value, but no \"%s ---\" is open", t, m[1])
+	if k, ok := multiClose(t); ok {
+		return false, h.fail(l, "%q closes a multi-line value, but no \"%s ---\" is open", t, k)
 	}
 	if string(t) == "]" {
 		return false, h.fail(l, "\"]\" closes an array, but no \"key: [\" is open")
@@ -262,7 +305,7 @@ func parseBlock(content []byte, body syntax.Pos) ([]byte, *blockError) {
 	start := sep.off + len(sep.text) + 1
 	text := content[min(start, len(content)):]
 	if first := firstNonBlankLine(text); first != nil && first[0] != ' ' && first[0] != '\t' {
-		if m := keyLine.FindSubmatch(bytes.TrimRight(first, " \t\r")); m != nil && blockHeader.Match(bytes.TrimSpace(m[2])) {
+		if _, v, ok := keyLine(bytes.TrimRight(first, " \t\r")); ok && blockHeader.Match(v) {
 			bodyLines := splitLines(text)
 			for k := range bodyLines {
 				bodyLines[k].off += start

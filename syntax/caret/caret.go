@@ -214,7 +214,7 @@ func (p *parser) streamLines() {
 				t.held = append(append(t.held, text...), nl...)
 				continue
 			}
-			if m := keyLine.FindSubmatch(bytes.TrimRight(ln, " \t\r")); m != nil && blockHeader.Match(bytes.TrimSpace(m[2])) && ln[0] != ' ' && ln[0] != '\t' {
+			if _, v, ok := keyLine(bytes.TrimRight(ln, " \t\r")); ok && blockHeader.Match(v) && ln[0] != ' ' && ln[0] != '\t' {
 				t.mode = 2
 				return
 			}

@@ -587,7 +587,14 @@ func (b *Block) Keep(p []byte, limit int) {
 		b.Bytes = b.Bytes[:0]
 		return
 	}
-	b.Bytes = Append(b.Bytes, p)
+	if need := len(b.Bytes) + len(p); need > cap(b.Bytes) {
+		// Grow as Append does, but never past the limit: a block near
+		// the limit is not given twice its room.
+		grown := make([]byte, len(b.Bytes), min(max(2*cap(b.Bytes), need+need/8+512), limit))
+		copy(grown, b.Bytes)
+		b.Bytes = grown
+	}
+	b.Bytes = append(b.Bytes, p...)
 }
 
 // PartialSuffix returns the length of the longest suffix of b that is a

@@ -192,7 +192,7 @@ func (p *parser) readTag(kind tagKind, tag []byte, token bool) {
 	}
 	switch {
 	case kind == paramCloseTag && string(name) == r.key:
-		r.args.Add(r.key, false, string(value(p.blk.Bytes[r.valAt:r.pos])))
+		r.args.AddBytes(r.key, value(p.blk.Bytes[r.valAt:r.pos]))
 		if token {
 			p.endValue(r.pos)
 		}
