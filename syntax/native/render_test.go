@@ -1,0 +1,125 @@
+package native_test
+
+import (
+	"bytes"
+	"errors"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/toolparse/toolparse/syntax"
+	"github.com/toolparse/toolparse/syntax/native"
+	"github.com/toolparse/toolparse/syntax/syntaxtest"
+	"github.com/toolparse/toolparse/syntax/wire"
+)
+
+// providerOf names the provider form a golden case's input is in, by its
+// file name ("" for cases of no one provider: schemas, broken input).
+func providerOf(path string) string {
+	name := strings.TrimPrefix(strings.TrimPrefix(filepath.Base(path), "render-"), "conv-")
+	for _, p := range []struct{ prefix, form string }{
+		{"openai-responses-", "openai-responses"}, {"openai-", "openai"}, {"mistral-", "openai"},
+		{"anthropic-", "anthropic"}, {"gemini-", "gemini"}, {"ollama-", "ollama"},
+	} {
+		if strings.HasPrefix(name, p.prefix) {
+			return p.form
+		}
+	}
+	return ""
+}
+
+// writable returns native's forms that can be written, by name.
+func writable(t *testing.T) map[string]func(w *bytes.Buffer) syntax.Renderer {
+	forms := map[string]func(w *bytes.Buffer) syntax.Renderer{}
+	for _, v := range native.Syntax.Variants {
+		if v.Render == nil {
+			t.Errorf("variant %s has no renderer", v.Name)
+			continue
+		}
+		forms[v.Name] = func(w *bytes.Buffer) syntax.Renderer { return v.Render(w, syntax.Options{}) }
+	}
+	return forms
+}
+
+// TestRenderEveryPair takes the golden cases of every provider form (from),
+// renders their events in every form (to) and parses the output back: the
+// events must be the same (wire.NormalizePair) unless the renderer reported
+// what it could not carry. The losses of each pair are logged (go test -v
+// -run TestRenderEveryPair), and every form must carry every case of its own
+// provider but those it reports.
+func TestRenderEveryPair(t *testing.T) {
+	goldens, err := syntaxtest.ReadGoldens(goldens)
+	if err != nil {
+		t.Fatal(err)
+	}
+	forms := writable(t)
+	names := make([]string, 0, len(forms))
+	for n := range forms {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	losses := map[string]map[string]int{} // from→to: loss → cases
+	for _, g := range goldens {
+		from := providerOf(g.Path)
+		if from == "" || g.Tools != "" {
+			continue
+		}
+		var sent []syntax.Event // error events are not part of the conversation: not written
+		for _, e := range syntax.Parse(native.Syntax, g.Input, g.Options) {
+			if e.Type != syntax.Error {
+				sent = append(sent, e)
+			}
+		}
+		for _, to := range names {
+			var out bytes.Buffer
+			rerr := syntax.Render(forms[to](&out), sent)
+			back := syntax.Parse(native.Syntax, out.Bytes(), syntax.Options{})
+			for _, e := range back {
+				if e.Type == syntax.Error {
+					t.Errorf("%s as %s: the output does not read back cleanly: %s\noutput:\n%s", filepath.Base(g.Path), to, e, out.Bytes())
+				}
+			}
+			want, got := wire.NormalizePair(sent, back)
+			d := cmp.Diff(want, got)
+			if rerr == nil {
+				if d != "" {
+					t.Errorf("%s as %s: nothing reported lost, but the events read back differ (-sent +back):\n%s\noutput:\n%s", filepath.Base(g.Path), to, d, out.Bytes())
+				}
+				continue
+			}
+			if !errors.Is(rerr, wire.ErrCannotCarry) {
+				t.Errorf("%s as %s: %v", filepath.Base(g.Path), to, rerr)
+			}
+			key := from + " → " + to
+			if losses[key] == nil {
+				losses[key] = map[string]int{}
+			}
+			for _, line := range strings.Split(rerr.Error(), "\n") {
+				losses[key][lossKind(line)]++
+			}
+		}
+	}
+	keys := make([]string, 0, len(losses))
+	for k := range losses {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		kinds := make([]string, 0, len(losses[k]))
+		for l, n := range losses[k] {
+			kinds = append(kinds, "\t"+l+" ×"+strconv.Itoa(n))
+		}
+		sort.Strings(kinds)
+		t.Logf("%s cannot carry:\n%s", k, strings.Join(kinds, "\n"))
+	}
+}
+
+// lossKind is a loss's message without its renderer's name.
+func lossKind(msg string) string {
+	_, msg, _ = strings.Cut(msg, ": ")
+	return msg
+}
