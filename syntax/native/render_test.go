@@ -3,6 +3,8 @@ package native_test
 import (
 	"bytes"
 	"errors"
+	"flag"
+	"os"
 	"path/filepath"
 	"sort"
 	"strconv"
@@ -122,4 +124,53 @@ func TestRenderEveryPair(t *testing.T) {
 func lossKind(msg string) string {
 	_, msg, _ = strings.Cut(msg, ": ")
 	return msg
+}
+
+// formsEvents is a conversation with every kind of event a renderer takes.
+const formsEvents = `{"type":"think","content":"Both files are needed."}
+{"type":"respond","content":"Reading them."}
+{"type":"call","name":"read","args":{"path":"a.txt"},"id":"toolu_01"}
+{"type":"call","name":"read","args":{"path":"b.txt"}}
+{"type":"execute"}
+{"type":"result","tool":"read","id":"toolu_01","status":"success","content":"alpha"}
+{"type":"result","tool":"read","status":"failure","content":{"error":"no such file"}}
+{"type":"hosted_call","name":"web_search","args":{"query":"b.txt"},"id":"srvtoolu_01"}
+{"type":"hosted_result","tool":"web_search","id":"srvtoolu_01","status":"success","content":[{"type":"web_search_result","url":"https://example.com/b","title":"b.txt"}]}
+{"type":"respond","content":"b.txt is missing."}
+{"type":"respond","content":"I cannot delete it for you.","refusal":true}
+{"type":"call","name":"apply_patch","args":{"input":"*** Begin Patch\n*** End Patch"},"id":"call_p","custom":true}
+{"type":"execute"}
+{"type":"end"}
+`
+
+// TestRenderForms writes one conversation with every kind of event in each
+// form, and compares the output, and what was not carried, with
+// testdata/render-forms.FORM.out (go test -update rewrites them).
+func TestRenderForms(t *testing.T) {
+	evs, err := syntaxtest.DecodeJSONL([]byte(formsEvents))
+	if err != nil {
+		t.Fatal(err)
+	}
+	update := flag.Lookup("update").Value.String() == "true"
+	for name, render := range writable(t) {
+		var out bytes.Buffer
+		err := syntax.Render(render(&out), evs)
+		if err != nil {
+			out.WriteString("-- not carried --\n" + err.Error() + "\n")
+		}
+		path := filepath.Join(goldens, "render-forms."+name+".out")
+		if update {
+			if err := os.WriteFile(path, out.Bytes(), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		want, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatalf("%v (go test -update writes it)", err)
+		}
+		if !bytes.Equal(out.Bytes(), want) {
+			t.Errorf("%s:\n got:\n%s\nwant:\n%s", name, out.Bytes(), want)
+		}
+	}
 }
