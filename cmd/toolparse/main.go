@@ -662,7 +662,7 @@ func convo(syn syntax.Syntax, r io.Reader, name, to string, opts syntax.Options,
 	back, err := conversation.Write(c, target, opts)
 	if err != nil {
 		*sawError = true
-		fmt.Fprintf(stderr, "toolparse: --to %s: %v\n", target.Name, err)
+		fmt.Fprintf(stderr, "toolparse: --to %s: %v\n", to, err)
 	}
 	enc := json.NewEncoder(stdout) // one message a line, < and > as they are
 	enc.SetEscapeHTML(false)
