@@ -17,23 +17,27 @@ import (
 )
 
 // providerLogs are chat logs in each provider's own message form, each with
-// the events it must give. Sources:
+// the events it must give. Sources (the tools' outputs and the model's last
+// answers are ours, as marked):
 //
-//   - openai: the function-calling guide of OpenAI's API documentation
-//     (platform.openai.com/docs/guides/function-calling, Chat Completions):
-//     get_weather for Paris, call_12345xyz.
-//   - openai-responses: the same guide, Responses form: the function_call
-//     item the model returns, given back as input with its
-//     function_call_output.
+//   - openai-responses: the function-calling guide of OpenAI's API
+//     documentation (platform.openai.com/docs/guides/function-calling): the
+//     function_call item fc_12345xyz / call_12345xyz, get_weather for
+//     "Paris, France", given back as input with its function_call_output.
+//   - openai: the same call in the Chat Completions form of that guide
+//     (an assistant message with tool_calls, a "tool" message with
+//     tool_call_id).
 //   - anthropic: "Handle tool calls" of Anthropic's documentation
 //     (platform.claude.com/docs/en/agents-and-tools/tool-use/handle-tool-calls):
-//     toolu_01A09q90qw90lq917835lq9, a tool_result of "15 degrees", and a
-//     user message with text after its tool_result block.
-//   - gemini: the REST example of the Gemini API's function-calling guide
-//     (ai.google.dev/gemini-api/docs/function-calling): set_light_values.
+//     toolu_01A09q90qw90lq917835lq9 and a tool_result of "15 degrees"; the
+//     user's text after the tool_result block is ours.
+//   - gemini: the function-calling guide of the Gemini API
+//     (ai.google.dev/gemini-api/docs/function-calling): set_light_values
+//     with brightness 25 and warm, and its functionResponse.
 //   - ollama: Ollama's tool-calling documentation
-//     (docs.ollama.com/capabilities/tool-calling): get_temperature, a tool
-//     message naming its tool with tool_name, and a thinking model's turn.
+//     (docs.ollama.com/capabilities/tool-calling): get_temperature for New
+//     York and a "tool" message naming its tool with tool_name, "22°C"; the
+//     thinking beside the call is ours.
 var providerLogs = map[string]struct{ log, events string }{
 	"openai": {`{"messages": [
  {"role": "system", "content": "You are a helpful assistant."},
