@@ -145,7 +145,7 @@ const formsEvents = `{"type":"think","content":"Both files are needed."}
 
 // TestRenderForms writes one conversation with every kind of event in each
 // form, and compares the output, and what was not carried, with
-// testdata/render-forms.FORM.out (go test -update rewrites them).
+// testdata/render-forms.FORM.txt (go test -update rewrites them).
 func TestRenderForms(t *testing.T) {
 	evs, err := syntaxtest.DecodeJSONL([]byte(formsEvents))
 	if err != nil {
@@ -158,7 +158,7 @@ func TestRenderForms(t *testing.T) {
 		if err != nil {
 			out.WriteString("-- not carried --\n" + err.Error() + "\n")
 		}
-		path := filepath.Join(goldens, "render-forms."+name+".out")
+		path := filepath.Join(goldens, "render-forms."+name+".txt")
 		if update {
 			if err := os.WriteFile(path, out.Bytes(), 0o644); err != nil {
 				t.Fatal(err)
