@@ -262,7 +262,9 @@ func parse(s syntax.Syntax, content string, opts syntax.Options, keep func(synta
 // In a native form (anthropic, openai, openai-responses, gemini, ollama),
 // each turn is written as the provider's own messages, which the renderer
 // of the form writes: OpenAI Chat assistant messages with tool_calls and
-// "tool" messages; Anthropic messages with tool_use and tool_result blocks;
+// "tool" messages; Anthropic messages with tool_use and tool_result blocks
+// (as a request takes them: no "type", and a stop_reason only for a
+// refusal);
 // Gemini contents (role model, and user contents of functionResponse
 // parts); Ollama messages; OpenAI Responses items. Calls without an id are
 // given one first (call_1, call_2, … through the whole conversation) and
@@ -409,6 +411,9 @@ func writeNative(c *Conversation, s syntax.Syntax, opts syntax.Options) ([]Messa
 				continue
 			}
 			for _, raw := range unwrap(line) {
+				if f == "anthropic" {
+					raw = asParam(raw)
+				}
 				var m Message
 				if err := json.Unmarshal(raw, &m); err != nil {
 					errs = append(errs, err)
@@ -544,4 +549,20 @@ func join(a, b Message) (Message, bool) {
 		return m, true
 	}
 	return a, false
+}
+
+// asParam returns an Anthropic message as a request takes it: without the
+// response's "type" and its stop_reason, but for a refusal's (its
+// stop_details hold the refusal's text, which this parser reads).
+func asParam(raw []byte) []byte {
+	stop, _ := jsonscan.Unquote(field(raw, "stop_reason"))
+	keys, vals := fieldsOf(raw)
+	b := []byte{'{'}
+	for i, k := range keys {
+		if k == "type" || (k == "stop_reason" && stop != "refusal") {
+			continue
+		}
+		b = appendMember(b, k, vals[i])
+	}
+	return append(b, '}')
 }

@@ -49,6 +49,6 @@ func ExampleWrite_native() {
 	}
 	// Output:
 	// {"role":"user","content":"What's the weather like in Paris today?"}
-	// {"type":"message","role":"assistant","content":[{"type":"tool_use","id":"call_1","name":"get_weather","input":{"location":"Paris"}}],"stop_reason":"tool_use"}
+	// {"role":"assistant","content":[{"type":"tool_use","id":"call_1","name":"get_weather","input":{"location":"Paris"}}]}
 	// {"role":"user","content":[{"type":"tool_result","tool_use_id":"call_1","content":"15°C"}]}
 }
