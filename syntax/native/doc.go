@@ -111,7 +111,8 @@
 // variant (Syntax.Variants; the registry finds each by its name), one JSON
 // document a line, which this parser reads back to the same events but what
 // the form cannot carry — each such loss is an error from the renderer
-// (wire.ErrCannotCarry), never silent. Calls without an id are given one
+// (wire.ErrCannotCarry), never silent (TestRenderEveryPair holds each form
+// to the losses listed here). Calls without an id are given one
 // (call_1, call_2, …) and the results that answer them the same id. Calls
 // no execute followed, and an execute with no call, are not written in any
 // form (a message's calls are executed), and error events are not written.
@@ -141,7 +142,9 @@
 //     cannot carry a failure status, a result that is not a string, the
 //     tool name of a result whose call is not in the output, a hosted call
 //     without its result (or the reverse), or a hosted result that is not
-//     an object (written as an mcp_call's output).
+//     an object (written as an mcp_call's output). Its reasoning items have
+//     no id (events keep none; the API takes a reasoning item back only
+//     with the id, and encrypted content, it gave).
 //   - gemini ([NewGeminiRenderer]): a response (candidates[0].content, role
 //     model) per model turn — text parts, thought parts, functionCall
 //     {name, args, id} — and a request's user content of functionResponse
