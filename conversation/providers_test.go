@@ -215,3 +215,59 @@ func TestTextSyntaxWithNativeCalls(t *testing.T) {
 		t.Errorf("events:\n%s\nwant:\n%s", got, want)
 	}
 }
+
+// TestOddMessages: messages of no known form, or of a form with the wrong
+// types in it, are kept or reported, never a panic, in every form.
+func TestOddMessages(t *testing.T) {
+	msgs, err := conversation.Decode(strings.NewReader(`[
+ {"role": "user", "content": 5},
+ {"role": "model", "parts": "x"},
+ {"type": "reasoning"},
+ {"content": "no role"},
+ {"role": "assistant", "content": [{"type": "tool_use"}], "thinking": 3},
+ {"role": "tool", "content": {"a": 1}},
+ {"type": "function_call_output", "call_id": "nope", "output": [1]},
+ {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "x"}, {"type": "image", "source": {}}]}
+]`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, from := range []string{"native", "xmljson"} {
+		s, _ := registry.Lookup(from)
+		c := conversation.Read(msgs, s, syntax.Options{})
+		for _, to := range append([]string{"xmljson", "caret"}, nativeForms...) {
+			target, _ := registry.Lookup(to)
+			back, _ := conversation.Write(c, target, syntax.Options{})
+			for _, m := range back {
+				if b, err := json.Marshal(m); err != nil || !json.Valid(b) {
+					t.Errorf("%s → %s: message %q: %v", from, to, b, err)
+				}
+			}
+		}
+	}
+}
+
+// FuzzConversation: any transcript that decodes is read and written in
+// every form without a panic, and every message written is JSON.
+func FuzzConversation(f *testing.F) {
+	for _, c := range providerLogs {
+		f.Add(c.log)
+	}
+	nat, _ := registry.Lookup("native")
+	f.Fuzz(func(t *testing.T, log string) {
+		msgs, err := conversation.Decode(strings.NewReader(log))
+		if err != nil {
+			return
+		}
+		c := conversation.Read(msgs, nat, syntax.Options{})
+		for _, to := range nativeForms {
+			target, _ := registry.Lookup(to)
+			back, _ := conversation.Write(c, target, syntax.Options{})
+			for _, m := range back {
+				if b, err := json.Marshal(m); err != nil || !json.Valid(b) {
+					t.Fatalf("%s: message %q: %v", to, b, err)
+				}
+			}
+		}
+	})
+}
