@@ -1,25 +1,17 @@
 package conversation
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
-	"io"
+	"strconv"
 	"strings"
 
 	"github.com/toolparse/toolparse/internal/jsonscan"
 	"github.com/toolparse/toolparse/syntax"
+	"github.com/toolparse/toolparse/syntax/native"
 )
-
-// Message is one chat message. Content is text; a "tool" message may also
-// carry a tool_call_id and a name.
-type Message struct {
-	Role       string `json:"role"`
-	Content    string `json:"content"`
-	ToolCallID string `json:"tool_call_id,omitempty"`
-	Name       string `json:"name,omitempty"`
-}
 
 // Turn is one message's worth of a conversation: the events of an assistant
 // message or of a message carrying results, or a message kept as it is.
@@ -27,6 +19,10 @@ type Turn struct {
 	Role   string         // "assistant", "user", "tool", "system", …
 	Events []syntax.Event // parsed events, without the end event
 	Other  *Message       // a message with no events, kept as it is
+	// Rest says that Other is the rest of the message whose results are
+	// the turn before: written in the same form, the two are one message
+	// again.
+	Rest bool
 }
 
 // Conversation is a transcript as turns.
@@ -43,74 +39,202 @@ func (c *Conversation) Events() []syntax.Event {
 	return append(evs, syntax.Event{Type: syntax.End})
 }
 
-// Decode reads messages: a JSON array of messages, an object with a
-// "messages" array, or one message object per line.
-func Decode(r io.Reader) ([]Message, error) {
-	data, err := io.ReadAll(r)
-	if err != nil {
-		return nil, err
+// isNative reports whether s is the native syntax (in any of its forms).
+func isNative(s syntax.Syntax) bool { return s.Name == native.Syntax.Name }
+
+// Read parses a conversation. Every message is first read as a provider
+// message, by the native parser, in one stream (so a result finds the tool
+// of the call it answers by its id): OpenAI Chat messages with tool_calls
+// and "tool" messages, Anthropic messages with tool_use and tool_result
+// blocks, Gemini contents with functionCall and functionResponse parts,
+// Ollama messages (thinking, tool_calls, "tool" messages with tool_name),
+// OpenAI Responses items (consecutive items of the model, and consecutive
+// function_call_output items, read together). Then, unless s is native, the
+// text of each assistant message is parsed with s, and the text of user
+// messages too for the results s writes there (xmljson's <results>,
+// delimiter's [SYSTEM: …]); a "tool" message whose text is JSON gives that
+// JSON as the result's content.
+//
+// A message that gives no events (system and user messages) is a turn kept
+// as it is, in [Turn.Other]; a user message that holds results beside other
+// content (text next to Anthropic tool_result blocks or Gemini
+// functionResponse parts) is a turn of its results followed by one of the
+// rest of the message.
+func Read(msgs []Message, s syntax.Syntax, opts syntax.Options) *Conversation {
+	r := &reader{s: s, opts: opts, c: &Conversation{}}
+	r.p = native.New(func(e syntax.Event) { r.queue = append(r.queue, e) }, opts)
+	for i := 0; i < len(msgs); {
+		i = r.unit(msgs, i)
 	}
-	var msgs []Message
-	switch jsonscan.Kind(data) {
-	case '[':
-		err = json.Unmarshal(data, &msgs)
-	case '{':
-		var wrapped struct {
-			Messages []Message `json:"messages"`
+	r.queue = r.queue[:0]
+	r.p.Close()
+	var errs []syntax.Event
+	for _, e := range r.queue {
+		if e.Type != syntax.End {
+			errs = append(errs, e)
 		}
-		if json.Unmarshal(data, &wrapped) == nil && wrapped.Messages != nil {
-			return wrapped.Messages, nil
-		}
-		sc := bufio.NewScanner(bytes.NewReader(data))
-		sc.Buffer(nil, 1<<30)
-		for n := 1; sc.Scan(); n++ {
-			line := bytes.TrimSpace(sc.Bytes())
-			if len(line) == 0 {
-				continue
-			}
-			var m Message
-			if err := json.Unmarshal(line, &m); err != nil {
-				return nil, fmt.Errorf("conversation: line %d: %v", n, err)
-			}
-			msgs = append(msgs, m)
-		}
-		err = sc.Err()
-	default:
-		return nil, fmt.Errorf("conversation: not a JSON array of messages, an object with messages, or JSON lines")
 	}
-	if err != nil {
-		return nil, fmt.Errorf("conversation: %v", err)
+	if len(errs) > 0 {
+		r.c.Turns = append(r.c.Turns, Turn{Role: "assistant", Events: errs})
 	}
-	return msgs, nil
+	return r.c
 }
 
-// Read parses a conversation: assistant messages with s, results from user
-// and tool messages.
-func Read(msgs []Message, s syntax.Syntax, opts syntax.Options) *Conversation {
-	c := &Conversation{}
-	for i := range msgs {
-		m := msgs[i]
-		switch m.Role {
-		case "assistant":
-			c.Turns = append(c.Turns, Turn{Role: m.Role, Events: parse(s, m.Content, opts, nil)})
-		case "tool":
-			v := syntax.AppendQuote(nil, m.Content)
-			if json.Valid([]byte(m.Content)) && jsonscan.Kind([]byte(m.Content)) != '"' && len(strings.TrimSpace(m.Content)) > 0 {
-				v = jsonscan.Compact([]byte(m.Content)) // JSON content stays JSON
+type reader struct {
+	s     syntax.Syntax
+	opts  syntax.Options
+	c     *Conversation
+	p     syntax.Parser
+	queue []syntax.Event
+}
+
+// responsesItem reports whether raw is an OpenAI Responses item without a
+// role (a function_call, reasoning, function_call_output, … item), and
+// whether it is a result.
+func responsesItem(raw []byte) (item, result bool) {
+	typ, _ := jsonscan.Unquote(field(raw, "type"))
+	if typ == "" || field(raw, "role") != nil {
+		return false, false
+	}
+	return true, typ == "function_call_output"
+}
+
+// feed gives the native parser one document and returns its events.
+func (r *reader) feed(doc []byte) []syntax.Event {
+	r.queue = r.queue[:0]
+	r.p.Write(doc)
+	r.p.Write([]byte{'\n'})
+	return append([]syntax.Event(nil), r.queue...)
+}
+
+// unit reads the message at i (or the run of Responses items there) and
+// returns the index of the next one.
+func (r *reader) unit(msgs []Message, i int) int {
+	m := msgs[i]
+	raw := m.json()
+	if item, result := responsesItem(raw); item {
+		j := i + 1
+		for j < len(msgs) {
+			if it, res := responsesItem(msgs[j].json()); !it || res != result {
+				break
 			}
-			c.Turns = append(c.Turns, Turn{Role: m.Role, Events: []syntax.Event{{Type: syntax.Result, Tool: m.Name, Status: syntax.Success, Value: v}}})
-		case "user":
-			results := parse(s, m.Content, opts, func(e syntax.Event) bool { return e.Type == syntax.Result })
-			if len(results) > 0 {
-				c.Turns = append(c.Turns, Turn{Role: m.Role, Events: results})
-				continue
+			j++
+		}
+		items := make([][]byte, 0, j-i)
+		for _, x := range msgs[i:j] {
+			items = append(items, x.json())
+		}
+		doc := []byte(`{"object":"response","status":"completed","output":[` + string(bytes.Join(items, []byte{','})) + `]}`)
+		evs := r.feed(doc)
+		if len(evs) == 0 {
+			for k := i; k < j; k++ {
+				r.c.Turns = append(r.c.Turns, Turn{Role: msgs[k].Role, Other: &msgs[k]})
 			}
-			fallthrough
-		default:
-			c.Turns = append(c.Turns, Turn{Role: m.Role, Other: &msgs[i]})
+			return j
+		}
+		role := "assistant"
+		if result {
+			role = "tool"
+		}
+		r.c.Turns = append(r.c.Turns, Turn{Role: role, Events: r.text(evs, role)})
+		return j
+	}
+	doc := raw
+	switch {
+	case field(raw, "parts") != nil: // a Gemini content
+		doc = []byte(`{"contents":[` + string(raw) + `]}`)
+	case m.Role == "assistant" && field(raw, "thinking") != nil: // an Ollama message
+		doc = []byte(`{"message":` + string(raw) + `,"done":true}`)
+	}
+	evs := r.feed(doc)
+	nativeResults := len(evs) > 0
+	if m.Role == "tool" {
+		for k := range evs {
+			if evs[k].Type == syntax.Result && evs[k].Tool == "" {
+				evs[k].Tool = m.Name // Ollama's tool_name
+			}
 		}
 	}
-	return c
+	role := m.Role
+	if role == "model" {
+		role = "assistant"
+	}
+	evs = r.text(evs, role)
+	if role == "user" && !isNative(r.s) {
+		evs = append(evs, parse(r.s, m.Content, r.opts, func(e syntax.Event) bool { return e.Type == syntax.Result })...)
+	}
+	if len(evs) == 0 {
+		r.c.Turns = append(r.c.Turns, Turn{Role: m.Role, Other: &msgs[i]})
+		return i + 1
+	}
+	resultsOnly := true
+	for _, e := range evs {
+		if e.Type != syntax.Result && e.Type != syntax.Error {
+			resultsOnly = false
+		}
+	}
+	if !resultsOnly {
+		role = "assistant"
+	}
+	r.c.Turns = append(r.c.Turns, Turn{Role: role, Events: evs})
+	if rest := remainder(raw); resultsOnly && nativeResults && rest != nil {
+		other := Message{Role: m.Role, Raw: rest}
+		_ = json.Unmarshal(rest, &other)
+		r.c.Turns = append(r.c.Turns, Turn{Role: m.Role, Other: &other, Rest: true})
+	}
+	return i + 1
+}
+
+// text parses, unless the syntax is native, the text of an assistant
+// message with the syntax; and makes a tool message's JSON text JSON.
+func (r *reader) text(evs []syntax.Event, role string) []syntax.Event {
+	if isNative(r.s) {
+		return evs
+	}
+	var out []syntax.Event
+	for _, e := range evs {
+		switch {
+		case e.Type == syntax.Respond && !e.Refusal && role == "assistant":
+			out = append(out, parse(r.s, e.Content, r.opts, nil)...)
+			continue
+		case e.Type == syntax.Result && role == "tool":
+			if s, ok := jsonscan.Unquote(e.Value); ok && json.Valid([]byte(s)) && jsonscan.Kind([]byte(s)) != '"' && strings.TrimSpace(s) != "" {
+				e.Value = jsonscan.Compact([]byte(s)) // JSON content stays JSON
+			}
+		}
+		out = append(out, e)
+	}
+	return out
+}
+
+// remainder returns a message holding results without them — the blocks
+// of its content, or its parts, that are not results — or nil when nothing
+// else is in it.
+func remainder(raw []byte) []byte {
+	key := "content"
+	isResult := func(e []byte) bool {
+		t, _ := jsonscan.Unquote(field(e, "type"))
+		return strings.HasSuffix(t, "tool_result")
+	}
+	if field(raw, "parts") != nil {
+		key = "parts"
+		isResult = func(e []byte) bool { return field(e, "functionResponse") != nil }
+	}
+	list := field(raw, key)
+	if jsonscan.Kind(list) != '[' {
+		return nil
+	}
+	var kept [][]byte
+	jsonscan.Elements(list, func(e []byte, _ int) bool {
+		if !isResult(e) {
+			kept = append(kept, e)
+		}
+		return true
+	})
+	if len(kept) == 0 {
+		return nil
+	}
+	return withField(raw, key, append(append([]byte{'['}, bytes.Join(kept, []byte{','})...), ']'))
 }
 
 // parse parses one message's content, dropping the end event and keeping
@@ -129,9 +253,32 @@ func parse(s syntax.Syntax, content string, opts syntax.Options, keep func(synta
 // Write assembles a conversation back into messages, rendering assistant
 // events and results in s. Rendering problems (what s cannot carry) are
 // returned together with the messages.
+//
+// In a text syntax, each assistant turn is an assistant message whose
+// content is the rendered text, and each run of results a user message in
+// the syntax's result form — or, for a syntax that has none (caret,
+// xmltag), one "tool" message per result.
+//
+// In a native form (anthropic, openai, openai-responses, gemini, ollama),
+// each turn is written as the provider's own messages, which the renderer
+// of the form writes: OpenAI Chat assistant messages with tool_calls and
+// "tool" messages; Anthropic messages with tool_use and tool_result blocks
+// (as a request takes them: no "type", and a stop_reason only for a
+// refusal);
+// Gemini contents (role model, and user contents of functionResponse
+// parts); Ollama messages; OpenAI Responses items. Calls without an id are
+// given one first (call_1, call_2, … through the whole conversation) and
+// the results that answer them the same, so that every result points at its
+// call across turns. A message kept as it is (Other) is written as it was,
+// but for its form: a Gemini content written in another form, or a message
+// written as Gemini, is rewritten with its role and text (losing what else
+// it had, which is reported).
 func Write(c *Conversation, s syntax.Syntax, opts syntax.Options) ([]Message, error) {
 	if s.Render == nil {
 		return nil, fmt.Errorf("conversation: syntax %s has no renderer", s.Name)
+	}
+	if isNative(s) {
+		return writeNative(c, s, opts)
 	}
 	var msgs []Message
 	var errs []string
@@ -154,7 +301,7 @@ func Write(c *Conversation, s syntax.Syntax, opts syntax.Options) ([]Message, er
 					if str, ok := jsonscan.Unquote(e.Value); ok {
 						content = str
 					}
-					msgs = append(msgs, Message{Role: "tool", Name: e.Tool, Content: content})
+					msgs = append(msgs, Message{Role: "tool", ToolCallID: e.ID, Name: e.Tool, Content: content})
 				}
 				continue
 			}
@@ -171,4 +318,251 @@ func render(s syntax.Syntax, evs []syntax.Event, opts syntax.Options) (string, e
 	var b bytes.Buffer
 	err := syntax.Render(s.Render(&b, opts), evs)
 	return strings.TrimRight(b.String(), "\n"), err
+}
+
+// withIDs returns the turns' events with an id on every call that had
+// none, and on every result that answers such a call (the first call of
+// its tool in the last batch that no result answered yet).
+func withIDs(turns []Turn) [][]syntax.Event {
+	out := make([][]syntax.Event, len(turns))
+	var batch []syntax.Event
+	var answered []bool
+	executed := false
+	made := 0
+	for i, t := range turns {
+		evs := append([]syntax.Event(nil), t.Events...)
+		for k, e := range evs {
+			switch e.Type {
+			case syntax.Call:
+				if executed {
+					batch, answered, executed = nil, nil, false
+				}
+				if e.ID == "" {
+					made++
+					evs[k].ID = "call_" + strconv.Itoa(made)
+				}
+				batch, answered = append(batch, evs[k]), append(answered, false)
+			case syntax.Execute:
+				executed = true
+			case syntax.Result:
+				for j, c := range batch {
+					if !answered[j] && (e.ID == c.ID || e.ID == "" && c.Name == e.Tool) {
+						answered[j] = true
+						evs[k].ID = c.ID
+						break
+					}
+				}
+			}
+		}
+		out[i] = evs
+	}
+	return out
+}
+
+// form names the native form a renderer writes, by what it writes for a
+// line of text.
+func form(s syntax.Syntax) string {
+	var b bytes.Buffer
+	syntax.Render(s.Render(&b, syntax.Options{}), []syntax.Event{{Type: syntax.Respond, Content: "x"}, {Type: syntax.End}})
+	out := b.Bytes()
+	switch {
+	case field(out, "candidates") != nil:
+		return "gemini"
+	case field(out, "output") != nil:
+		return "openai-responses"
+	case field(out, "done") != nil:
+		return "ollama"
+	case field(out, "type") != nil:
+		return "anthropic"
+	}
+	return "openai"
+}
+
+func writeNative(c *Conversation, s syntax.Syntax, opts syntax.Options) ([]Message, error) {
+	f := form(s)
+	evs := withIDs(c.Turns)
+	var msgs []Message
+	var errs []error
+	for i := 0; i < len(c.Turns); {
+		t := c.Turns[i]
+		if t.Other != nil {
+			m, err := convert(*t.Other, f)
+			i++
+			if n := len(msgs); t.Rest && n > 0 && err == nil {
+				if joined, ok := join(msgs[n-1], m); ok {
+					msgs[n-1] = joined
+					continue
+				}
+			}
+			msgs = append(msgs, m)
+			errs = append(errs, err)
+			continue
+		}
+		// The turns up to the next message kept as it is are one stream
+		// for the renderer, as the parser read them.
+		var run []syntax.Event
+		for ; i < len(c.Turns) && c.Turns[i].Other == nil; i++ {
+			run = append(run, evs[i]...)
+		}
+		var b bytes.Buffer
+		errs = append(errs, syntax.Render(s.Render(&b, opts), run))
+		for _, line := range bytes.Split(b.Bytes(), []byte{'\n'}) {
+			if len(bytes.TrimSpace(line)) == 0 {
+				continue
+			}
+			for _, raw := range unwrap(line) {
+				if f == "anthropic" {
+					raw = asParam(raw)
+				}
+				var m Message
+				if err := json.Unmarshal(raw, &m); err != nil {
+					errs = append(errs, err)
+					continue
+				}
+				msgs = append(msgs, m)
+			}
+		}
+	}
+	if err := errors.Join(errs...); err != nil {
+		return msgs, fmt.Errorf("conversation: %w", err)
+	}
+	return msgs, nil
+}
+
+// unwrap returns the messages of a document a native renderer wrote: the
+// content of a Gemini response's candidate, the contents of a Gemini
+// request, the items of a Responses output, the message of an Ollama
+// response; any other document is a message itself.
+func unwrap(doc []byte) [][]byte {
+	var out [][]byte
+	switch {
+	case field(doc, "candidates") != nil:
+		jsonscan.Elements(field(doc, "candidates"), func(e []byte, _ int) bool {
+			out = append(out, field(e, "content"))
+			return true
+		})
+	case field(doc, "contents") != nil:
+		jsonscan.Elements(field(doc, "contents"), func(e []byte, _ int) bool {
+			out = append(out, e)
+			return true
+		})
+	case field(doc, "output") != nil:
+		jsonscan.Elements(field(doc, "output"), func(e []byte, _ int) bool {
+			out = append(out, e)
+			return true
+		})
+	case field(doc, "message") != nil && field(doc, "done") != nil:
+		out = append(out, field(doc, "message"))
+	default:
+		out = append(out, doc)
+	}
+	return out
+}
+
+// convert rewrites a message kept as it is for the native form f, when
+// its own form differs: a Gemini content ({"role","parts"}) becomes
+// {"role","content"} in the other forms, and a {"role","content"} message a
+// Gemini content. Only the role and the text are kept then; anything else
+// is reported.
+func convert(m Message, f string) (Message, error) {
+	raw := m.json()
+	isGemini := field(raw, "parts") != nil
+	var system error
+	if (m.Role == "system" || m.Role == "developer") && (f == "gemini" || f == "anthropic") {
+		// Kept in place, where the conversation had it; the API takes it
+		// beside the messages.
+		system = fmt.Errorf("a %s message, which %s takes beside the messages, not among them (written among them)", m.Role, f)
+	}
+	if isGemini == (f == "gemini") {
+		return m, system
+	}
+	if item, _ := responsesItem(raw); item {
+		return m, fmt.Errorf("a %s item kept as it is: %s has no form for it", "Responses", f)
+	}
+	role := m.Role
+	var out []byte
+	if f == "gemini" {
+		if role == "assistant" {
+			role = "model"
+		}
+		out = fmt.Appendf(nil, `{"role":%s,"parts":[{"text":%s}]}`, syntax.AppendQuote(nil, role), syntax.AppendQuote(nil, m.Content))
+	} else {
+		if role == "model" {
+			role = "assistant"
+		}
+		out = fmt.Appendf(nil, `{"role":%s,"content":%s}`, syntax.AppendQuote(nil, role), syntax.AppendQuote(nil, m.Content))
+	}
+	n := Message{Role: role, Content: m.Content, Raw: out}
+	textOnly := true
+	switch list := field(raw, "content"); {
+	case isGemini:
+		jsonscan.Elements(field(raw, "parts"), func(e []byte, _ int) bool {
+			keys, _ := fieldsOf(e)
+			textOnly = len(keys) == 1 && keys[0] == "text"
+			return textOnly
+		})
+	case jsonscan.Kind(list) == '[':
+		jsonscan.Elements(list, func(e []byte, _ int) bool {
+			keys, _ := fieldsOf(e)
+			typ, _ := jsonscan.Unquote(field(e, "type"))
+			textOnly = len(keys) == 2 && field(e, "text") != nil && (typ == "text" || typ == "input_text" || typ == "output_text")
+			return textOnly
+		})
+	default:
+		textOnly = jsonscan.Kind(list) == '"'
+	}
+	if !textOnly || hasOtherFields(raw) {
+		return n, errors.Join(system, fmt.Errorf("a %s message rewritten for %s with its role and text only (the rest of %s is not written)", m.Role, f, raw))
+	}
+	return n, system
+}
+
+// hasOtherFields reports whether a message has fields beside role,
+// content and parts.
+func hasOtherFields(raw []byte) bool {
+	keys, _ := fieldsOf(raw)
+	for _, k := range keys {
+		if k != "role" && k != "content" && k != "parts" {
+			return true
+		}
+	}
+	return false
+}
+
+// join returns a message and the rest of it (see Turn.Rest) as one, when
+// both hold their content in an array of the same key and have one role.
+func join(a, b Message) (Message, bool) {
+	ra, rb := a.json(), b.json()
+	for _, key := range []string{"content", "parts"} {
+		ca, cb := field(ra, key), field(rb, key)
+		if a.Role != b.Role || jsonscan.Kind(ca) != '[' || jsonscan.Kind(cb) != '[' {
+			continue
+		}
+		ca, cb = jsonscan.Compact(ca), jsonscan.Compact(cb)
+		list := append(append(ca[:len(ca)-1:len(ca)-1], ','), cb[1:]...)
+		if len(ca) == 2 { // a's list is empty
+			list = cb
+		}
+		m := a
+		m.Raw = withField(ra, key, list)
+		_ = json.Unmarshal(m.Raw, &m)
+		return m, true
+	}
+	return a, false
+}
+
+// asParam returns an Anthropic message as a request takes it: without the
+// response's "type" and its stop_reason, but for a refusal's (its
+// stop_details hold the refusal's text, which this parser reads).
+func asParam(raw []byte) []byte {
+	stop, _ := jsonscan.Unquote(field(raw, "stop_reason"))
+	keys, vals := fieldsOf(raw)
+	b := []byte{'{'}
+	for i, k := range keys {
+		if k == "type" || (k == "stop_reason" && stop != "refusal") {
+			continue
+		}
+		b = appendMember(b, k, vals[i])
+	}
+	return append(b, '}')
 }

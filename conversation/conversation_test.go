@@ -77,7 +77,7 @@ func TestConversationRoundTrip(t *testing.T) {
 		if len(back) != len(msgs) {
 			t.Errorf("%s: %d messages written for %d read", name, len(back), len(msgs))
 		}
-		if msgs[0].Role != "assistant" && back[0] != msgs[0] {
+		if msgs[0].Role != "assistant" && !cmp.Equal(back[0], msgs[0]) {
 			t.Errorf("%s: first message %+v, want it kept as %+v", name, back[0], msgs[0])
 		}
 	}

@@ -1,20 +1,36 @@
-// Package conversation reads and writes chat transcripts in which the
+// Package conversation reads and writes chat transcripts: the logs of
+// provider APIs, in their own message forms, and transcripts in which the
 // assistant's messages are written in a tool-call syntax.
 //
-// It follows the storage rule of the agents it serves: events are stored without markers;
-// markers are synthesized when the conversation is assembled for the model,
-// and tool results go back as user messages. [Read] takes a transcript — an
-// OpenAI-style array of {"role","content"} messages, or one message per line —
-// parses every assistant message with the chosen syntax, and reads results
-// from user messages (in the syntax's own result form, such as xmljson's
-// <results> or delimiter's [SYSTEM: …] lines) and from "tool" messages.
-// [Write] does the reverse: each run of assistant events becomes an assistant
-// message rendered in the syntax, and each run of results a user message in
-// the syntax's result form — or, for a syntax that has none (caret, xmltag),
-// one "tool" message per result.
+// [Decode] takes a transcript — a JSON array of messages, an object with a
+// "messages" (OpenAI, Anthropic, Ollama), "contents" (Gemini) or "input"
+// (OpenAI Responses) array, or one message per line — and keeps each
+// message whole ([Message].Raw), whatever its form.
 //
-// A conversation read and written back reproduces its calls and results.
-// System messages, and user messages without results, are kept aside as
-// they are: parsers produce no "user" events, so Read returns them in
-// [Conversation.Other], and Write puts them back in place.
+// [Read] reads every message as a provider message first, with the native
+// parser, in one stream: OpenAI Chat assistant messages with tool_calls and
+// "tool" messages (whose tool is found by tool_call_id), Anthropic messages
+// with tool_use and tool_result blocks, Gemini contents with functionCall
+// and functionResponse parts, Ollama messages with thinking, tool_calls
+// and tool_name, OpenAI Responses items. With a syntax other than native,
+// the text of each assistant message is then parsed with that syntax, and
+// the text of user messages for the results the syntax writes there
+// (xmljson's <results>, delimiter's [SYSTEM: …]). Nothing is dropped: a
+// message that gives no events (system and user messages) is kept as it is
+// ([Turn].Other), and a user message holding results beside other content
+// is split into its results and the rest.
+//
+// [Write] does the reverse. In a text syntax, each run of assistant events
+// becomes an assistant message rendered in the syntax, and each run of
+// results a user message in the syntax's result form — or, for a syntax
+// that has none (caret, xmltag), one "tool" message per result. In a native
+// form (anthropic, openai, openai-responses, gemini, ollama: the registry's
+// names for native's variants), the events become the provider's own
+// messages, as the form's renderer writes them — never JSON held in a
+// text — with an id on every call and the result that answers it; kept
+// messages are written as they were (rewritten with their role and text
+// only when the form needs another shape: Gemini's parts).
+//
+// A conversation read and written back reproduces its calls and results;
+// what a form cannot carry is returned as Write's error, with the messages.
 package conversation

@@ -1,10 +1,12 @@
 package conversation_test
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 
 	"github.com/toolparse/toolparse/conversation"
+	"github.com/toolparse/toolparse/registry"
 	"github.com/toolparse/toolparse/syntax"
 	"github.com/toolparse/toolparse/syntax/xmljson"
 )
@@ -28,4 +30,25 @@ func Example() {
 	// {"type":"result","tool":"read","status":"success","content":"hello"}
 	// {"type":"end"}
 	// user: "<results>\n[{\"tool\":\"read\",\"status\":\"success\",\"content\":\"hello\"}]\n</results>"
+}
+
+// An OpenAI Chat log, read as it is and written as Anthropic messages.
+func ExampleWrite_native() {
+	log := `[
+ {"role": "user", "content": "What's the weather like in Paris today?"},
+ {"role": "assistant", "content": null, "tool_calls": [{"id": "call_1", "type": "function", "function": {"name": "get_weather", "arguments": "{\"location\":\"Paris\"}"}}]},
+ {"role": "tool", "tool_call_id": "call_1", "content": "15°C"}
+]`
+	native, _ := registry.Lookup("native")
+	anthropic, _ := registry.Lookup("anthropic")
+	msgs, _ := conversation.Decode(strings.NewReader(log))
+	back, _ := conversation.Write(conversation.Read(msgs, native, syntax.Options{}), anthropic, syntax.Options{})
+	for _, m := range back {
+		b, _ := json.Marshal(m)
+		fmt.Println(string(b))
+	}
+	// Output:
+	// {"role":"user","content":"What's the weather like in Paris today?"}
+	// {"role":"assistant","content":[{"type":"tool_use","id":"call_1","name":"get_weather","input":{"location":"Paris"}}]}
+	// {"role":"user","content":[{"type":"tool_result","tool_use_id":"call_1","content":"15°C"}]}
 }

@@ -115,7 +115,7 @@ func newFlags(c *config) *pflag.FlagSet {
 	fs.StringVarP(&c.syntax, "syntax", "s", "auto", "the syntax of the input: a name or alias from --list, or auto to detect it")
 	fs.StringVarP(&c.output, "output", "o", "jsonl", "output format: jsonl or text")
 	fs.StringVar(&c.color, "color", "auto", "color the text output: auto (on a terminal, NO_COLOR unset, TERM not dumb), always or never")
-	fs.StringVar(&c.to, "to", "", "write the events back in syntax `NAME` instead (transcode); openai and anthropic pick the native form")
+	fs.StringVar(&c.to, "to", "", "write the events back in syntax `NAME` instead (transcode); anthropic, openai, openai-responses, gemini and ollama pick the native form")
 	fs.StringVar(&c.mode, "mode", "event", "event (one event per text run) or token (text fragments as they stream)")
 	fs.IntVar(&c.chunkSize, "chunk-size", 0, "feed the input in chunks of `N` bytes, to replay streaming (0: as read)")
 	fs.StringVar(&c.tools, "tools", "", "validate calls against the tool definitions in `FILE` (OpenAI, Anthropic, MCP or plain JSON), converting caret and xmltag values to their types")
@@ -662,7 +662,7 @@ func convo(syn syntax.Syntax, r io.Reader, name, to string, opts syntax.Options,
 	back, err := conversation.Write(c, target, opts)
 	if err != nil {
 		*sawError = true
-		fmt.Fprintf(stderr, "toolparse: --to %s: %v\n", target.Name, err)
+		fmt.Fprintf(stderr, "toolparse: --to %s: %v\n", to, err)
 	}
 	enc := json.NewEncoder(stdout) // one message a line, < and > as they are
 	enc.SetEscapeHTML(false)

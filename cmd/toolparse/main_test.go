@@ -262,8 +262,7 @@ func TestToolsMaxDepth(t *testing.T) {
 }
 
 // TestVariantsEverywhere: a variant's name picks its form on every path that
-// writes events, and a form that cannot be written yet is a usage error, not
-// another form written silently.
+// writes events.
 func TestVariantsEverywhere(t *testing.T) {
 	in := `<execute>[{"name":"ls","args":{}}]</execute>`
 	_, out, _ := runCLI(t, in, "-s", "xmljson", "--to", "openai")
@@ -274,13 +273,18 @@ func TestVariantsEverywhere(t *testing.T) {
 	if !strings.Contains(out, `{"type":"tool_use","id":"call_1","name":"ls"`) {
 		t.Errorf("--to anthropic:\n%s", out)
 	}
-	code, _, errOut := runCLI(t, in, "-s", "xmljson", "--to", "gemini")
-	if code != 2 || !strings.Contains(errOut, "--to gemini: that form of native cannot be written yet") {
-		t.Errorf("--to gemini: exit %d, %q", code, errOut)
+	for to, want := range map[string]string{
+		"gemini":           `{"functionCall":{"name":"ls","args":{},"id":"call_1"}}`,
+		"ollama":           `"tool_calls":[{"id":"call_1","function":{"name":"ls","arguments":{}}}]`,
+		"openai-responses": `{"type":"function_call","call_id":"call_1","name":"ls","arguments":"{}"}`,
+	} {
+		if code, out, errOut := runCLI(t, in, "-s", "xmljson", "--to", to); code != 0 || !strings.Contains(out, want) {
+			t.Errorf("--to %s: exit %d, %q, %q", to, code, out, errOut)
+		}
 	}
 	convo := `[{"role":"assistant","content":"<execute>[{\"name\":\"ls\",\"args\":{}}]</execute>"}]`
 	_, out, _ = runCLI(t, convo, "-s", "xmljson", "--conversation", "--to", "openai")
-	if !strings.Contains(out, `\"tool_calls\":[{\"id\":\"call_1\",\"type\":\"function\"`) {
+	if !strings.Contains(out, `{"role":"assistant","content":null,"tool_calls":[{"id":"call_1","type":"function"`) {
 		t.Errorf("--conversation --to openai:\n%s", out)
 	}
 	_, out, _ = runCLI(t, "", "--list")

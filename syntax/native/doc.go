@@ -104,4 +104,62 @@
 // the item's done event carries all they say. Gemini parts holding only a
 // thoughtSignature give nothing; executableCode, codeExecutionResult,
 // inlineData and other parts are unsupported.
+//
+// # Writing
+//
+// Events are written back in each provider's form by the renderer of a
+// variant (Syntax.Variants; the registry finds each by its name), one JSON
+// document a line, which this parser reads back to the same events but what
+// the form cannot carry — each such loss is an error from the renderer
+// (wire.ErrCannotCarry), never silent (TestRenderEveryPair holds each form
+// to the losses listed here). Calls without an id are given one
+// (call_1, call_2, …) and the results that answer them the same id. Calls
+// no execute followed, and an execute with no call, are not written in any
+// form (a message's calls are executed), and error events are not written.
+//
+//   - anthropic ([NewRenderer], the default): assistant messages of text,
+//     thinking, tool_use, server_tool_use/mcp_tool_use and their result
+//     blocks, in order, ended by stop_reason tool_use, end_turn or refusal
+//     (a refusal as stop_details.explanation); user messages of tool_result
+//     blocks (is_error). It carries everything; a custom call's "custom"
+//     field and a result's "name" (when its call is not in the output) are
+//     this parser's, not the API's.
+//   - openai ([NewOpenAIRenderer]): Chat Completions messages: an assistant
+//     message (reasoning_content, content, refusal, tool_calls with
+//     arguments as a JSON string), a "tool" message per result (content a
+//     string). It cannot carry the order within a message (fixed places:
+//     reasoning, text, refusal, calls), a failure status, a result that is
+//     not a string (written as its JSON text), the custom flag (written as
+//     a function call), or hosted calls and results.
+//   - openai-responses ([NewResponsesRenderer]): a response
+//     ({"object":"response","output":[…]}) per model turn, its items in
+//     order: reasoning (summary_text), message (output_text or refusal),
+//     function_call, custom_tool_call, and a built-in item per hosted call
+//     with its result (web_search_call, file_search_call,
+//     code_interpreter_call, image_generation_call when the args are that
+//     item's request fields, else mcp_call); results as
+//     function_call_output items (output a string) in an output array. It
+//     cannot carry a failure status, a result that is not a string, the
+//     tool name of a result whose call is not in the output, a hosted call
+//     without its result (or the reverse), or a hosted result that is not
+//     an object (written as an mcp_call's output). Its reasoning items have
+//     no id (events keep none; the API takes a reasoning item back only
+//     with the id, and encrypted content, it gave).
+//   - gemini ([NewGeminiRenderer]): a response (candidates[0].content, role
+//     model) per model turn — text parts, thought parts, functionCall
+//     {name, args, id} — and a request's user content of functionResponse
+//     parts per run of results. It cannot carry refusals (written as text),
+//     the custom flag, hosted calls and results, a failure status (written
+//     as {"error": content}) or a result that is not an object (written as
+//     {"output": content}).
+//   - ollama ([NewOllamaRenderer]): an /api/chat response ({"message":{…},
+//     "done":true}) per model turn — thinking, content, tool_calls with
+//     arguments as an object — and a "tool" message per result (content a
+//     string, tool_name, tool_call_id). It cannot carry the order within a
+//     message, refusals (written as text), the custom flag, hosted calls
+//     and results, a failure status, or a result that is not a string.
+//
+// [Chunks] reads a stream given as the raw JSON chunks the providers' Go
+// SDKs yield; package conversation reads and writes whole chat logs in
+// these forms.
 package native

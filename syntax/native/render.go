@@ -3,7 +3,10 @@ package native
 import (
 	"bufio"
 	"encoding/json"
+	"errors"
 	"io"
+
+	"github.com/toolparse/toolparse/internal/jsonscan"
 
 	"github.com/toolparse/toolparse/syntax"
 	"github.com/toolparse/toolparse/syntax/wire"
@@ -74,6 +77,7 @@ type (
 		Name             string          `json:"name,omitempty"`
 		ReasoningContent string          `json:"reasoning_content,omitempty"`
 		Content          json.RawMessage `json:"content"`
+		Refusal          string          `json:"refusal,omitempty"`
 		ToolCalls        []oToolCall     `json:"tool_calls,omitempty"`
 	}
 )
@@ -247,15 +251,19 @@ func (u *anthropicUnits) End() error {
 
 // NewOpenAIRenderer returns a renderer that writes events as OpenAI Chat
 // Completions messages, one JSON message per line: an assistant message with
-// reasoning_content, content and tool_calls (arguments as a JSON string),
-// ended at execute; a "tool" message per result, with tool_call_id and name.
+// reasoning_content, content, refusal and tool_calls (arguments as a JSON
+// string), ended at execute; a "tool" message per result, with tool_call_id
+// and name, its content a string as the API wants it.
 //
 // The message form has fixed places, so it loses order within a message
-// (thoughts first, then text, then calls) and joins several text runs of a
-// message; it cannot carry a failure status, calls no execute followed, or an
-// execute with no call. Each loss is reported. A call without an id is given
-// one (call_1, call_2, … in stream order), and the results that answer it
-// the same tool_call_id.
+// (thoughts first, then text, the refusal, then calls) and joins several
+// text runs of a message; it cannot carry a failure status, a result whose
+// content is not a string (written as its JSON text), custom calls (written
+// as function calls), hosted calls and results (Chat Completions has no
+// provider-run tools), calls no execute followed, or an execute with no
+// call. Each loss is reported. A call without an id is given one (call_1,
+// call_2, … in stream order), and the results that answer it the same
+// tool_call_id.
 func NewOpenAIRenderer(w io.Writer, _ syntax.Options) syntax.Renderer {
 	r := wire.New("openai", &openaiUnits{w: bufio.NewWriter(w)})
 	r.IDs = true
@@ -263,21 +271,35 @@ func NewOpenAIRenderer(w io.Writer, _ syntax.Options) syntax.Renderer {
 }
 
 type openaiUnits struct {
-	w                  *bufio.Writer
-	reasoning, content string
-	calls              []syntax.Event
+	w                           *bufio.Writer
+	reasoning, content, refusal string
+	calls                       []syntax.Event
 }
 
 func (u *openaiUnits) Text(t syntax.Type, s string) error {
 	var err error
-	if len(u.calls) > 0 || (t == syntax.Think && u.content != "") {
-		err = wire.CannotCarry("openai", "order within a message: thoughts, text and calls have fixed places")
+	if len(u.calls) > 0 || u.refusal != "" || (t == syntax.Think && u.content != "") {
+		err = wire.CannotCarry("openai", "order within a message: thoughts, text, refusal and calls have fixed places")
 	}
 	if t == syntax.Think {
 		u.reasoning = join(u.reasoning, s)
 	} else {
 		u.content = join(u.content, s)
 	}
+	return err
+}
+
+// Refusal sets the open message's refusal field.
+func (u *openaiUnits) Refusal(s string) error {
+	var err error
+	if len(u.calls) > 0 {
+		err = wire.CannotCarry("openai", "order within a message: thoughts, text, refusal and calls have fixed places")
+	}
+	if u.refusal != "" {
+		// Two refusals of a message are one field, read back as one run.
+		err = errors.Join(err, wire.CannotCarry("openai", "two refusals in one message (joined in its refusal field)"))
+	}
+	u.refusal = join(u.refusal, s)
 	return err
 }
 
@@ -290,7 +312,18 @@ func join(a, b string) string {
 
 func (u *openaiUnits) Calls(calls []syntax.Event) error {
 	u.calls = append(u.calls, calls...)
-	return nil
+	return customCalls("openai", calls)
+}
+
+// customCalls reports the custom flag of calls written as ordinary calls.
+func customCalls(name string, calls []syntax.Event) error {
+	var errs []error
+	for _, c := range calls {
+		if c.Custom {
+			errs = append(errs, wire.CannotCarry(name, "the custom flag of call %s (written as a function call)", c.Name))
+		}
+	}
+	return errors.Join(errs...)
 }
 
 func (u *openaiUnits) Execute() error {
@@ -301,17 +334,17 @@ func (u *openaiUnits) Execute() error {
 }
 
 func (u *openaiUnits) message() error {
-	if u.reasoning == "" && u.content == "" && len(u.calls) == 0 {
+	if u.reasoning == "" && u.content == "" && u.refusal == "" && len(u.calls) == 0 {
 		return nil
 	}
-	m := oMessage{Role: "assistant", ReasoningContent: u.reasoning, Content: json.RawMessage("null")}
+	m := oMessage{Role: "assistant", ReasoningContent: u.reasoning, Content: json.RawMessage("null"), Refusal: u.refusal}
 	if u.content != "" {
 		m.Content = syntax.AppendQuote(nil, u.content)
 	}
 	for _, c := range u.calls {
 		m.ToolCalls = append(m.ToolCalls, oToolCall{ID: c.ID, Type: "function", Function: oFunction{Name: c.Name, Arguments: string(c.ArgsJSON())}})
 	}
-	u.reasoning, u.content, u.calls = "", "", nil
+	u.reasoning, u.content, u.refusal, u.calls = "", "", "", nil
 	return writeLine(u.w, m)
 }
 
@@ -325,9 +358,11 @@ func (u *openaiUnits) Results(rs []syntax.Event) error {
 		err = e
 	}
 	for _, r := range rs {
-		m := oMessage{Role: "tool", ToolCallID: r.ID, Name: r.Tool, Content: r.ValueJSON()}
-		if r.Status == syntax.Failure && err == nil {
-			err = wire.CannotCarry("openai", "a failure status (tool messages have none)")
+		content, e := stringContent("openai", r)
+		m := oMessage{Role: "tool", ToolCallID: r.ID, Name: r.Tool, Content: syntax.AppendQuote(nil, content)}
+		err = errors.Join(err, e)
+		if r.Status == syntax.Failure {
+			err = errors.Join(err, wire.CannotCarry("openai", "the failure status of a result of %s (tool messages have none)", r.Tool))
 		}
 		if e := writeLine(u.w, m); e != nil {
 			return e
@@ -351,4 +386,14 @@ func (u *openaiUnits) End() error {
 		err = e
 	}
 	return err
+}
+
+// stringContent is a result's content as a string, for the tool messages
+// that take only text (OpenAI, Ollama): a string as it is, any other value
+// as its JSON text, which is reported (it reads back as a string).
+func stringContent(name string, r syntax.Event) (string, error) {
+	if s, ok := jsonscan.Unquote(r.ValueJSON()); ok {
+		return s, nil
+	}
+	return string(r.ValueJSON()), wire.CannotCarry(name, "a result of %s whose content is not a string (written as its JSON text, which reads back as a string)", r.Tool)
 }
