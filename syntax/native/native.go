@@ -20,9 +20,9 @@ var Syntax = syntax.Syntax{
 	Variants: []syntax.Variant{
 		{Name: "anthropic", Description: "Anthropic Messages (the default form)", Render: NewRenderer},
 		{Name: "openai", Description: "OpenAI Chat Completions messages", Render: NewOpenAIRenderer},
-		{Name: "openai-responses", Description: "OpenAI Responses items (read; not written yet)"},
-		{Name: "gemini", Description: "Gemini contents (read; not written yet)"},
-		{Name: "ollama", Description: "Ollama /api/chat and /api/generate (read; not written yet)"},
+		{Name: "openai-responses", Description: "OpenAI Responses items", Render: NewResponsesRenderer},
+		{Name: "gemini", Description: "Gemini contents", Render: NewGeminiRenderer},
+		{Name: "ollama", Description: "Ollama /api/chat messages (reads /api/generate too)", Render: NewOllamaRenderer},
 	},
 	Prompt: "Call tools through the API's function calling: the tools below are sent as the request's tools. " +
 		"Each call's arguments must be a JSON object that fits the tool's parameters. The examples show the calls in the API's message form.",
