@@ -58,6 +58,8 @@ const (
 	phaseRaw                // free text, or broken JSON: up to the next end marker
 )
 
+var wakeSet = scan.Bytes("<")
+
 // headerLimit bounds a message header (Options.MaxBlock, when smaller).
 const headerLimit = 1024
 
@@ -105,6 +107,9 @@ type parser struct {
 func New(h syntax.Handler, opts syntax.Options) syntax.Parser {
 	p := &parser{termFrom: -1}
 	p.Init(h, opts, p.step, p.finish)
+	// Every event completes at a marker, and every marker starts with '<':
+	// in event mode a chunk without one need not be run at once.
+	p.WakeOn(wakeSet)
 	if opts.ThinkOpen {
 		// The prompt ended with <|start|>assistant<|channel|>analysis<|message|>.
 		p.state, p.kind, p.text = stBody, kindText, syntax.Think
