@@ -35,6 +35,7 @@ type units struct {
 	thinkOpen bool
 	calls     int
 	executed  bool
+	wrote     bool // a call or result was written last: end the output with a line end
 }
 
 // holdsMarker returns the first marker the parser would read in respond
@@ -101,6 +102,7 @@ func (u *units) Text(t syntax.Type, s string) error {
 		if strings.Contains(s, channelClose) || u.first && u.thinkOpen && strings.Contains(s, callOpen) {
 			return errors.Join(err, wire.CannotCarry("gemma", "a thought holding %s: not written", channelClose))
 		}
+		u.wrote = true
 		if u.begin(true) {
 			u.w.WriteString(s + channelClose)
 			return err
@@ -113,6 +115,7 @@ func (u *units) Text(t syntax.Type, s string) error {
 	}
 	u.begin(false)
 	u.w.WriteString(s + "\n")
+	u.wrote = false
 	return err
 }
 
@@ -201,6 +204,7 @@ func (u *units) Calls(calls []syntax.Event) error {
 		b = append(b, callClose...)
 		u.w.Write(b)
 		u.calls++
+		u.wrote = true
 	}
 	return err
 }
@@ -239,6 +243,7 @@ func (u *units) Results(rs []syntax.Event) error {
 		b = append(b, '}')
 		b = append(b, respClose...)
 		u.w.Write(b)
+		u.wrote = true
 	}
 	return err
 }
@@ -250,6 +255,9 @@ func (u *units) End() error {
 	}
 	if u.first && u.thinkOpen {
 		u.w.WriteString(channelClose)
+	}
+	if u.wrote {
+		u.w.WriteString("\n") // output ends with a line end, as text does
 	}
 	return errors.Join(err, u.w.Flush())
 }

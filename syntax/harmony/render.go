@@ -229,6 +229,9 @@ func (u *units) End() error {
 	if u.first && u.thinkOpen {
 		u.w.WriteString(endTag)
 	}
+	if !u.first || u.thinkOpen {
+		u.w.WriteString("\n") // output ends with a line end, as text does
+	}
 	return errors.Join(err, u.w.Flush())
 }
 
