@@ -28,6 +28,15 @@ func (r *Registry) Auto() syntax.Syntax {
 			a.cands, a.fallback, a.fallbackAt = r.candidates(opts)
 			return a
 		},
+		// Cut off where it ends, the input is read by the syntax chosen
+		// for it, and complete where that one says it is.
+		CompleteAt: func(input []byte) bool {
+			s, ok := r.Detect(input)
+			if !ok {
+				_, s, _ = r.candidates(syntax.Options{})
+			}
+			return s.CompleteAt != nil && s.CompleteAt(input)
+		},
 	}
 }
 

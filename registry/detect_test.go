@@ -13,7 +13,6 @@ import (
 
 	"github.com/toolparse/toolparse/registry"
 	"github.com/toolparse/toolparse/syntax"
-	"github.com/toolparse/toolparse/syntax/caret"
 	"github.com/toolparse/toolparse/syntax/syntaxtest"
 	"github.com/toolparse/toolparse/syntax/xmljson"
 )
@@ -486,9 +485,7 @@ func TestAutoProseStopsAtMarkers(t *testing.T) {
 func TestAutoPassesTheKit(t *testing.T) {
 	auto := registry.Default().Auto()
 	for _, c := range allGoldens(t) {
-		// Auto may read a cut-off input as caret: skip the cut points that
-		// caret calls complete.
-		cfg := syntaxtest.Config{Options: c.g.Options, RandomSplits: 5, MaxExhaustive: 512, CompleteAt: caret.EndsWithFence}
+		cfg := syntaxtest.Config{Options: c.g.Options, RandomSplits: 5, MaxExhaustive: 512}
 		if err := syntaxtest.Check(auto, c.g.Input, cfg); err != nil {
 			t.Errorf("%s: %v", c.name, err)
 		}

@@ -1,0 +1,82 @@
+// Package gemma parses Gemma 4's tool-call format (MODEL-FORMATS §3.11).
+//
+//	<|channel>thought
+//	The user wants the weather.<channel|>Let me check.<|tool_call>call:get_weather{location:<|"|>Paris<|"|>,days:3}<tool_call|>
+//	<|tool_response>response:get_weather{value:<|"|>Sunny<|"|>}<tool_response|>It is sunny in Paris.
+//
+// Every marker is a special token: the input must be detokenised with
+// special tokens kept.
+//
+// # The rules as read
+//
+//   - <|channel>…<channel|> is reasoning (think). Its channel name, a first
+//     line "thought", is not part of it. Inside it only <channel|> is a
+//     marker: a call written there is thought (MODEL-FORMATS §2 rule 6).
+//   - <|tool_call>call:NAME{…}<tool_call|> is a call. NAME is every byte up
+//     to '{' (hyphens and dots included; no white space, ':', ',', '<' or
+//     brackets). The arguments are an object written with bare keys (or keys
+//     between <|"|>, or JSON strings); values are strings between the token
+//     <|"|>, raw (no escapes: a backslash is a backslash, a quote a quote),
+//     JSON strings "…" (Ollama reads them; they are decoded), numbers, true,
+//     false, null, nested objects and arrays. They become a JSON object,
+//     keys in order. {} is {}. <turn|> closes a call as <tool_call|> does
+//     (vLLM test_gemma4_regex_and_bare_calls.py); a stray ':' after
+//     <|tool_call> is skipped.
+//   - <|tool_call> not followed by "call:" opens nothing: it is text
+//     (MODEL-FORMATS §2 rule 8).
+//   - <|tool_response>response:NAME{…}<tool_response|> is a result of NAME
+//     (status success: Gemma has no failure flag); {value:X} gives the
+//     content X, any other object the object.
+//   - The calls of a turn are one batch: one execute follows them at the
+//     first result or at the end of input. Text after the calls is respond,
+//     before the execute.
+//   - A call or response cut off by the end of input is a truncated error,
+//     never a call: <tool_call|> is not a stop token.
+//   - Text outside these blocks is respond.
+//   - Options.ThinkOpen: the prompt opened the reasoning, so the output
+//     starts in it. It ends at the first <channel|>, or at a call
+//     (<|tool_call>call:), whichever comes first.
+//
+// # Choices where the peers disagree
+//
+//   - A call cut off by the end of input: Ollama flushes it as a call when
+//     the stream is done (tool_call_done_flush_without_close_tag…), vLLM
+//     streams partial arguments; here it is an error.
+//   - A bare word as a value ({content:hello}): vLLM takes it as a string,
+//     Ollama repairs it only with the tool's schema; here it is a malformed
+//     error and no call.
+//   - "call:NAME{…}" without <|tool_call> (the special token dropped): vLLM's
+//     fallback tier extracts it; here it is text.
+//   - A <|"|> string holding <tool_call|> (or <turn|>, <tool_response|> in a
+//     response): the closer ends the block and the call is a malformed
+//     error (the string's <|"|> is missing), so the rest of the output is
+//     read afresh. Ollama and vLLM search for the closer textually too.
+//
+// # Choices where the spec is silent
+//
+//   - After calls, a bare <|tool_response> (the model's sign that it waits
+//     for results) and a stray closer (a second <tool_call|>, <turn|>) are
+//     no event: they belong to the batch's execute, whose span covers them.
+//     Elsewhere they are text.
+//   - A JSON string value is written in the arguments as a raw string would
+//     be, so the same text gives the same arguments however it was quoted;
+//     numbers, true, false and null are kept as written.
+//   - Invalid UTF-8 in a raw string becomes U+FFFD.
+//   - In token mode a call is announced when its name ends ('{'), and its
+//     arguments stream as compact JSON deltas as they are read: raw strings
+//     and numbers byte by byte; a JSON string ("…") comes whole when it ends.
+//     Tool responses are not streamed.
+//   - An unterminated reasoning block is its think event, then a truncated
+//     error.
+//   - The renderer writes strings between <|"|>, or as JSON strings when
+//     they hold <|"|> or a closer; keys bare when they are plain words.
+//
+// # Not built
+//
+//   - FunctionGemma's <start_function_call>…<end_function_call> with
+//     <escape> strings, and Gemma 3's prompted JSON or ```tool_code```.
+//   - Schema-driven repairs (Ollama's repairGemma4…: unclosed strings,
+//     single-quoted values, bare strings for string parameters).
+//   - vLLM's bare "call:" fallback and the "<call>NAME{…}" fragment seen with
+//     multimodal inputs.
+package gemma

@@ -1,0 +1,531 @@
+package gemma
+
+import (
+	"bytes"
+	"fmt"
+
+	"github.com/toolparse/toolparse/internal/jsonscan"
+	"github.com/toolparse/toolparse/syntax"
+	"github.com/toolparse/toolparse/syntax/scan"
+)
+
+// Syntax describes the gemma syntax for the registry.
+var Syntax = syntax.Syntax{
+	Name:        "gemma",
+	Aliases:     []string{"gemma4"},
+	Description: `Gemma 4: <|channel>thought…<channel|>, <|tool_call>call:NAME{key:<|"|>text<|"|>,n:5}<tool_call|>`,
+	New:         New,
+	Detect:      Detect,
+	Render:      NewRenderer,
+	Prompt:      promptRules,
+}
+
+const promptRules = `To call a tool, write <|tool_call>call:NAME{...}<tool_call|> and stop; several calls may follow one another.
+- The arguments are an object with bare keys: {location:<|"|>Paris<|"|>,days:3,metric:true}.
+- Write every string between <|"|> and <|"|>, as it is: no escapes.
+- Numbers, true, false, null, nested {...} objects and [...] arrays are written as in JSON.
+- A tool without arguments takes {}.
+- Results come back as <|tool_response>response:NAME{value:...}<tool_response|>.
+- Text outside these markers is your answer to the user.`
+
+// The markers, all special tokens of Gemma 4's vocabulary.
+const (
+	channelOpen  = "<|channel>"
+	channelClose = "<channel|>"
+	callOpen     = "<|tool_call>"
+	callClose    = "<tool_call|>"
+	respOpen     = "<|tool_response>"
+	respClose    = "<tool_response|>"
+	turnEnd      = "<turn|>"
+	thoughtName  = "thought\n"
+)
+
+// textMarkers are the markers read outside blocks. The closers there are
+// strays (a second <tool_call|>, the end of turn): no event.
+var textMarkers = []string{channelOpen, callOpen, respOpen, callClose, respClose, turnEnd}
+
+var (
+	callClosers = []string{callClose, turnEnd}
+	respClosers = []string{respClose}
+)
+
+var wakeSet = scan.Bytes("<")
+
+type state uint8
+
+const (
+	stText state = iota
+	stThinkName
+	stThink
+	stBlock
+)
+
+type phase uint8
+
+const (
+	phName   phase = iota // the name, up to '{'
+	phValue               // the argument object
+	phAfter               // white space, then the closer
+	phSearch              // broken: up to the next closer
+)
+
+// nameLimit bounds a call's name.
+const nameLimit = 256
+
+// startLimit bounds the white space looked at after <|tool_call> or
+// <|tool_response> for call: or response:.
+const startLimit = 64
+
+type parser struct {
+	scan.Core
+	state     state
+	thinkOpen bool // in the reasoning the prompt opened
+
+	thinkStart syntax.Pos
+
+	// The open block.
+	result      bool // a tool response, not a call
+	blockStart  syntax.Pos
+	blk         scan.Block
+	phase       phase
+	name        []byte
+	v           value
+	problem     string
+	problemCode syntax.Code
+
+	// Token mode.
+	streaming bool
+	sent      int   // bytes of v.out sent as deltas
+	outFrom   int64 // where the source of v.out[sent:] starts
+	index     int
+	announced int
+
+	pending int // valid calls since the last execute
+	// The markers after the batch's calls that belong to its execute, from
+	// the first one's start to the last one's end (-1: none).
+	termFrom, termTo int64
+}
+
+// New returns a gemma parser that sends its events to h.
+func New(h syntax.Handler, opts syntax.Options) syntax.Parser {
+	p := &parser{termFrom: -1}
+	p.Init(h, opts, p.step, p.finish)
+	p.WakeOn(wakeSet)
+	if opts.ThinkOpen {
+		p.state, p.thinkOpen = stThink, true
+		p.thinkStart = syntax.Pos{Line: 1, Column: 1}
+		p.BeginRun(syntax.Think, 0)
+	}
+	return p
+}
+
+func (p *parser) step(data []byte, eof bool) int {
+	switch p.state {
+	case stThinkName:
+		full, partial := scan.MatchPrefix(data, thoughtName)
+		switch {
+		case full:
+			p.state = stThink
+			return len(thoughtName)
+		case partial && !eof:
+			return 0
+		}
+		p.state = stThink
+		return scan.Again
+	case stThink:
+		return p.think(data, eof)
+	case stBlock:
+		return p.block(data, eof)
+	}
+	return p.text(data, eof)
+}
+
+func match(data []byte, markers []string, eof bool) (string, bool) {
+	partial := false
+	for _, m := range markers {
+		full, part := scan.MatchPrefix(data, m)
+		if full {
+			return m, false
+		}
+		partial = partial || part && !eof
+	}
+	return "", partial
+}
+
+type startVerdict uint8
+
+const (
+	startUndecided startVerdict = iota
+	startBlock
+	startText
+)
+
+// blockStart looks at what follows <|tool_call> (word "call:") or
+// <|tool_response> (word "response:"): white space, for a call a stray ':'
+// (vLLM's "<|tool_call>:call:"), then the word. It returns the bytes up to
+// the end of the word.
+func blockStart(rest []byte, word string, eof bool) (int, startVerdict) {
+	if len(rest) > startLimit {
+		rest, eof = rest[:startLimit], true
+	}
+	i := jsonscan.SkipSpace(rest, 0)
+	if word == "call:" && i < len(rest) && rest[i] == ':' {
+		i = jsonscan.SkipSpace(rest, i+1)
+	}
+	full, partial := scan.MatchPrefix(rest[i:], word)
+	switch {
+	case full:
+		return i + len(word), startBlock
+	case partial && !eof:
+		return 0, startUndecided
+	}
+	return 0, startText
+}
+
+// text handles input outside blocks: respond text and the markers.
+func (p *parser) text(data []byte, eof bool) int {
+	if n := p.TextBefore(syntax.Respond, data, '<'); n > 0 {
+		return n
+	}
+	off := p.Offset()
+	m, partial := match(data, textMarkers, eof)
+	switch m {
+	case channelOpen:
+		p.BeginRun(syntax.Think, off)
+		p.thinkStart = p.Pos()
+		p.state = stThinkName
+		return len(m)
+	case callOpen, respOpen:
+		word := "call:"
+		if m == respOpen {
+			word = "response:"
+		}
+		k, v := blockStart(data[len(m):], word, eof)
+		switch {
+		case v == startUndecided:
+			return 0
+		case v == startBlock:
+			p.openBlock(m == respOpen, data[:len(m)+k])
+			return len(m) + k
+		case m == respOpen:
+			return p.afterCalls(data[:len(m)], off)
+		}
+		p.Text(syntax.Respond, data[:len(m)], off)
+		return len(m)
+	case "":
+		if partial {
+			return 0
+		}
+	default: // a stray closer
+		return p.afterCalls(data[:len(m)], off)
+	}
+	n := scan.TextUntil(data, '<', func(rest []byte) bool { m, part := match(rest, textMarkers, eof); return m != "" || part })
+	p.Text(syntax.Respond, data[:n], off)
+	return n
+}
+
+// afterCalls handles a bare <|tool_response> (the model's signal that it
+// waits for the results) or a stray closer (a second <tool_call|>, <turn|>)
+// at off: after calls it belongs to their execute, whose span covers it;
+// elsewhere it is text.
+func (p *parser) afterCalls(m []byte, off int64) int {
+	if p.pending == 0 {
+		p.Text(syntax.Respond, m, off)
+		return len(m)
+	}
+	p.EndRun()
+	if p.termFrom < 0 {
+		p.termFrom = off
+	}
+	p.termTo = off + int64(len(m))
+	return len(m)
+}
+
+// think handles reasoning: only <channel|> ends it, or, in the reasoning
+// the prompt opened, a call.
+func (p *parser) think(data []byte, eof bool) int {
+	if n := p.TextBefore(syntax.Think, data, '<'); n > 0 {
+		return n
+	}
+	off := p.Offset()
+	full, partial := scan.MatchPrefix(data, channelClose)
+	switch {
+	case full:
+		p.EndRunAt(off + int64(len(channelClose)))
+		p.state, p.thinkOpen = stText, false
+		return len(channelClose)
+	case partial && !eof:
+		return 0
+	}
+	if p.thinkOpen {
+		if full, partial := scan.MatchPrefix(data, callOpen); full {
+			_, v := blockStart(data[len(callOpen):], "call:", eof)
+			switch v {
+			case startUndecided:
+				return 0
+			case startBlock:
+				p.EndRun()
+				p.state, p.thinkOpen = stText, false
+				return scan.Again
+			}
+		} else if partial && !eof {
+			return 0
+		}
+	}
+	n := scan.TextUntil(data, '<', func(rest []byte) bool {
+		full, partial := scan.MatchPrefix(rest, channelClose)
+		if full || partial && !eof {
+			return true
+		}
+		full, partial = scan.MatchPrefix(rest, callOpen)
+		return p.thinkOpen && (full || partial && !eof)
+	})
+	p.Text(syntax.Think, data[:n], off)
+	return n
+}
+
+func (p *parser) openBlock(result bool, opener []byte) {
+	p.EndRun()
+	p.result = result
+	p.blockStart = p.Pos()
+	p.blk.Reset()
+	p.keep(opener)
+	p.phase = phName
+	p.name = p.name[:0]
+	p.problem = ""
+	p.streaming = false
+	p.state = stBlock
+	if result {
+		p.endBatch(p.blockStart.Offset)
+	}
+}
+
+func (p *parser) closers() []string {
+	if p.result {
+		return respClosers
+	}
+	return callClosers
+}
+
+func (p *parser) setProblem(code syntax.Code, msg string) {
+	if p.problem == "" {
+		p.problem, p.problemCode = msg, code
+	}
+	p.phase = phSearch
+}
+
+// block handles the inside of a call or a tool response.
+func (p *parser) block(data []byte, eof bool) int {
+	off := p.Offset()
+	used := 0
+	for used < len(data) {
+		rest := data[used:]
+		switch p.phase {
+		case phName:
+			i := 0
+			for i < len(rest) && isKeyByte(rest[i]) && rest[i] != '{' {
+				i++
+			}
+			if len(p.name)+i > nameLimit {
+				p.setProblem(syntax.CodeMalformed, fmt.Sprintf("a name longer than %d bytes", nameLimit))
+				continue
+			}
+			p.name = append(p.name, rest[:i]...)
+			p.keep(rest[:i])
+			used += i
+			if i == len(rest) {
+				break
+			}
+			if rest[i] != '{' || len(p.name) == 0 {
+				p.setProblem(syntax.CodeMalformed, "the name must be followed by '{'")
+				continue
+			}
+			p.v.reset(p.Options().DepthLimit(), p.closers())
+			p.phase = phValue
+			p.sent, p.outFrom = 0, off+int64(used)
+			if !p.result && p.Options().Mode == syntax.TokenMode {
+				p.streaming, p.index = true, p.announced
+				p.announced++
+				p.Emit(syntax.Event{Type: syntax.Call, Partial: true, Name: string(p.name), Index: p.index,
+					Span: syntax.Span{Start: p.blockStart.Offset, End: off + int64(used)}})
+			}
+		case phValue:
+			before := p.v.st
+			n := p.v.step(rest, eof)
+			p.keep(rest[:n])
+			used += n
+			if p.blk.Over {
+				// The block will be an error: its arguments are not kept
+				// (the value is still read, to find where it ends).
+				p.v.out, p.v.tmp, p.sent, p.streaming = p.v.out[:0], p.v.tmp[:0], 0, false
+			}
+			if p.streaming {
+				p.flushArgs(off + int64(used))
+			}
+			switch {
+			case p.v.problem != "":
+				code := syntax.CodeMalformed
+				if p.v.over {
+					code = syntax.CodeOverLimit
+				}
+				p.setProblem(code, "the arguments: "+p.v.problem)
+			case p.v.st == vsDone:
+				p.phase = phAfter
+			case n == 0 && p.v.st == before:
+				if eof { // cannot happen: at the end every byte is read
+					p.setProblem(syntax.CodeMalformed, "the arguments are cut off")
+					continue
+				}
+				return used // more input is needed
+			}
+		case phAfter:
+			i := jsonscan.SkipSpace(rest, 0)
+			p.keep(rest[:i])
+			used += i
+			if i == len(rest) {
+				break
+			}
+			m, partial := match(rest[i:], p.closers(), eof)
+			if m != "" {
+				p.keep([]byte(m))
+				used += len(m)
+				p.finishBlock(true)
+				return used
+			}
+			if partial {
+				return used
+			}
+			p.setProblem(syntax.CodeMalformed, "text after the arguments, before "+p.closers()[0])
+		case phSearch:
+			j := bytes.IndexByte(rest, '<')
+			if j < 0 {
+				p.keep(rest)
+				used += len(rest)
+				break
+			}
+			p.keep(rest[:j])
+			used += j
+			m, partial := match(rest[j:], p.closers(), eof)
+			if m != "" {
+				p.keep([]byte(m))
+				used += len(m)
+				p.finishBlock(true)
+				return used
+			}
+			if full, part := scan.MatchPrefix(rest[j:], callOpen); full {
+				p.finishBlock(false) // a new call starts: this one is over
+				if used == 0 {
+					return scan.Again
+				}
+				return used
+			} else if partial || part && !eof {
+				return used
+			}
+			p.keep(rest[j : j+1])
+			used++
+		}
+	}
+	return used
+}
+
+// flushArgs sends the arguments' JSON written so far, up to at, the offset
+// just after the bytes read.
+func (p *parser) flushArgs(at int64) {
+	out := p.v.out[p.sent:]
+	n := scan.CompleteUTF8(out)
+	if n == 0 || at <= p.outFrom {
+		return
+	}
+	p.Emit(syntax.Event{Type: syntax.Call, Partial: true, Name: string(p.name), Index: p.index, Delta: string(out[:n]),
+		Span: syntax.Span{Start: p.outFrom, End: at}})
+	p.sent += n
+	p.outFrom = at
+}
+
+func (p *parser) keep(b []byte) { p.blk.Keep(b, p.Options().BlockLimit()) }
+
+func (p *parser) what() string {
+	if p.result {
+		return "tool response"
+	}
+	return "tool call"
+}
+
+// finishBlock ends the open block: closed tells whether its closer was read.
+func (p *parser) finishBlock(closed bool) {
+	p.state = stText
+	span := syntax.Span{Start: p.blockStart.Offset, End: p.blockStart.Offset + p.blk.Len}
+	raw := func() []byte {
+		if p.blk.Over {
+			return nil
+		}
+		return bytes.Clone(p.blk.Bytes)
+	}
+	switch {
+	case p.blk.Over:
+		p.Errorf(syntax.CodeOverLimit, p.blockStart, span, nil, "%s longer than the limit of %d bytes", p.what(), p.Options().BlockLimit())
+		return
+	case p.problem != "":
+		p.Errorf(p.problemCode, p.blockStart, span, raw(), "%s %s: %s", p.what(), p.name, p.problem)
+		return
+	case !closed:
+		p.Errorf(syntax.CodeTruncated, p.blockStart, span, raw(), "unterminated %s: the stream ended before %s", p.what(), p.closers()[0])
+		return
+	}
+	args := p.v.out
+	if p.result {
+		v := args
+		n := 0
+		jsonscan.Members(args, func(k string, val []byte) bool {
+			n++
+			if k == "value" {
+				v = val
+			}
+			return true
+		})
+		if n != 1 {
+			v = args
+		}
+		p.Emit(syntax.Event{Type: syntax.Result, Tool: string(p.name), Status: syntax.Success, Value: bytes.Clone(v), Span: span})
+		return
+	}
+	p.pending++
+	p.Emit(syntax.Event{Type: syntax.Call, Name: string(p.name), Args: bytes.Clone(args), Pos: p.blockStart, Span: span})
+}
+
+// endBatch emits the execute that ends the calls of the turn, if it had any.
+func (p *parser) endBatch(at int64) {
+	if p.pending > 0 {
+		span := syntax.Span{Start: at, End: at}
+		if p.termFrom >= 0 {
+			span = syntax.Span{Start: p.termFrom, End: p.termTo}
+		}
+		p.Emit(syntax.Event{Type: syntax.Execute, Span: span})
+	}
+	p.pending, p.announced, p.termFrom = 0, 0, -1
+}
+
+// finish reports what the end of the stream left open.
+func (p *parser) finish(end int64) {
+	switch p.state {
+	case stThinkName, stThink:
+		p.EndRun()
+		p.Errorf(syntax.CodeTruncated, p.thinkStart, syntax.Span{Start: p.thinkStart.Offset, End: end}, nil,
+			"unterminated reasoning: the stream ended before %s", channelClose)
+	case stBlock:
+		p.finishBlockAtEOF()
+	}
+	p.endBatch(end)
+}
+
+// finishBlockAtEOF reports a block the end of the stream cut off: never a
+// call.
+func (p *parser) finishBlockAtEOF() {
+	p.state = stText
+	span := syntax.Span{Start: p.blockStart.Offset, End: p.blockStart.Offset + p.blk.Len}
+	if p.blk.Over {
+		p.Errorf(syntax.CodeOverLimit, p.blockStart, span, nil, "%s longer than the limit of %d bytes and unterminated", p.what(), p.Options().BlockLimit())
+		return
+	}
+	p.Errorf(syntax.CodeTruncated, p.blockStart, span, bytes.Clone(p.blk.Bytes), "unterminated %s: the stream ended before %s", p.what(), p.closers()[0])
+}

@@ -1,0 +1,94 @@
+package gemma_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/toolparse/toolparse/syntax"
+	"github.com/toolparse/toolparse/syntax/gemma"
+	"github.com/toolparse/toolparse/syntax/syntaxtest"
+)
+
+// goldens is the folder of the syntax's golden cases.
+const goldens = "testdata"
+
+var _ = flag.Bool("update", false, "rewrite the golden cases' expected events from the parser's output")
+
+// TestGoldens runs every golden case of the syntax at every chunking, in
+// both modes, with the conformance kit's checks and a round trip.
+func TestGoldens(t *testing.T) { syntaxtest.RunGoldens(t, gemma.Syntax, goldens) }
+
+func TestGarbage(t *testing.T) {
+	if err := syntaxtest.Garbage(gemma.Syntax, syntaxtest.Inputs(t, goldens), 3000, 1); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// FuzzParse checks, on any input, that the parser does not panic and that
+// every invariant of the conformance kit holds (chunking invariance among them).
+func FuzzParse(f *testing.F) { syntaxtest.Fuzz(f, gemma.Syntax, goldens, nil) }
+
+func TestLimitsKeepParsing(t *testing.T) {
+	big := `<|tool_call>call:w{c:<|"|>` + strings.Repeat("x", 5000) + `<|"|>}<tool_call|>after<|tool_call>call:ok{}<tool_call|>`
+	var types []string
+	for _, e := range syntax.Parse(gemma.Syntax, []byte(big), syntax.Options{MaxBlock: 1000}) {
+		types = append(types, string(e.Type))
+	}
+	if got := strings.Join(types, " "); got != "error respond call execute end" {
+		t.Fatalf("events %s", got)
+	}
+}
+
+// bigCall is one message carrying a write call whose content is about size
+// bytes, and the same arguments as JSON.
+func bigCall(size int) (msg, jsonPart []byte) {
+	var line bytes.Buffer
+	for line.Len() < size {
+		fmt.Fprintf(&line, "func f%d() { return \"<tool_call|> {[\" + x }\n", line.Len())
+	}
+	content, _ := json.Marshal(line.String())
+	jsonPart = []byte(`{"path": "big.go", "content": ` + string(content) + `}`)
+	msg = []byte("<|channel>thought\nWrite the file.<channel|><|tool_call>call:write{path:<|\"|>big.go<|\"|>,content:" + string(content) + "}<tool_call|>")
+	return msg, jsonPart
+}
+
+// bigRaw is the same call with the content as a raw <|"|> string, as Gemma
+// writes it.
+func bigRaw(size int) []byte {
+	var line bytes.Buffer
+	for line.Len() < size {
+		fmt.Fprintf(&line, "func f%d() { return \"{[\" + x }\n", line.Len())
+	}
+	return []byte("<|tool_call>call:write{path:<|\"|>big.go<|\"|>,content:<|\"|>" + line.String() + "<|\"|>}<tool_call|>")
+}
+
+func benchParse(b *testing.B, in []byte, chunk int, mode syntax.Mode) {
+	b.SetBytes(int64(len(in)))
+	b.ReportAllocs()
+	for b.Loop() {
+		p := gemma.New(func(syntax.Event) {}, syntax.Options{Mode: mode})
+		syntaxtest.Feed(p, in, chunk)
+	}
+}
+
+func BenchmarkCall300K(b *testing.B) {
+	msg, js := bigCall(300 << 10)
+	raw := bigRaw(300 << 10)
+	b.Run("json-string/whole", func(b *testing.B) { benchParse(b, msg, 0, syntax.EventMode) })
+	b.Run("json-string/chunk4", func(b *testing.B) { benchParse(b, msg, 4, syntax.EventMode) })
+	b.Run("raw-string/whole", func(b *testing.B) { benchParse(b, raw, 0, syntax.EventMode) })
+	b.Run("raw-string/chunk4", func(b *testing.B) { benchParse(b, raw, 4, syntax.EventMode) })
+	b.Run("raw-string/token/chunk4", func(b *testing.B) { benchParse(b, raw, 4, syntax.TokenMode) })
+	b.Run("json.Valid", func(b *testing.B) {
+		b.SetBytes(int64(len(js)))
+		for b.Loop() {
+			if !json.Valid(js) {
+				b.Fatal("invalid")
+			}
+		}
+	})
+}

@@ -1,0 +1,392 @@
+package gemma
+
+import (
+	"unicode/utf8"
+
+	"github.com/toolparse/toolparse/internal/jsonscan"
+	"github.com/toolparse/toolparse/syntax/scan"
+)
+
+// strTag delimits Gemma 4's raw strings.
+const strTag = `<|"|>`
+
+// A value reads the argument object of a call (or a tool response) as it
+// arrives and writes it as compact JSON: bare keys become strings, raw
+// strings between <|"|> are escaped, JSON strings, numbers, true, false
+// and null are copied once validated, objects and arrays nest.
+type value struct {
+	out   []byte  // the JSON written so far (not yet taken)
+	stack []level // the open objects and arrays
+	st    vstate
+	js    jsonscan.JSON // a JSON string, number or literal being read
+	str   bool          // it is a string: kept in tmp, then written as a raw string would be
+	tmp   []byte
+	depth int // the nesting limit
+	// closers are the markers that end the block: one inside a <|"|>
+	// string means the string's closer is missing.
+	closers []string
+	// problem, when set, says why the text is not a valid object.
+	problem string
+	over    bool // the problem is the nesting limit
+}
+
+type level struct {
+	kind  byte // '{' or '['
+	count int  // members or elements written
+}
+
+type vstate uint8
+
+const (
+	vsStart      vstate = iota // before the top-level '{'
+	vsKeyOrEnd                 // in an object: a key, or '}'
+	vsBareKey                  // in a bare key
+	vsGKey                     // in a <|"|> key
+	vsJKey                     // in a JSON string key
+	vsColon                    // after a key
+	vsValue                    // a value must come
+	vsValueOrEnd               // after '[': a value, or ']'
+	vsGStr                     // in a <|"|> string value
+	vsJVal                     // in a JSON string, number or literal
+	vsAfter                    // after a value: ',' or the container's close
+	vsDone                     // the top-level object is complete
+)
+
+func (v *value) reset(depth int, closers []string) {
+	*v = value{out: v.out[:0], stack: v.stack[:0], tmp: v.tmp[:0], depth: depth, closers: closers}
+}
+
+func (v *value) fail(msg string) int {
+	if v.problem == "" {
+		v.problem = msg
+	}
+	return 0
+}
+
+// isKeyByte reports whether c may stand in a bare key.
+func isKeyByte(c byte) bool {
+	switch c {
+	case ' ', '\t', '\r', '\n', ':', ',', '{', '}', '[', ']', '<', '"':
+		return false
+	}
+	return true
+}
+
+// step reads data, which stands in the body after the name. closer says
+// whether data starts with a marker that ends the block (a string cut by
+// it is a problem). It returns the bytes taken; 0 with no problem means
+// more input is needed (or, when the value is done, that the rest is not
+// the value's).
+func (v *value) step(data []byte, eof bool) int {
+	used := 0
+	for used < len(data) && v.problem == "" && v.st != vsDone {
+		rest := data[used:]
+		var n int
+		switch v.st {
+		case vsStart:
+			if rest[0] != '{' {
+				return used + v.fail("the arguments do not start with '{'")
+			}
+			n = v.open('{')
+		case vsKeyOrEnd, vsColon, vsValue, vsValueOrEnd, vsAfter:
+			i := jsonscan.SkipSpace(rest, 0)
+			if i == len(rest) {
+				return used + i
+			}
+			before := v.st
+			t := v.token(rest[i:], eof)
+			n = i + t
+			if t == 0 && v.st == before && v.problem == "" {
+				return used + i // a <|"|> cut off: wait
+			}
+		case vsBareKey:
+			i := 0
+			for i < len(rest) && isKeyByte(rest[i]) {
+				i++
+			}
+			v.out, n = escape(v.out, rest[:i], i < len(rest) || eof)
+			if n < i {
+				return used + n // a character cut off at the end of data
+			}
+			if i < len(rest) {
+				v.out = append(v.out, '"')
+				v.st = vsColon
+			}
+		case vsGKey, vsGStr:
+			n = v.gstring(rest, eof)
+			if n == 0 && v.problem == "" {
+				return used
+			}
+		case vsJKey, vsJVal:
+			if v.str {
+				v.tmp, n = v.js.ScanCompact(v.tmp, rest)
+			} else {
+				v.out, n = v.js.ScanCompact(v.out, rest)
+			}
+			if v.str && v.js.Done() {
+				// Written as escape writes a raw string, so that the same
+				// text gives the same arguments however it was quoted.
+				s, _ := jsonscan.Unquote(v.tmp)
+				v.out = append(v.out, '"')
+				v.out, _ = escape(v.out, []byte(s), true)
+				v.out = append(v.out, '"')
+			}
+			switch {
+			case v.js.Err() != nil:
+				return used + n + v.fail("invalid JSON value: "+v.js.Err().Msg)
+			case v.js.Done():
+				if v.st == vsJKey {
+					v.st = vsColon
+				} else {
+					v.valueDone()
+				}
+			case eof && n == len(rest):
+				v.js.End()
+				if v.js.Err() == nil && v.js.Done() && v.st == vsJVal {
+					v.valueDone()
+				}
+			}
+		}
+		used += n
+	}
+	return used
+}
+
+// token reads what starts a key, a value, or a separator at data[0] (not
+// white space).
+func (v *value) token(data []byte, eof bool) int {
+	c := data[0]
+	top := &v.stack[len(v.stack)-1]
+	switch v.st {
+	case vsKeyOrEnd:
+		switch {
+		case c == '}':
+			return v.close('}')
+		case c == '"':
+			v.comma(top)
+			v.js.Reset(1)
+			v.str, v.tmp = true, v.tmp[:0]
+			v.st = vsJKey
+			return 0 // the string is read from its quote
+		case c == '<':
+			full, partial := scan.MatchPrefix(data, strTag)
+			if partial && !eof {
+				return 0
+			}
+			if !full {
+				return v.fail("a key may not start with '<'")
+			}
+			v.comma(top)
+			v.out = append(v.out, '"')
+			v.st = vsGKey
+			return len(strTag)
+		case isKeyByte(c):
+			v.comma(top)
+			v.out = append(v.out, '"')
+			v.st = vsBareKey
+			return 0 // the key is read from its first byte
+		}
+		return v.fail("expected a key or '}', found " + quoteByte(c))
+	case vsColon:
+		if c != ':' {
+			return v.fail("expected ':' after a key, found " + quoteByte(c))
+		}
+		v.out = append(v.out, ':')
+		v.st = vsValue
+		return 1
+	case vsAfter:
+		switch {
+		case c == ',':
+			if top.kind == '{' {
+				v.st = vsKeyOrEnd
+			} else {
+				v.st = vsValue
+			}
+			return 1
+		case c == '}' || c == ']':
+			return v.close(c)
+		}
+		return v.fail("expected ',' or the end of the " + kindName(top.kind) + ", found " + quoteByte(c))
+	}
+	// vsValue, vsValueOrEnd
+	if v.st == vsValueOrEnd && c == ']' {
+		return v.close(']')
+	}
+	element := func() {
+		if top.kind == '[' {
+			v.comma(top)
+		}
+	}
+	switch {
+	case c == '{' || c == '[':
+		element()
+		return v.open(c)
+	case c == '<':
+		full, partial := scan.MatchPrefix(data, strTag)
+		if partial && !eof {
+			return 0
+		}
+		if !full {
+			return v.fail("a value may not start with '<'")
+		}
+		element()
+		v.out = append(v.out, '"')
+		v.st = vsGStr
+		return len(strTag)
+	case c == '"' || c == '-' || c >= '0' && c <= '9' || c == 't' || c == 'f' || c == 'n':
+		element()
+		v.js.Reset(1)
+		v.str, v.tmp = c == '"', v.tmp[:0]
+		v.st = vsJVal
+		return 0 // the value is read from its first byte
+	}
+	return v.fail("expected a value, found " + quoteByte(c))
+}
+
+func (v *value) comma(top *level) {
+	if top.count > 0 {
+		v.out = append(v.out, ',')
+	}
+	top.count++
+}
+
+func (v *value) open(c byte) int {
+	if len(v.stack) >= v.depth {
+		v.over = true
+		return v.fail("the arguments nest deeper than the limit")
+	}
+	v.stack = append(v.stack, level{kind: c})
+	v.out = append(v.out, c)
+	if c == '{' {
+		v.st = vsKeyOrEnd
+	} else {
+		v.st = vsValueOrEnd
+	}
+	return 1
+}
+
+func (v *value) close(c byte) int {
+	top := v.stack[len(v.stack)-1]
+	if want := closeOf(top.kind); c != want {
+		return v.fail("expected " + quoteByte(want) + ", found " + quoteByte(c))
+	}
+	v.out = append(v.out, c)
+	v.stack = v.stack[:len(v.stack)-1]
+	v.valueDone()
+	return 1
+}
+
+func (v *value) valueDone() {
+	if len(v.stack) == 0 {
+		v.st = vsDone
+		return
+	}
+	v.st = vsAfter
+}
+
+// gstring reads the inside of a <|"|> string up to its closing <|"|>.
+func (v *value) gstring(data []byte, eof bool) int {
+	i := 0
+	for i < len(data) {
+		j := i
+		for j < len(data) && data[j] != '<' {
+			j++
+		}
+		var n int
+		v.out, n = escape(v.out, data[i:j], j < len(data) || eof)
+		i += n
+		if i < j { // a character cut off at the end of data
+			return i
+		}
+		if j == len(data) {
+			return i
+		}
+		full, partial := scan.MatchPrefix(data[j:], strTag)
+		switch {
+		case full:
+			v.out = append(v.out, '"')
+			if v.st == vsGKey {
+				v.st = vsColon
+			} else {
+				v.valueDone()
+			}
+			return j + len(strTag)
+		case partial && !eof:
+			return j
+		}
+		for _, m := range v.closers {
+			full, partial := scan.MatchPrefix(data[j:], m)
+			if full {
+				v.fail("a <|\"|> string is not closed before " + m)
+				return j
+			}
+			if partial && !eof {
+				return j
+			}
+		}
+		v.out = append(v.out, '<')
+		i = j + 1
+	}
+	return i
+}
+
+// escape appends p, raw text, to out as the inside of a JSON string, and
+// returns how much of p it took: all of it, or all but a character cut off
+// at the end when final is false. Invalid UTF-8 becomes U+FFFD.
+func escape(out, p []byte, final bool) ([]byte, int) {
+	const hex = "0123456789abcdef"
+	i := 0
+	for i < len(p) {
+		c := p[i]
+		if c < utf8.RuneSelf {
+			switch {
+			case c == '"' || c == '\\':
+				out = append(out, '\\', c)
+			case c == '\n':
+				out = append(out, '\\', 'n')
+			case c == '\r':
+				out = append(out, '\\', 'r')
+			case c == '\t':
+				out = append(out, '\\', 't')
+			case c < 0x20:
+				out = append(out, '\\', 'u', '0', '0', hex[c>>4], hex[c&15])
+			default:
+				out = append(out, c)
+			}
+			i++
+			continue
+		}
+		if !final && !utf8.FullRune(p[i:]) {
+			return out, i
+		}
+		r, size := utf8.DecodeRune(p[i:])
+		if r == utf8.RuneError && size == 1 {
+			out = append(out, "\uFFFD"...)
+		} else {
+			out = append(out, p[i:i+size]...)
+		}
+		i += size
+	}
+	return out, i
+}
+
+func closeOf(k byte) byte {
+	if k == '{' {
+		return '}'
+	}
+	return ']'
+}
+
+func kindName(k byte) string {
+	if k == '{' {
+		return "object"
+	}
+	return "array"
+}
+
+func quoteByte(c byte) string {
+	if c < 0x20 || c >= 0x7f {
+		return "byte 0x" + string("0123456789abcdef"[c>>4]) + string("0123456789abcdef"[c&15])
+	}
+	return "'" + string(c) + "'"
+}
