@@ -34,6 +34,10 @@
 //     does not parse, each top-level element (the splitter found the commas
 //     between them) is parsed on its own, so one broken call does not take
 //     its siblings with it.
+//   - In a list a marker opened, LFM2 may write JSON call objects instead,
+//     [{"name": …, "arguments": {…}}] (SGLang's lfm2 detector reads them):
+//     when the first element starts with '{', the list is read as JSON, each
+//     element a call or an error of its own (an "id" string is kept).
 //   - Each call gives one call event, name and arguments, or one malformed
 //     error (raw = the call's text) for that call only: positional
 //     arguments, *args/**kwargs, a repeated keyword, bytes literals, f-strings,

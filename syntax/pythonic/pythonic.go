@@ -2,9 +2,11 @@ package pythonic
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"strings"
 
+	"github.com/toolparse/toolparse/internal/jsoncall"
 	"github.com/toolparse/toolparse/internal/jsonscan"
 	"github.com/toolparse/toolparse/syntax"
 	"github.com/toolparse/toolparse/syntax/scan"
@@ -505,6 +507,10 @@ func (p *parser) readList() {
 		return
 	}
 	list := p.blk.Bytes
+	if p.opener != "" && list[jsonscan.SkipSpace(list, 1)] == '{' {
+		p.readJSONList(span, raw)
+		return
+	}
 	if l, err := listParser.ParseBytes("", list); err == nil {
 		if len(l.Calls) == 0 {
 			return
@@ -546,6 +552,49 @@ func (p *parser) readList() {
 		start = b + 1
 	}
 	p.pending[len(p.pending)-1].Span.End = p.blockEnd
+}
+
+// jsonKeys are the members of a JSON call in a marked list.
+var jsonKeys = jsoncall.Keys{Name: "name", Args: "arguments", ID: "id"}
+
+// readJSONList reads a marked list of JSON calls,
+// [{"name": …, "arguments": {…}}, …], which LFM2 also writes (SGLang's
+// lfm2 detector reads it). An element that is not such an object is an
+// error of its own; JSON that does not parse is one error for the list.
+func (p *parser) readJSONList(span syntax.Span, raw []byte) {
+	list := p.blk.Bytes
+	if !json.Valid(list) {
+		p.queueError(syntax.CodeInvalidJSON, p.blockStart, span, raw, "call list: a JSON list of calls that is not valid JSON")
+		return
+	}
+	from := p.blockStart.Offset
+	i := 0
+	jsonscan.Elements(list, func(elem []byte, start int) bool {
+		end := p.listStart.Offset + int64(start+len(elem))
+		sp := syntax.Span{Start: from, End: end}
+		from = end
+		i++
+		if jsonscan.Kind(elem) != '{' {
+			p.queueError(syntax.CodeMalformed, p.posIn(start), sp, elem, fmt.Sprintf("call list element %d is %s, not a call object", i, jsonscan.KindName(jsonscan.Kind(elem))))
+			return true
+		}
+		name, id, args, problem := jsoncall.ReadCall(elem, jsonKeys)
+		if problem != "" {
+			p.queueError(syntax.CodeMalformed, p.posIn(start), sp, elem, fmt.Sprintf("call list element %d %s", i, problem))
+			return true
+		}
+		if p.Options().Mode == syntax.TokenMode {
+			csp := syntax.Span{Start: p.listStart.Offset + int64(start), End: end}
+			p.pending = append(p.pending,
+				syntax.Event{Type: syntax.Call, Partial: true, Name: name, ID: id, Index: i - 1, Span: csp},
+				syntax.Event{Type: syntax.Call, Partial: true, Name: name, Index: i - 1, Delta: string(args), Span: csp})
+		}
+		p.pending = append(p.pending, syntax.Event{Type: syntax.Call, Name: name, ID: id, Args: args, Span: sp, Pos: p.posIn(start)})
+		return true
+	})
+	if n := len(p.pending); n > 0 {
+		p.pending[n-1].Span.End = p.blockEnd
+	}
 }
 
 // queueCall queues the events of call c, element i of the list, whose text
