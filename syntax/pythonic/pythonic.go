@@ -70,6 +70,7 @@ type parser struct {
 	blk        scan.Block // the list's bytes, '[' to ']'
 	stack      []byte     // open brackets
 	deep       int        // brackets open beyond MaxDepth
+	tooDeep    bool       // the list went beyond MaxDepth
 	quote      byte       // inside a string: its quote byte, else 0
 	triple     bool       // the string is triple quoted
 	quotes     int        // triple: quotes seen in a row
@@ -315,7 +316,7 @@ func (p *parser) openList() {
 	p.listStart = p.Pos()
 	p.blk.Reset()
 	p.stack = p.stack[:0]
-	p.deep, p.quote, p.triple, p.quotes, p.escape, p.mismatch = 0, 0, false, 0, false, ""
+	p.deep, p.tooDeep, p.quote, p.triple, p.quotes, p.escape, p.mismatch = 0, false, 0, false, 0, false, ""
 	p.commas = p.commas[:0]
 	p.state = inList
 }
@@ -371,6 +372,7 @@ func (p *parser) list(data []byte, eof bool) int {
 		case '(', '[', '{':
 			if len(p.stack) >= limit || p.deep > 0 {
 				p.deep++
+				p.tooDeep = true
 			} else {
 				p.stack = append(p.stack, c)
 			}
@@ -499,7 +501,7 @@ func (p *parser) readList() {
 	case p.blk.Over:
 		p.queueError(syntax.CodeOverLimit, p.blockStart, span, nil, fmt.Sprintf("call list longer than the limit of %d bytes", p.Options().BlockLimit()))
 		return
-	case p.deep > 0 || len(p.stack) > p.Options().DepthLimit():
+	case p.tooDeep:
 		p.queueError(syntax.CodeOverLimit, p.blockStart, span, raw, fmt.Sprintf("call list nested deeper than the limit of %d", p.Options().DepthLimit()))
 		return
 	case p.mismatch != "":
