@@ -29,8 +29,10 @@
 //     over_limit errors.
 //   - Only the finished list is parsed, once, by a grammar built with
 //     github.com/alecthomas/participle/v2 (grammar.go): this is what the
-//     project's participle dependency is for. Its error positions are mapped
-//     to offsets, lines and columns of the source. When the list as a whole
+//     project's participle dependency is for; its lexer is our own
+//     (lexer.go), one pass, since participle's regexp lexer read long string
+//     arguments at a few MB/s. Error positions are mapped to offsets, lines
+//     and columns of the source. When the list as a whole
 //     does not parse, each top-level element (the splitter found the commas
 //     between them) is parsed on its own, so one broken call does not take
 //     its siblings with it.

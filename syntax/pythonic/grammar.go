@@ -26,18 +26,6 @@ import (
 // call is an error of its own, with its siblings standing, instead of a
 // syntax error for the whole list.
 
-var pyLexer = lexer.MustSimple([]lexer.SimpleRule{
-	// A string with its prefix letters (r, b, u, f in any case), triple or
-	// single quoted. A backslash always takes the next byte, as Python's
-	// tokenizer does, raw strings included. A line break inside a single-
-	// quoted string is allowed (Python refuses it; models write it).
-	{Name: "String", Pattern: `(?:[rRbBuUfF]{1,2})?(?:'''(?:\\[\s\S]|[^\\])*?'''|"""(?:\\[\s\S]|[^\\])*?"""|'(?:\\[\s\S]|[^\\'])*'|"(?:\\[\s\S]|[^\\"])*")`},
-	{Name: "Number", Pattern: `(?:0[xX][0-9a-fA-F_]+|0[oO][0-7_]+|0[bB][01_]+|(?:[0-9][0-9_]*(?:\.[0-9_]*)?|\.[0-9][0-9_]*)(?:[eE][+-]?[0-9_]+)?)[jJ]?`},
-	{Name: "Ident", Pattern: `[\p{L}_][\p{L}\p{N}_]*`},
-	{Name: "Punct", Pattern: `[][(){},:=.*+-]`},
-	{Name: "Whitespace", Pattern: `(?:[ \t\r\n\f]|\\\r?\n)+`},
-})
-
 type pyList struct {
 	Calls []*pyCall `parser:"'[' ( @@ ( ',' @@ )* ','? )? ']'"`
 }
