@@ -23,7 +23,12 @@
 //     as the bytes arrive: bracket depth, and strings in both quote styles,
 //     triple-quoted or not, where a backslash always takes the next byte (as
 //     Python's tokenizer reads raw strings too). A closing marker, a ']' or
-//     a quote of the other style inside a string is content. A closing
+//     a quote of the other style inside a string is content. A quote of a
+//     single-quoted string's own style ends it only when the next byte that
+//     is not white space can follow a value (',', ')', ']', '}', ':', a
+//     quote) or the input ends; otherwise it is content, so a shell command
+//     written 'sed -n '360,450p' f' keeps its inner quotes (vLLM's lfm2
+//     tests). The grammar's lexer applies the same rule. A closing
 //     bracket of the wrong kind ends the list there as a malformed error;
 //     nesting beyond Options.MaxDepth and a list beyond Options.MaxBlock are
 //     over_limit errors.
@@ -51,7 +56,9 @@
 //     (\n \t \\ \' \" \a \b \f \v, octal, \xhh, \uXXXX, \UXXXXXXXX,
 //     line continuation; unknown escapes kept as written); adjacent string
 //     literals are joined, as Python joins them; dicts are objects, lists and
-//     tuples arrays, (x) is x. Integers keep every digit, beyond 2^53 too;
+//     tuples arrays, (x) is x, sets arrays in the order written (as vLLM's
+//     lfm2 parser makes them). Integers keep every digit, beyond 2^53 too;
+//     zero-padded ones (07, a syntax error in Python 3) read as the number;
 //     hex, octal and binary ones are written in decimal; '_' separators are
 //     dropped. Floats keep their digits as written, put in JSON's shape
 //     (.5 → 0.5, 5. → 5.0), so nothing is rounded.
@@ -87,11 +94,12 @@
 //     list only as a fallback at the end, when tools were given). We read
 //     the list wherever it starts a call list, as the brief's rule says, and
 //     guard prose with the look-behind rule above.
-//   - A quote left open inside a call (vLLM's test_good_call_survives_
-//     unparsable_sibling, f(a='x 'y', b='z')) leaves a string open, as
-//     Python's tokenizer reads it, so the list never closes: a truncated
-//     error for all of it. vLLM splits the text at commas and salvages the
-//     sibling; we do not guess where a broken string ends.
+//   - Unescaped inner quotes: by the quote rule above, f(a='x 'y', b='z')
+//     (vLLM's test_good_call_survives_unparsable_sibling) is a call with
+//     a = "x 'y"; vLLM drops that call and keeps its sibling. A quote our
+//     rule does end early (mul_symbol='\,') in vLLM's nested_python_c case)
+//     leaves brackets that do not match: an error, where vLLM recovers the
+//     call by trying candidate parses. Our rule is decided in one pass.
 //   - Mismatched brackets, [foo(x=1])]: vLLM gives no call and logs it; we
 //     give one malformed error at the ']' and read what follows as text.
 //   - The JSON spellings true, false and null are read as True, False and

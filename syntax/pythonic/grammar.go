@@ -59,9 +59,11 @@ type pyDict struct {
 	Entries []*pyEntry `parser:"'{' ( @@ ( ',' @@ )* ','? )? '}'"`
 }
 
+// pyEntry is an item of a dict (key: value) or of a set (a value alone).
 type pyEntry struct {
-	Key   *pyValue `parser:"@@ ':'"`
-	Value *pyValue `parser:"@@"`
+	Pos   lexer.Position
+	Key   *pyValue `parser:"@@"`
+	Value *pyValue `parser:"( ':' @@ )?"`
 }
 
 type pyItems struct {
@@ -187,13 +189,28 @@ func appendItems(dst []byte, items []*pyValue) ([]byte, *problem) {
 	return append(dst, ']'), nil
 }
 
-// appendDict appends a dict as a JSON object. Keys must be strings. A key
-// given twice keeps its first place and its last value, as a Python dict does.
+// appendDict appends a dict as a JSON object, or a set as an array. Keys
+// must be strings. A key given twice keeps its first place and its last
+// value, as a Python dict does. A set's items keep the order they were
+// written in (JSON has no sets; vLLM's lfm2 parser makes them lists too).
 func appendDict(dst []byte, d *pyDict) ([]byte, *problem) {
+	if len(d.Entries) > 0 && d.Entries[0].Value == nil {
+		items := make([]*pyValue, len(d.Entries))
+		for i, e := range d.Entries {
+			if e.Value != nil {
+				return dst, &problem{"a set item with a ':' (half dict, half set)", e.Pos.Offset}
+			}
+			items[i] = e.Key
+		}
+		return appendItems(dst, items)
+	}
 	keys := make([]string, 0, len(d.Entries))
 	vals := make([][]byte, 0, len(d.Entries))
 	at := make(map[string]int, len(d.Entries))
 	for _, e := range d.Entries {
+		if e.Value == nil {
+			return dst, &problem{"a dict item with no ':' (half dict, half set)", e.Pos.Offset}
+		}
 		if e.Key.Strings == nil || len(e.Key.Signs) > 0 {
 			return dst, &problem{"a dict key that is not a string (JSON object keys are strings)", e.Key.Pos.Offset}
 		}

@@ -174,7 +174,10 @@ func stringLen(s string) (int, bool) {
 			i += 2
 			continue
 		}
-		return i + 1, true
+		if closesString([]byte(s[i+1:min(len(s), i+1+maxAfterQuote)]), true) == closeYes {
+			return i + 1, true
+		}
+		i++ // a quote inside the string (see closesString)
 	}
 	return 0, false
 }

@@ -346,9 +346,17 @@ func (p *parser) list(data []byte, eof bool) int {
 			switch {
 			case c == '\\':
 				p.escape, p.quotes = true, 0
+			case c == p.quote && !p.triple:
+				switch closesString(data[i+1:], eof) {
+				case closeWait:
+					p.keep(data[:i])
+					return i
+				case closeYes:
+					p.quote = 0
+				}
 			case c == p.quote:
 				p.quotes++
-				if !p.triple || p.quotes == 3 {
+				if p.quotes == 3 {
 					p.quote = 0
 				}
 			default:
@@ -403,6 +411,43 @@ func (p *parser) list(data []byte, eof bool) int {
 		p.truncatedList()
 	}
 	return len(data)
+}
+
+const (
+	closeNo = iota
+	closeYes
+	closeWait
+)
+
+// maxAfterQuote bounds the white space closesString looks through.
+const maxAfterQuote = 64
+
+// closesString decides whether a quote that could close a single-quoted
+// string does, rest being what follows it: only when the next byte that is
+// not white space can follow a value in a call list (',', ')', ']', '}',
+// ':', a quote that starts the next string of a concatenation) or the
+// input ends. Otherwise the quote is content: models write shell commands
+// such as 'sed -n '360,450p' file' with the inner quotes unescaped (vLLM's
+// lfm2 tests), and Python would give a syntax error. The lexer applies the
+// same rule, so both agree on where every string ends.
+func closesString(rest []byte, eof bool) int {
+	for i := 0; i < len(rest); i++ {
+		if i >= maxAfterQuote {
+			return closeYes
+		}
+		switch b := rest[i]; b {
+		case ' ', '\t', '\r', '\n', '\f':
+			continue
+		case ',', ')', ']', '}', ':', '\'', '"':
+			return closeYes
+		default:
+			return closeNo
+		}
+	}
+	if eof || len(rest) >= maxAfterQuote {
+		return closeYes
+	}
+	return closeWait
 }
 
 func closerOf(open byte) byte {
