@@ -97,7 +97,7 @@
 //   - Unescaped inner quotes: by the quote rule above, f(a='x 'y', b='z')
 //     (vLLM's test_good_call_survives_unparsable_sibling) is a call with
 //     a = "x 'y"; vLLM drops that call and keeps its sibling. A quote our
-//     rule does end early (mul_symbol='\,') in vLLM's nested_python_c case)
+//     rule does end early (the one after mul_symbol='\, in vLLM's nested_python_c case)
 //     leaves brackets that do not match: an error, where vLLM recovers the
 //     call by trying candidate parses. Our rule is decided in one pass.
 //   - Mismatched brackets, [foo(x=1])]: vLLM gives no call and logs it; we
