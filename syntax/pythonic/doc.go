@@ -81,10 +81,13 @@
 //     (MODEL-FORMATS §2.6); a later </think> is text. Reasoning the stream
 //     ends in is its think event and a truncated error.
 //   - Token mode: text streams as soon as it cannot start a marker or a list
-//     (a '[' is held only while its head is undecided). A call's arguments
-//     come whole: once the list is finished, each call is announced by a
-//     partial event with its name, then one delta with its whole arguments
-//     (both with the span of the call's text), then the call.
+//     (a '[' is held only while its head is undecided). Each call is
+//     announced as soon as its element of the list is finished (the comma
+//     after it has come; the last one at the ']'): a partial event with its
+//     name, then its whole arguments as one delta, both with the span of the
+//     call's text. Arguments come whole per call, not in smaller deltas. The
+//     call events themselves come when the list is finished, since a list
+//     cut off is never calls. A JSON list (below) is announced at its end.
 //
 // # Choices where peers disagree
 //

@@ -77,6 +77,7 @@ type parser struct {
 	escape     bool       // the string's last byte was a backslash
 	mismatch   string     // a closing bracket that did not match
 	commas     []int      // offsets in blk of the commas between top-level elements
+	streamed   int        // token mode: elements whose call was streamed (or could not be)
 	pending    []syntax.Event
 	blockEnd   int64
 
@@ -318,6 +319,7 @@ func (p *parser) openList() {
 	p.stack = p.stack[:0]
 	p.deep, p.tooDeep, p.quote, p.triple, p.quotes, p.escape, p.mismatch = 0, false, 0, false, 0, false, ""
 	p.commas = p.commas[:0]
+	p.streamed = 0
 	p.state = inList
 }
 
@@ -350,6 +352,7 @@ func (p *parser) list(data []byte, eof bool) int {
 				switch closesString(data[i+1:], eof) {
 				case closeWait:
 					p.keep(data[:i])
+					p.streamElements()
 					return i
 				case closeYes:
 					p.quote = 0
@@ -369,6 +372,7 @@ func (p *parser) list(data []byte, eof bool) int {
 		case '\'', '"':
 			if len(data)-i < 3 && !eof {
 				p.keep(data[:i])
+				p.streamElements()
 				return i
 			}
 			p.quote, p.quotes, p.escape = c, 0, false
@@ -407,10 +411,51 @@ func (p *parser) list(data []byte, eof bool) int {
 		i++
 	}
 	p.keep(data)
+	p.streamElements()
 	if eof {
 		p.truncatedList()
 	}
 	return len(data)
+}
+
+// streamElements, in token mode, announces each call of the list as soon
+// as its element is finished (the comma after it has come), with its whole
+// arguments as one delta. The call itself comes when the list is finished,
+// since a list cut off is never calls. An element that is not a valid call
+// is not announced: its error comes with the list.
+func (p *parser) streamElements() {
+	if p.Options().Mode != syntax.TokenMode || p.blk.Over {
+		return
+	}
+	for p.streamed < len(p.commas) && p.commas[p.streamed] < len(p.blk.Bytes) {
+		k := p.streamed
+		p.streamed++
+		start := 1
+		if k > 0 {
+			start = p.commas[k-1] + 1
+		}
+		if k == 0 && p.blk.Bytes[jsonscan.SkipSpace(p.blk.Bytes, 1)] == '{' {
+			p.streamed = len(p.commas) + 1 // a JSON list: its calls come whole
+			return
+		}
+		elem := p.blk.Bytes[start:p.commas[k]]
+		c, err := callParser.ParseBytes("", elem)
+		if err != nil {
+			continue
+		}
+		if name, args, pr := callJSON(c); pr == nil {
+			p.announce(k, name, args, start+c.Pos.Offset, c.EndPos.Offset-c.Pos.Offset)
+		}
+	}
+}
+
+// announce emits the partial events of call i, whose text is n bytes at
+// offset at of the list: its name, then its whole arguments.
+func (p *parser) announce(i int, name string, args []byte, at, n int) {
+	from := p.listStart.Offset + int64(at)
+	span := syntax.Span{Start: from, End: from + int64(n)}
+	p.Emit(syntax.Event{Type: syntax.Call, Partial: true, Name: name, Index: i, Span: span})
+	p.Emit(syntax.Event{Type: syntax.Call, Partial: true, Name: name, Index: i, Delta: string(args), Span: span})
 }
 
 const (
@@ -652,12 +697,9 @@ func (p *parser) queueCall(i int, c *pyCall, span syntax.Span, at int, text []by
 		p.queueError(syntax.CodeMalformed, p.posIn(at+pr.off-c.Pos.Offset), span, text, fmt.Sprintf("call %d (%s): %s", i+1, name, pr.msg))
 		return
 	}
-	if p.Options().Mode == syntax.TokenMode {
-		// Arguments come whole, once the list is finished.
-		callAt := p.listStart.Offset + int64(at)
-		p.pending = append(p.pending,
-			syntax.Event{Type: syntax.Call, Partial: true, Name: name, Index: i, Span: syntax.Span{Start: callAt, End: callAt + int64(len(text))}},
-			syntax.Event{Type: syntax.Call, Partial: true, Name: name, Index: i, Delta: string(args), Span: syntax.Span{Start: callAt, End: callAt + int64(len(text))}})
+	if p.Options().Mode == syntax.TokenMode && i >= p.streamed {
+		// The last element: announced now that the list is finished.
+		p.announce(i, name, args, at, len(text))
 	}
 	p.pending = append(p.pending, syntax.Event{Type: syntax.Call, Name: name, Args: args, Span: span, Pos: p.posIn(at)})
 }

@@ -105,6 +105,27 @@ func TestTokenModeStreamsText(t *testing.T) {
 	}
 }
 
+// TestTokenModeAnnouncesEachCall checks that a call of a list is announced
+// as soon as its element is finished, before the list is.
+func TestTokenModeAnnouncesEachCall(t *testing.T) {
+	var evs []syntax.Event
+	p := pythonic.New(func(e syntax.Event) { evs = append(evs, e) }, syntax.Options{Mode: syntax.TokenMode})
+	p.Write([]byte("[get_weather(city='LA', metric='C'), get_ti"))
+	if len(evs) != 2 || evs[1].Delta != `{"city":"LA","metric":"C"}` || evs[1].Index != 0 {
+		t.Fatalf("after the first element: %v", evs)
+	}
+	p.Write([]byte("me(zone='PST')"))
+	p.Close() // the list is cut off: no call, an error
+	for _, e := range evs {
+		if e.Type == syntax.Call && !e.Partial {
+			t.Fatalf("a call from a list cut off: %v", evs)
+		}
+	}
+	if evs[len(evs)-2].Type != syntax.Error {
+		t.Fatalf("no error for the list cut off: %v", evs)
+	}
+}
+
 // bigCall is one message carrying a write call whose content is about
 // size bytes, and the same call as a JSON document for the baseline.
 func bigCall(size int) (msg, doc []byte) {
