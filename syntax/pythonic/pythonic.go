@@ -23,11 +23,11 @@ var Syntax = syntax.Syntax{
 	Prompt:      promptRules,
 }
 
-const promptRules = `To call tools, write a Python list of function calls on its own line, and nothing after it:
+const promptRules = `To call tools, end your message with a Python list of function calls on a line of its own:
 [get_weather(city='San Francisco', metric='celsius'), get_time(zone='PST')]
 - Keyword arguments only, each value a Python literal: strings in quotes (escape quotes and newlines with a backslash), numbers, True, False, None, lists [...] and dicts {'key': value}.
 - Calls in one list run in parallel; their results come back in the next message.
-- Text outside the list is your answer to the user. You may think first inside <think>...</think>.`
+- Text before the list is your answer to the user. You may think first inside <think>...</think>.`
 
 // The markers.
 const (
