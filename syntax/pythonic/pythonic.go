@@ -16,7 +16,7 @@ import (
 var Syntax = syntax.Syntax{
 	Name:        "pythonic",
 	Aliases:     []string{"llama4", "lfm2"},
-	Description: "a Python list of keyword calls, [get_weather(city='LA')], bare or in <|python_start|> / <|tool_call_start|> (Llama 4, Llama 3.2, LFM2, Olmo 3)",
+	Description: "a Python list of keyword calls, [get_weather(city='LA')], bare or in <|python_start|> / <|tool_call_start|> (Llama 4, Llama 3.2, LFM2)",
 	New:         New,
 	Detect:      Detect,
 	Render:      NewRenderer,
