@@ -12,6 +12,7 @@ import (
 	"github.com/toolparse/toolparse/syntax/gemma"
 	"github.com/toolparse/toolparse/syntax/harmony"
 	"github.com/toolparse/toolparse/syntax/native"
+	"github.com/toolparse/toolparse/syntax/pythonic"
 	"github.com/toolparse/toolparse/syntax/xmljson"
 	"github.com/toolparse/toolparse/syntax/xmltag"
 )
@@ -40,7 +41,7 @@ func New(syntaxes ...syntax.Syntax) (*Registry, error) {
 // Builtin lists the syntaxes that ship with toolparse. The first, xmljson,
 // is auto-detection's fallback in the default registry.
 func Builtin() []syntax.Syntax {
-	return []syntax.Syntax{xmljson.Syntax, caret.Syntax, delimiter.Syntax, native.Syntax, xmltag.Syntax, harmony.Syntax, gemma.Syntax}
+	return []syntax.Syntax{xmljson.Syntax, caret.Syntax, delimiter.Syntax, native.Syntax, xmltag.Syntax, harmony.Syntax, gemma.Syntax, pythonic.Syntax}
 }
 
 var defaultRegistry = func() *Registry {

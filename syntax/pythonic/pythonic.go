@@ -1,0 +1,747 @@
+package pythonic
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/toolparse/toolparse/internal/jsoncall"
+	"github.com/toolparse/toolparse/internal/jsonscan"
+	"github.com/toolparse/toolparse/syntax"
+	"github.com/toolparse/toolparse/syntax/scan"
+)
+
+// Syntax describes the pythonic syntax for the registry.
+var Syntax = syntax.Syntax{
+	Name:        "pythonic",
+	Aliases:     []string{"llama4", "lfm2"},
+	Description: "a Python list of keyword calls, [get_weather(city='LA')], bare or in <|python_start|> / <|tool_call_start|> (Llama 4, Llama 3.2, LFM2)",
+	New:         New,
+	Detect:      Detect,
+	Render:      NewRenderer,
+	Prompt:      promptRules,
+}
+
+const promptRules = `To call tools, end your message with a Python list of function calls on a line of its own:
+[get_weather(city='San Francisco', metric='celsius'), get_time(zone='PST')]
+- Keyword arguments only, each value a Python literal: strings in quotes (escape quotes and newlines with a backslash), numbers, True, False, None, lists [...] and dicts {'key': value}.
+- Calls in one list run in parallel; their results come back in the next message.
+- Text before the list is your answer to the user. You may think first inside <think>...</think>.`
+
+// The markers.
+const (
+	openThink    = "<think>"
+	closeThink   = "</think>"
+	pythonStart  = "<|python_start|>"
+	pythonEnd    = "<|python_end|>"
+	toolCallOpen = "<|tool_call_start|>"
+	toolCallEnd  = "<|tool_call_end|>"
+)
+
+// maxHead bounds the look-ahead that decides whether a '[' opens a call
+// list: '[', white space, a dotted name and '(' within this many bytes.
+const maxHead = 256
+
+type state uint8
+
+const (
+	inText     state = iota
+	inThink          // explicit <think>: only </think> ends it
+	inOpenedTh       // reasoning opened by the prompt (ThinkOpen): </think> or a call opener ends it
+	afterOpen        // after a call opener: white space, then '[' must come
+	inList           // inside a list, finding its end
+	afterList        // a list a marker opened closed: its closer may follow
+)
+
+type parser struct {
+	scan.Core
+	state state
+	prev  byte // the last byte of text before the data (0 after a marker or at the start)
+
+	thinkStart syntax.Pos
+	thinkAny   bool // ThinkOpen reasoning had bytes
+
+	// The open block: a call opener (optional) and a list.
+	opener     string     // the marker that opened it, "" for a bare list
+	openWS     []byte     // the white space between the opener and the list
+	blockStart syntax.Pos // where the block starts (its marker or its '[')
+	listStart  syntax.Pos // where its '[' is
+	blk        scan.Block // the list's bytes, '[' to ']'
+	stack      []byte     // open brackets
+	deep       int        // brackets open beyond MaxDepth
+	tooDeep    bool       // the list went beyond MaxDepth
+	quote      byte       // inside a string: its quote byte, else 0
+	triple     bool       // the string is triple quoted
+	quotes     int        // triple: quotes seen in a row
+	escape     bool       // the string's last byte was a backslash
+	mismatch   string     // a closing bracket that did not match
+	commas     []int      // offsets in blk of the commas between top-level elements
+	streamed   int        // token mode: elements whose call was streamed (or could not be)
+	pending    []syntax.Event
+	blockEnd   int64
+
+	calls    int   // valid calls so far
+	closerAt int64 // the first closer after a list that no event covers, or -1
+}
+
+// New returns a pythonic parser that sends its events to h.
+func New(h syntax.Handler, opts syntax.Options) syntax.Parser {
+	p := &parser{closerAt: -1}
+	p.Init(h, opts, p.step, p.finish)
+	if opts.ThinkOpen {
+		p.state = inOpenedTh
+		p.BeginRun(syntax.Think, 0)
+		p.thinkStart = syntax.Pos{Line: 1, Column: 1}
+	}
+	return p
+}
+
+func (p *parser) step(data []byte, eof bool) int {
+	switch p.state {
+	case inThink:
+		n, closed := p.Inside(syntax.Think, data, eof, closeThink)
+		if closed {
+			p.state, p.prev = inText, 0
+		}
+		return n
+	case inOpenedTh:
+		return p.openedThink(data, eof)
+	case afterOpen:
+		return p.afterOpener(data, eof)
+	case inList:
+		return p.list(data, eof)
+	case afterList:
+		return p.afterListEnd(data, eof)
+	}
+	return p.text(data, eof)
+}
+
+var textMarkers = [...]string{openThink, pythonStart, toolCallOpen}
+
+// text handles respond text and what may open something in it: <think>,
+// the call openers, and a '[' that starts a call list.
+func (p *parser) text(data []byte, eof bool) int {
+	i := bytes.IndexAny(data, "<[")
+	if i < 0 {
+		i = len(data)
+	}
+	if i > 0 {
+		p.Text(syntax.Respond, data[:i], p.Offset())
+		p.prev = data[i-1]
+		return i
+	}
+	off := p.Offset()
+	if data[0] == '[' {
+		if blocksList(p.prev) {
+			return p.textBytes(data[:1], off)
+		}
+		switch listHead(data, eof) {
+		case headWait:
+			return 0
+		case headNo:
+			return p.textBytes(data[:1], off)
+		}
+		p.opener = ""
+		p.blockStart = p.Pos()
+		p.openList()
+		return scan.Again
+	}
+	wait := false
+	for _, m := range textMarkers {
+		full, partial := scan.MatchPrefix(data, m)
+		if full {
+			p.marker(m)
+			return len(m)
+		}
+		wait = wait || partial && !eof
+	}
+	if wait {
+		return 0
+	}
+	return p.textBytes(data[:1], off)
+}
+
+func (p *parser) textBytes(b []byte, off int64) int {
+	p.Text(syntax.Respond, b, off)
+	p.prev = b[len(b)-1]
+	return len(b)
+}
+
+// blocksList reports whether a '[' after b is an index or a link, not the
+// start of a call list: after a letter, digit, '_', ')' or ']'.
+func blocksList(b byte) bool {
+	return b == '_' || b == ')' || b == ']' || b >= '0' && b <= '9' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z'
+}
+
+const (
+	headNo = iota
+	headYes
+	headWait
+)
+
+// listHead decides whether data, which starts with '[', starts a call
+// list: '[', white space, a name (dotted names too) and '('.
+func listHead(data []byte, eof bool) int {
+	i := jsonscan.SkipSpace(data, 1)
+	if i >= maxHead {
+		return headNo
+	}
+	for part := 0; ; part++ {
+		if i == len(data) {
+			break
+		}
+		if !isIdentStart(data[i]) {
+			return headNo
+		}
+		for i < len(data) && isIdent(data[i]) {
+			i++
+		}
+		if i >= maxHead {
+			return headNo
+		}
+		if i == len(data) {
+			break
+		}
+		if data[i] == '.' {
+			i++
+			continue
+		}
+		i = jsonscan.SkipSpace(data, i)
+		if i >= maxHead {
+			return headNo
+		}
+		if i == len(data) {
+			break
+		}
+		if data[i] == '(' {
+			return headYes
+		}
+		return headNo
+	}
+	if eof {
+		return headNo
+	}
+	return headWait
+}
+
+func isIdentStart(b byte) bool { return b == '_' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' }
+func isIdent(b byte) bool      { return isIdentStart(b) || b >= '0' && b <= '9' }
+
+// marker handles a marker of text, at the data's start.
+func (p *parser) marker(m string) {
+	off := p.Offset()
+	switch m {
+	case openThink:
+		p.BeginRun(syntax.Think, off)
+		p.thinkStart = p.Pos()
+		p.state = inThink
+	default:
+		p.EndRun()
+		p.opener = m
+		p.openWS = p.openWS[:0]
+		p.blockStart = p.Pos()
+		p.state = afterOpen
+	}
+}
+
+// openedThink handles reasoning the prompt opened: it ends at the first
+// </think>, or at a call opener, which then opens its list.
+func (p *parser) openedThink(data []byte, eof bool) int {
+	i := bytes.IndexByte(data, '<')
+	if i < 0 {
+		i = len(data)
+	}
+	if i > 0 {
+		p.thinkAny = p.thinkAny || len(jsonscan.TrimSpace(data[:i])) > 0
+		p.Text(syntax.Think, data[:i], p.Offset())
+		return i
+	}
+	wait := false
+	for _, m := range [...]string{closeThink, pythonStart, toolCallOpen} {
+		full, partial := scan.MatchPrefix(data, m)
+		if full {
+			if m == closeThink {
+				p.EndRunAt(p.Offset() + int64(len(m)))
+				p.state, p.prev = inText, 0
+				return len(m)
+			}
+			p.EndRun()
+			p.marker(m)
+			return len(m)
+		}
+		wait = wait || partial && !eof
+	}
+	if wait {
+		return 0
+	}
+	p.thinkAny = true
+	p.Text(syntax.Think, data[:1], p.Offset())
+	return 1
+}
+
+// afterOpener handles what follows a call opener: white space, then the
+// list. Anything else makes the opener an error.
+func (p *parser) afterOpener(data []byte, eof bool) int {
+	i := jsonscan.SkipSpace(data, 0)
+	if len(p.openWS)+i <= p.Options().BlockLimit() {
+		p.openWS = append(p.openWS, data[:i]...)
+		if i == len(data) {
+			if eof {
+				p.Errorf(syntax.CodeTruncated, p.blockStart, syntax.Span{Start: p.blockStart.Offset, End: p.Offset() + int64(i)}, []byte(p.openerText()),
+					"unterminated %s: the stream ended before its call list", p.opener)
+				p.state, p.prev = inText, 0
+			}
+			return len(data)
+		}
+		if data[i] == '[' {
+			if i > 0 {
+				return i
+			}
+			p.openList()
+			return scan.Again
+		}
+	}
+	p.Errorf(syntax.CodeMalformed, p.blockStart, syntax.Span{Start: p.blockStart.Offset, End: p.blockStart.Offset + int64(len(p.opener))}, []byte(p.opener),
+		"%s is not followed by a call list [name(...)]", p.opener)
+	p.state, p.prev = inText, 0
+	if i == 0 {
+		return scan.Again
+	}
+	return i
+}
+
+// openList starts a list at the '[' the data starts with.
+func (p *parser) openList() {
+	p.EndRun()
+	p.listStart = p.Pos()
+	p.blk.Reset()
+	p.stack = p.stack[:0]
+	p.deep, p.tooDeep, p.quote, p.triple, p.quotes, p.escape, p.mismatch = 0, false, 0, false, 0, false, ""
+	p.commas = p.commas[:0]
+	p.streamed = 0
+	p.state = inList
+}
+
+// list finds where the list ends, in one pass: bracket depth, and strings
+// in both quote styles, triple quoted or not, with backslash escapes.
+func (p *parser) list(data []byte, eof bool) int {
+	limit := p.Options().DepthLimit()
+	i := 0
+	for i < len(data) {
+		c := data[i]
+		if p.quote != 0 {
+			if p.escape {
+				p.escape = false
+				i++
+				continue
+			}
+			// The common case: run to the next quote or backslash.
+			j := i
+			for j < len(data) && data[j] != p.quote && data[j] != '\\' {
+				j++
+			}
+			if j > i {
+				i, p.quotes = j, 0
+				continue
+			}
+			switch {
+			case c == '\\':
+				p.escape, p.quotes = true, 0
+			case c == p.quote && !p.triple:
+				switch closesString(data[i+1:], eof) {
+				case closeWait:
+					p.keep(data[:i])
+					p.streamElements()
+					return i
+				case closeYes:
+					p.quote = 0
+				}
+			case c == p.quote:
+				p.quotes++
+				if p.quotes == 3 {
+					p.quote = 0
+				}
+			default:
+				p.quotes = 0
+			}
+			i++
+			continue
+		}
+		switch c {
+		case '\'', '"':
+			if len(data)-i < 3 && !eof {
+				p.keep(data[:i])
+				p.streamElements()
+				return i
+			}
+			p.quote, p.quotes, p.escape = c, 0, false
+			p.triple = len(data)-i >= 3 && data[i+1] == c && data[i+2] == c
+			if p.triple {
+				i += 3
+				continue
+			}
+		case '(', '[', '{':
+			if len(p.stack) >= limit || p.deep > 0 {
+				p.deep++
+				p.tooDeep = true
+			} else {
+				p.stack = append(p.stack, c)
+			}
+		case ')', ']', '}':
+			if p.deep > 0 {
+				p.deep--
+				break
+			}
+			open := p.stack[len(p.stack)-1]
+			p.stack = p.stack[:len(p.stack)-1]
+			if want := closerOf(open); c != want {
+				p.mismatch = fmt.Sprintf("'%c' does not close the '%c' before it", c, open)
+			}
+			if len(p.stack) == 0 || p.mismatch != "" {
+				p.keep(data[:i+1])
+				p.endList()
+				return i + 1
+			}
+		case ',':
+			if len(p.stack) == 1 && p.deep == 0 && !p.blk.Over {
+				p.commas = append(p.commas, int(p.blk.Len)+i)
+			}
+		}
+		i++
+	}
+	p.keep(data)
+	p.streamElements()
+	if eof {
+		p.truncatedList()
+	}
+	return len(data)
+}
+
+// streamElements, in token mode, announces each call of the list as soon
+// as its element is finished (the comma after it has come), with its whole
+// arguments as one delta. The call itself comes when the list is finished,
+// since a list cut off is never calls. An element that is not a valid call
+// is not announced: its error comes with the list.
+func (p *parser) streamElements() {
+	if p.Options().Mode != syntax.TokenMode || p.blk.Over {
+		return
+	}
+	for p.streamed < len(p.commas) && p.commas[p.streamed] < len(p.blk.Bytes) {
+		k := p.streamed
+		p.streamed++
+		start := 1
+		if k > 0 {
+			start = p.commas[k-1] + 1
+		}
+		if k == 0 && p.blk.Bytes[jsonscan.SkipSpace(p.blk.Bytes, 1)] == '{' {
+			p.streamed = len(p.commas) + 1 // a JSON list: its calls come whole
+			return
+		}
+		elem := p.blk.Bytes[start:p.commas[k]]
+		c, err := callParser.ParseBytes("", elem)
+		if err != nil {
+			continue
+		}
+		if name, args, pr := callJSON(c); pr == nil {
+			p.announce(k, name, args, start+c.Pos.Offset, c.EndPos.Offset-c.Pos.Offset)
+		}
+	}
+}
+
+// announce emits the partial events of call i, whose text is n bytes at
+// offset at of the list: its name, then its whole arguments.
+func (p *parser) announce(i int, name string, args []byte, at, n int) {
+	from := p.listStart.Offset + int64(at)
+	span := syntax.Span{Start: from, End: from + int64(n)}
+	p.Emit(syntax.Event{Type: syntax.Call, Partial: true, Name: name, Index: i, Span: span})
+	p.Emit(syntax.Event{Type: syntax.Call, Partial: true, Name: name, Index: i, Delta: string(args), Span: span})
+}
+
+const (
+	closeNo = iota
+	closeYes
+	closeWait
+)
+
+// maxAfterQuote bounds the white space closesString looks through.
+const maxAfterQuote = 64
+
+// closesString decides whether a quote that could close a single-quoted
+// string does, rest being what follows it: only when the next byte that is
+// not white space can follow a value in a call list (',', ')', ']', '}',
+// ':', a quote that starts the next string of a concatenation) or the
+// input ends. Otherwise the quote is content: models write shell commands
+// such as 'sed -n '360,450p' file' with the inner quotes unescaped (vLLM's
+// lfm2 tests), and Python would give a syntax error. The lexer applies the
+// same rule, so both agree on where every string ends.
+func closesString(rest []byte, eof bool) int {
+	for i := 0; i < len(rest); i++ {
+		if i >= maxAfterQuote {
+			return closeYes
+		}
+		switch b := rest[i]; b {
+		case ' ', '\t', '\r', '\n', '\f':
+			continue
+		case ',', ')', ']', '}', ':', '\'', '"':
+			return closeYes
+		default:
+			return closeNo
+		}
+	}
+	if eof || len(rest) >= maxAfterQuote {
+		return closeYes
+	}
+	return closeWait
+}
+
+func closerOf(open byte) byte {
+	switch open {
+	case '(':
+		return ')'
+	case '[':
+		return ']'
+	}
+	return '}'
+}
+
+func (p *parser) keep(b []byte) { p.blk.Keep(b, p.Options().BlockLimit()) }
+
+// truncatedList reports a list the stream ended in.
+func (p *parser) truncatedList() {
+	span := syntax.Span{Start: p.blockStart.Offset, End: p.listStart.Offset + p.blk.Len}
+	var raw []byte
+	if !p.blk.Over {
+		raw = append([]byte(p.openerText()), p.blk.Bytes...)
+	}
+	p.Errorf(syntax.CodeTruncated, p.blockStart, span, raw, "unterminated call list: the stream ended before its closing ']'")
+	p.state, p.prev = inText, 0
+}
+
+// openerText is the opener and the white space after it, as in the source.
+func (p *parser) openerText() string {
+	if p.opener == "" {
+		return ""
+	}
+	return p.opener + string(p.openWS)
+}
+
+// endList reads the finished list. Its events wait for the closer when a
+// marker opened it.
+func (p *parser) endList() {
+	p.pending = p.pending[:0]
+	p.blockEnd = p.listStart.Offset + p.blk.Len
+	p.readList()
+	if p.opener != "" {
+		p.state = afterList
+		return
+	}
+	p.flush()
+}
+
+// afterListEnd takes the closer that matches the list's opener, after
+// optional white space; anything else is read as text.
+func (p *parser) afterListEnd(data []byte, eof bool) int {
+	if i := jsonscan.SkipSpace(data, 0); i > 0 {
+		return i // white space between a list and its closer is no event's
+	}
+	closer := pythonEnd
+	if p.opener == toolCallOpen {
+		closer = toolCallEnd
+	}
+	full, partial := scan.MatchPrefix(data, closer)
+	switch {
+	case full:
+		// The closer's bytes go to the list's last error, if it ended in
+		// one; a call's span ends at its ']' whether or not the closer
+		// follows, so that a cut before the closer gives the same call.
+		// Otherwise the execute covers it (see finish).
+		end := p.Offset() + int64(len(closer))
+		if n := len(p.pending); n > 0 && p.pending[n-1].Type == syntax.Error {
+			p.pending[n-1].Span.End = end
+		} else if p.closerAt < 0 {
+			p.closerAt = p.Offset()
+		}
+		p.flush()
+		return len(closer)
+	case partial && !eof:
+		return 0
+	}
+	p.flush()
+	return scan.Again
+}
+
+// flush emits the events of the list just read.
+func (p *parser) flush() {
+	for _, e := range p.pending {
+		if e.Type == syntax.Call && !e.Partial {
+			p.calls++
+		}
+		p.Emit(e)
+	}
+	p.pending = p.pending[:0]
+	p.state, p.prev = inText, 0
+}
+
+// readList parses the finished list and queues its events.
+func (p *parser) readList() {
+	span := syntax.Span{Start: p.blockStart.Offset, End: p.blockEnd}
+	raw := append([]byte(p.openerText()), p.blk.Bytes...)
+	switch {
+	case p.blk.Over:
+		p.queueError(syntax.CodeOverLimit, p.blockStart, span, nil, fmt.Sprintf("call list longer than the limit of %d bytes", p.Options().BlockLimit()))
+		return
+	case p.tooDeep:
+		p.queueError(syntax.CodeOverLimit, p.blockStart, span, raw, fmt.Sprintf("call list nested deeper than the limit of %d", p.Options().DepthLimit()))
+		return
+	case p.mismatch != "":
+		p.queueError(syntax.CodeMalformed, p.posIn(int(p.blk.Len)-1), span, raw, "call list: "+p.mismatch)
+		return
+	}
+	list := p.blk.Bytes
+	if p.opener != "" && list[jsonscan.SkipSpace(list, 1)] == '{' {
+		p.readJSONList(span, raw)
+		return
+	}
+	if l, err := listParser.ParseBytes("", list); err == nil {
+		if len(l.Calls) == 0 {
+			return
+		}
+		// Element i's span runs from the end of the one before it (the
+		// block's start for the first) to its own end (the list's end for
+		// the last).
+		from := p.blockStart.Offset
+		for i, c := range l.Calls {
+			end := p.listStart.Offset + int64(c.EndPos.Offset)
+			p.queueCall(i, c, syntax.Span{Start: from, End: end}, c.Pos.Offset, list[c.Pos.Offset:c.EndPos.Offset])
+			from = end
+		}
+		p.pending[len(p.pending)-1].Span.End = p.blockEnd
+		return
+	}
+	// Not a list of calls as a whole: read each top-level element on its
+	// own, so that one broken call does not take its siblings with it.
+	from := p.blockStart.Offset
+	start := 1
+	bounds := append(p.commas, len(list)-1)
+	for i, b := range bounds {
+		elem := list[start:b]
+		lead := jsonscan.SkipSpace(elem, 0)
+		end := p.listStart.Offset + int64(b)
+		if i == len(bounds)-1 && len(jsonscan.TrimSpace(elem)) == 0 && i > 0 {
+			break // a trailing comma: the element before takes the list's end
+		}
+		sp := syntax.Span{Start: from, End: end}
+		if len(jsonscan.TrimSpace(elem)) == 0 {
+			p.queueError(syntax.CodeMalformed, p.posIn(start+lead), sp, elem, fmt.Sprintf("call list element %d is empty", i+1))
+		} else if c, err := callParser.ParseBytes("", elem); err != nil {
+			pr := syntaxProblem(err)
+			p.queueError(syntax.CodeMalformed, p.posIn(start+pr.off), sp, jsonscan.TrimSpace(elem), fmt.Sprintf("call list element %d is not a call: %s", i+1, strings.TrimPrefix(pr.msg, "not a Python call list: ")))
+		} else {
+			p.queueCall(i, c, sp, start+c.Pos.Offset, elem[c.Pos.Offset:c.EndPos.Offset])
+		}
+		from = end
+		start = b + 1
+	}
+	p.pending[len(p.pending)-1].Span.End = p.blockEnd
+}
+
+// jsonKeys are the members of a JSON call in a marked list.
+var jsonKeys = jsoncall.Keys{Name: "name", Args: "arguments", ID: "id"}
+
+// readJSONList reads a marked list of JSON calls,
+// [{"name": …, "arguments": {…}}, …], which LFM2 also writes (SGLang's
+// lfm2 detector reads it). An element that is not such an object is an
+// error of its own; JSON that does not parse is one error for the list.
+func (p *parser) readJSONList(span syntax.Span, raw []byte) {
+	list := p.blk.Bytes
+	if !json.Valid(list) {
+		p.queueError(syntax.CodeInvalidJSON, p.blockStart, span, raw, "call list: a JSON list of calls that is not valid JSON")
+		return
+	}
+	from := p.blockStart.Offset
+	i := 0
+	jsonscan.Elements(list, func(elem []byte, start int) bool {
+		end := p.listStart.Offset + int64(start+len(elem))
+		sp := syntax.Span{Start: from, End: end}
+		from = end
+		i++
+		if jsonscan.Kind(elem) != '{' {
+			p.queueError(syntax.CodeMalformed, p.posIn(start), sp, elem, fmt.Sprintf("call list element %d is %s, not a call object", i, jsonscan.KindName(jsonscan.Kind(elem))))
+			return true
+		}
+		name, id, args, problem := jsoncall.ReadCall(elem, jsonKeys)
+		if problem != "" {
+			p.queueError(syntax.CodeMalformed, p.posIn(start), sp, elem, fmt.Sprintf("call list element %d %s", i, problem))
+			return true
+		}
+		if p.Options().Mode == syntax.TokenMode {
+			csp := syntax.Span{Start: p.listStart.Offset + int64(start), End: end}
+			p.pending = append(p.pending,
+				syntax.Event{Type: syntax.Call, Partial: true, Name: name, ID: id, Index: i - 1, Span: csp},
+				syntax.Event{Type: syntax.Call, Partial: true, Name: name, Index: i - 1, Delta: string(args), Span: csp})
+		}
+		p.pending = append(p.pending, syntax.Event{Type: syntax.Call, Name: name, ID: id, Args: args, Span: sp, Pos: p.posIn(start)})
+		return true
+	})
+	if n := len(p.pending); n > 0 {
+		p.pending[n-1].Span.End = p.blockEnd
+	}
+}
+
+// queueCall queues the events of call c, element i of the list, whose text
+// starts at offset at of the list.
+func (p *parser) queueCall(i int, c *pyCall, span syntax.Span, at int, text []byte) {
+	name, args, pr := callJSON(c)
+	if pr != nil {
+		p.queueError(syntax.CodeMalformed, p.posIn(at+pr.off-c.Pos.Offset), span, text, fmt.Sprintf("call %d (%s): %s", i+1, name, pr.msg))
+		return
+	}
+	if p.Options().Mode == syntax.TokenMode && i >= p.streamed {
+		// The last element: announced now that the list is finished.
+		p.announce(i, name, args, at, len(text))
+	}
+	p.pending = append(p.pending, syntax.Event{Type: syntax.Call, Name: name, Args: args, Span: span, Pos: p.posIn(at)})
+}
+
+func (p *parser) queueError(code syntax.Code, pos syntax.Pos, span syntax.Span, raw []byte, msg string) {
+	p.pending = append(p.pending, syntax.Event{Type: syntax.Error, Code: code, Message: msg, Pos: pos, Raw: string(raw), Span: span})
+}
+
+// posIn is the position of offset k of the list.
+func (p *parser) posIn(k int) syntax.Pos {
+	k = min(max(k, 0), len(p.blk.Bytes))
+	return scan.Advance(p.listStart, p.blk.Bytes[:k])
+}
+
+// finish reports what the end of the stream left open, then the execute
+// of a message that made calls.
+func (p *parser) finish(end int64) {
+	switch p.state {
+	case inThink:
+		p.EndRun()
+		p.Errorf(syntax.CodeTruncated, p.thinkStart, syntax.Span{Start: p.thinkStart.Offset, End: end}, nil,
+			"unterminated <think>: the stream ended before </think>")
+	case inOpenedTh:
+		p.EndRun()
+		if p.thinkAny {
+			p.Errorf(syntax.CodeTruncated, p.thinkStart, syntax.Span{Start: 0, End: end}, nil,
+				"unterminated reasoning: the stream ended before </think> or a call")
+		}
+	case afterOpen:
+		p.afterOpener(nil, true)
+	case inList:
+		p.truncatedList()
+	case afterList:
+		p.flush()
+	}
+	if p.calls > 0 {
+		// The execute is implicit, at the end of the message; its span
+		// covers the first closer no other event took, if any.
+		from := end
+		if p.closerAt >= 0 {
+			from = p.closerAt
+		}
+		p.Emit(syntax.Event{Type: syntax.Execute, Span: syntax.Span{Start: from, End: end}})
+	}
+}
