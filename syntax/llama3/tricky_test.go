@@ -1,6 +1,7 @@
 package llama3_test
 
 import (
+	"math/rand/v2"
 	"testing"
 
 	"github.com/toolparse/toolparse/syntax/llama3"
@@ -50,6 +51,24 @@ func TestTricky(t *testing.T) {
 	for _, in := range tricky {
 		if err := syntaxtest.Check(llama3.Syntax, []byte(in), syntaxtest.Config{}); err != nil {
 			t.Errorf("%q: %v", in, err)
+		}
+	}
+}
+
+// TestMarkerSoup runs the kit on random inputs made of pieces of the
+// syntax's markers, JSON and text.
+func TestMarkerSoup(t *testing.T) {
+	pieces := []string{"<|python_tag|>", "<|eom_id|>", "<|eot_id|>", "<|start_header_id|>", "<|end_header_id|>", "ipython",
+		"assistant", "user", "{", "}", `"`, ";", " ", "\n", "x", `{"name": "f"`, `, "parameters": {"x": 1}}`, `"arguments"`,
+		`{"k": "v"}`, "<|eo", "é", "null", ":", "brave_search.call(", `query="q"`, ")", ",", "'"}
+	rng := rand.New(rand.NewPCG(7, 11))
+	for i := range 400 {
+		var in []byte
+		for k := rng.IntN(12); k >= 0; k-- {
+			in = append(in, pieces[rng.IntN(len(pieces))]...)
+		}
+		if err := syntaxtest.Check(llama3.Syntax, in, syntaxtest.Config{RandomSplits: 3, MaxExhaustive: 64, Seed: uint64(i)}); err != nil {
+			t.Fatalf("%q: %v", in, err)
 		}
 	}
 }

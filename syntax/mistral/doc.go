@@ -30,7 +30,8 @@
 //     </think>, or at [TOOL_CALLS] (MODEL-FORMATS §2.6).
 //   - The message ends at the end of the input, at </s> (in transcripts),
 //     or where a [TOOL_RESULTS] block starts; a message with a valid call
-//     ends with one execute. A complete call at the end of the input is
+//     ends with one execute. </s> is read only in a message with a valid
+//     call (elsewhere it is text: nothing would mark its end). A complete call at the end of the input is
 //     complete (the stop token is not in the text); a cut-off one is a
 //     truncated error, never a call.
 //   - [TOOL_RESULTS]…[/TOOL_RESULTS] is a result: ID[TOOL_CONTENT]CONTENT
@@ -70,6 +71,8 @@
 //     message's first [TOOL_CALLS] to its end (</s> included).
 //   - An empty array ([TOOL_CALLS][]) is a malformed error, not an empty
 //     batch.
+//   - An empty reasoning block ([THINK][/THINK]) gives no event; its bytes
+//     belong to the text run or the execute that follows it.
 //   - Ids are kept verbatim; the 9-character rule of the templates is not
 //     enforced.
 //   - Token mode: a v11/v13 call is announced (name, and id when there is

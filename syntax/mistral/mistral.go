@@ -46,8 +46,21 @@ const (
 	eos          = "</s>"
 )
 
-// textMarkers are the markers read in text.
-var textMarkers = [...]string{toolCalls, thinkOpen, tagOpen, toolResults, eos}
+// textMarkers are the markers read in text. </s> is one only in a message
+// with a valid call (it ends the message, and the execute covers it);
+// elsewhere it is text.
+var (
+	textMarkers  = [...]string{toolCalls, thinkOpen, tagOpen, toolResults, eos}
+	textMarkers0 = [...]string{toolCalls, thinkOpen, tagOpen, toolResults}
+)
+
+// markers is the list of markers read in text now.
+func (p *parser) markers() []string {
+	if p.calls > 0 {
+		return textMarkers[:]
+	}
+	return textMarkers0[:]
+}
 
 // Bounds on what is read before a decision.
 const (
@@ -77,6 +90,8 @@ type parser struct {
 
 	thinkStart syntax.Pos
 	closer     string // of the open reasoning: [/THINK] or </think>; "" when the prompt opened it (either ends it)
+	thinkText  bool   // the open reasoning block has text that is not white space
+	gapFrom    int64  // an empty reasoning block started here, and no event covers it yet; -1 if none
 
 	// The message.
 	calls    int
@@ -105,7 +120,7 @@ type parser struct {
 
 // New returns a mistral parser that sends its events to h.
 func New(h syntax.Handler, opts syntax.Options) syntax.Parser {
-	p := &parser{}
+	p := &parser{gapFrom: -1}
 	p.Init(h, opts, p.step, p.finish)
 	p.os.emit = p.Emit
 	p.os.stream = opts.Mode == syntax.TokenMode
@@ -173,6 +188,10 @@ func nextMarker(data []byte, eof bool, list []string) int {
 
 // text handles respond text and the markers in it.
 func (p *parser) text(data []byte, eof bool) int {
+	if p.gapFrom >= 0 && !isMarkerStart(data[0]) {
+		p.BeginRun(syntax.Respond, p.gapFrom) // the empty reasoning block before is the run's
+		p.gapFrom = -1
+	}
 	if !isMarkerStart(data[0]) {
 		i := bytes.IndexAny(data, "[<")
 		if i < 0 {
@@ -181,12 +200,16 @@ func (p *parser) text(data []byte, eof bool) int {
 		p.Text(syntax.Respond, data[:i], p.Offset())
 		return i
 	}
-	m, wait := marker(data, eof, textMarkers[:])
+	m, wait := marker(data, eof, p.markers())
 	if wait {
 		return 0
 	}
 	if m == "" {
-		n := nextMarker(data, eof, textMarkers[:])
+		if p.gapFrom >= 0 {
+			p.BeginRun(syntax.Respond, p.gapFrom)
+			p.gapFrom = -1
+		}
+		n := nextMarker(data, eof, p.markers())
 		p.Text(syntax.Respond, data[:n], p.Offset())
 		return n
 	}
@@ -194,6 +217,10 @@ func (p *parser) text(data []byte, eof bool) int {
 	switch m {
 	case toolCalls:
 		p.EndRun()
+		if p.gapFrom >= 0 {
+			p.sectionFrom(p.gapFrom) // the empty reasoning block before is the execute's
+			p.gapFrom = -1
+		}
 		p.sectionFrom(off)
 		p.blk.Reset()
 		p.blkStart = p.Pos()
@@ -202,6 +229,7 @@ func (p *parser) text(data []byte, eof bool) int {
 	case thinkOpen, tagOpen:
 		p.BeginRun(syntax.Think, off)
 		p.thinkStart = p.Pos()
+		p.thinkText = false
 		p.closer = thinkClose
 		if m == tagOpen {
 			p.closer = tagClose
@@ -227,6 +255,11 @@ func (p *parser) think(data []byte, eof bool) int {
 		n, closed := p.Inside(syntax.Think, data, eof, p.closer)
 		if closed {
 			p.state = stText
+			if !p.thinkText {
+				p.gapFrom = p.thinkStart.Offset
+			}
+		} else if len(jsonscan.TrimSpace(data[:n])) > 0 {
+			p.thinkText = true
 		}
 		return n
 	}
@@ -561,7 +594,10 @@ func (p *parser) broken(code syntax.Code, msg string) {
 // swallow takes the rest of a broken call, to the next [TOOL_CALLS],
 // [TOOL_RESULTS] or </s>, or the end of the input.
 func (p *parser) swallow(data []byte, eof bool) int {
-	list := []string{toolCalls, toolResults, eos}
+	list := []string{toolCalls, toolResults}
+	if p.calls > 0 {
+		list = append(list, eos)
+	}
 	if isMarkerStart(data[0]) {
 		m, wait := marker(data, eof, list)
 		if wait {

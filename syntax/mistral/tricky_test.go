@@ -1,6 +1,7 @@
 package mistral_test
 
 import (
+	"math/rand/v2"
 	"testing"
 
 	"github.com/toolparse/toolparse/syntax"
@@ -46,6 +47,25 @@ func TestTricky(t *testing.T) {
 			if err := syntaxtest.Check(mistral.Syntax, []byte(in), syntaxtest.Config{Options: syntax.Options{ThinkOpen: think}}); err != nil {
 				t.Errorf("%q (think-open %v): %v", in, think, err)
 			}
+		}
+	}
+}
+
+// TestMarkerSoup runs the kit on random inputs made of pieces of the
+// syntax's markers, JSON and text.
+func TestMarkerSoup(t *testing.T) {
+	pieces := []string{"[TOOL_CALLS]", "[ARGS]", "[CALL_ID]", "[THINK]", "[/THINK]", "<think>", "</think>", "[TOOL_RESULTS]",
+		"[/TOOL_RESULTS]", "[TOOL_CONTENT]", "</s>", "[", "]", "{", "}", `"`, ",", " ", "\n", "a", "id9", `{"name": "f"`,
+		`, "arguments": {"x": 1}}`, `{"k": "v"}`, "[TOOL_", "é", "null", `"s"`, ":"}
+	rng := rand.New(rand.NewPCG(7, 11))
+	for i := range 400 {
+		var in []byte
+		for k := rng.IntN(12); k >= 0; k-- {
+			in = append(in, pieces[rng.IntN(len(pieces))]...)
+		}
+		opts := syntax.Options{ThinkOpen: i%3 == 0}
+		if err := syntaxtest.Check(mistral.Syntax, in, syntaxtest.Config{Options: opts, RandomSplits: 3, MaxExhaustive: 64, Seed: uint64(i)}); err != nil {
+			t.Fatalf("%q (think-open %v): %v", in, opts.ThinkOpen, err)
 		}
 	}
 }
