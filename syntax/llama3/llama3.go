@@ -136,6 +136,17 @@ func marker(data []byte, eof bool) (m string, wait bool) {
 	return "", wait
 }
 
+// cutMarker reports whether data is a proper prefix of a marker other
+// than <|python_tag|> (one cut off by the end of the input).
+func cutMarker(data []byte) bool {
+	for _, mk := range markers[1:] {
+		if _, partial := scan.MatchPrefix(data, mk); partial {
+			return true
+		}
+	}
+	return false
+}
+
 // start handles the start of a message: white space (no event's), then a
 // JSON object (a call candidate), <|python_tag|>, a marker, or text.
 func (p *parser) start(data []byte, eof bool) int {
@@ -280,8 +291,8 @@ func (p *parser) afterTag(data []byte, eof bool) int {
 		if wait {
 			return 0
 		}
-		if m != "" && m != pythonTag {
-			p.emptyTag()
+		if m != "" && m != pythonTag || eof && cutMarker(data) {
+			p.emptyTag() // a stop token, a header, or one cut off by the end: no call
 			return scan.Again
 		}
 	}
