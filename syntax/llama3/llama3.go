@@ -100,7 +100,23 @@ func New(h syntax.Handler, opts syntax.Options) syntax.Parser {
 	return p
 }
 
+// textWake: in text, only a marker (or the end) completes an event.
+var textWake = scan.Bytes("<")
+
 func (p *parser) step(data []byte, eof bool) int {
+	n := p.step1(data, eof)
+	switch {
+	case p.state == stText:
+		p.WakeOn(textWake)
+	case p.state == stJSON && p.cs.js.InString():
+		p.WakeOn(jsonscan.StringWake)
+	default:
+		p.WakeOn(nil)
+	}
+	return n
+}
+
+func (p *parser) step1(data []byte, eof bool) int {
 	if p.state != stAfter {
 		p.flushErr()
 	}
