@@ -30,8 +30,9 @@
 //     </think>, or at [TOOL_CALLS] (MODEL-FORMATS §2.6).
 //   - The message ends at the end of the input, at </s> (in transcripts),
 //     or where a [TOOL_RESULTS] block starts; a message with a valid call
-//     ends with one execute. </s> is read only in a message with a valid
-//     call (elsewhere it is text: nothing would mark its end). A complete call at the end of the input is
+//     ends with one execute. </s> is read only in a message with
+//     [TOOL_CALLS] (elsewhere it is text: nothing would mark its end); right
+//     after a broken call it is the error's. A complete call at the end of the input is
 //     complete (the stop token is not in the text); a cut-off one is a
 //     truncated error, never a call.
 //   - [TOOL_RESULTS]…[/TOOL_RESULTS] is a result: ID[TOOL_CONTENT]CONTENT

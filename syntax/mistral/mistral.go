@@ -47,8 +47,8 @@ const (
 )
 
 // textMarkers are the markers read in text. </s> is one only in a message
-// with a valid call (it ends the message, and the execute covers it);
-// elsewhere it is text.
+// with [TOOL_CALLS] (it ends the message, and the execute, or the error of
+// the call before it, covers it); elsewhere it is text.
 var (
 	textMarkers  = [...]string{toolCalls, thinkOpen, tagOpen, toolResults, eos}
 	textMarkers0 = [...]string{toolCalls, thinkOpen, tagOpen, toolResults}
@@ -56,7 +56,7 @@ var (
 
 // markers is the list of markers read in text now.
 func (p *parser) markers() []string {
-	if p.calls > 0 {
+	if p.started {
 		return textMarkers[:]
 	}
 	return textMarkers0[:]
@@ -148,7 +148,7 @@ func (p *parser) step(data []byte, eof bool) int {
 }
 
 func (p *parser) step1(data []byte, eof bool) int {
-	if p.state != stArray {
+	if p.state != stArray && p.state != stText {
 		p.flushErr()
 	}
 	switch p.state {
@@ -204,6 +204,19 @@ func nextMarker(data []byte, eof bool, list []string) int {
 
 // text handles respond text and the markers in it.
 func (p *parser) text(data []byte, eof bool) int {
+	if p.pendErr != nil && p.started {
+		// </s> right after a broken call ends the message: the error covers it.
+		full, partial := scan.MatchPrefix(data, eos)
+		switch {
+		case partial && !eof:
+			return 0
+		case full:
+			p.pendErr.Span.End = p.Offset() + int64(len(eos))
+			p.endMessage(p.Offset() + int64(len(eos)))
+			return len(eos)
+		}
+	}
+	p.flushErr()
 	if p.gapFrom >= 0 && !isMarkerStart(data[0]) {
 		p.BeginRun(syntax.Respond, p.gapFrom) // the empty reasoning block before is the run's
 		p.gapFrom = -1
@@ -561,7 +574,6 @@ func (p *parser) array(data []byte, eof bool) int {
 			}
 			p.callErr(syntax.CodeMalformed, "an empty list of calls")
 		}
-		p.flushErr()
 		p.inArray = false
 		p.state = stText
 		return 1
@@ -611,7 +623,7 @@ func (p *parser) broken(code syntax.Code, msg string) {
 // [TOOL_RESULTS] or </s>, or the end of the input.
 func (p *parser) swallow(data []byte, eof bool) int {
 	list := []string{toolCalls, toolResults}
-	if p.calls > 0 {
+	if p.started {
 		list = append(list, eos)
 	}
 	if isMarkerStart(data[0]) {
