@@ -35,10 +35,11 @@ var builtins = map[string]bool{"brave_search": true, "wolfram_alpha": true, "cod
 // as something else (JSON call objects opening a message, special tokens),
 // an execute with no call, or calls no execute followed; each is reported.
 func NewRenderer(w io.Writer, _ syntax.Options) syntax.Renderer {
-	return wire.New("llama3", &units{w: bufio.NewWriter(w)})
+	return wire.New("llama3", newUnits(w, &units{}))
 }
 
 type units struct {
+	t         *tail
 	w         *bufio.Writer
 	open      bool     // an assistant message has content and no stop token yet
 	afterStop bool     // a stop token ended the last message: assistant content needs its header
@@ -237,7 +238,36 @@ func (u *units) End() error {
 	if u.calls > 0 {
 		err = cannot("%d call(s) no execute followed: written, and the parser executes them at the end of the message", u.calls)
 	}
+	if ferr := u.w.Flush(); ferr != nil {
+		return errors.Join(err, ferr)
+	}
+	if u.t.n > 0 && u.t.last != '\n' {
+		u.w.WriteString("\n") // the output ends with a line end, as the other syntaxes' do
+	}
 	return errors.Join(err, u.w.Flush())
+}
+
+// newUnits makes u write to w through a buffer.
+func newUnits(w io.Writer, u *units) *units {
+	u.t = &tail{w: w}
+	u.w = bufio.NewWriter(u.t)
+	return u
+}
+
+// tail remembers the last byte written through it.
+type tail struct {
+	w    io.Writer
+	n    int64
+	last byte
+}
+
+func (t *tail) Write(p []byte) (int, error) {
+	n, err := t.w.Write(p)
+	if n > 0 {
+		t.n += int64(n)
+		t.last = p[n-1]
+	}
+	return n, err
 }
 
 func (u *units) Flush() error { return u.w.Flush() }

@@ -29,7 +29,7 @@ import (
 // space or brackets, an execute with no call, or calls no execute
 // followed; each is reported.
 func NewRenderer(w io.Writer, opts syntax.Options) syntax.Renderer {
-	return wire.New("mistral", &units{w: bufio.NewWriter(w), open: opts.ThinkOpen})
+	return wire.New("mistral", newUnits(w, &units{open: opts.ThinkOpen}))
 }
 
 // NewRendererV3 returns a renderer that writes each batch of calls in the
@@ -37,10 +37,11 @@ func NewRenderer(w io.Writer, opts syntax.Options) syntax.Renderer {
 // [TOOL_CALLS][{"name": …, "arguments": {…}, "id": …}, …] array; the rest
 // as NewRenderer writes it.
 func NewRendererV3(w io.Writer, opts syntax.Options) syntax.Renderer {
-	return wire.New("mistral", &units{w: bufio.NewWriter(w), open: opts.ThinkOpen, v3: true})
+	return wire.New("mistral", newUnits(w, &units{open: opts.ThinkOpen, v3: true}))
 }
 
 type units struct {
+	t      *tail
 	w      *bufio.Writer
 	v3     bool
 	open   bool // the prompt opened reasoning and nothing has been written yet
@@ -224,7 +225,36 @@ func (u *units) End() error {
 			err = cannot("%d call(s) no execute followed: not written", len(u.calls))
 		}
 	}
+	if ferr := u.w.Flush(); ferr != nil {
+		return errors.Join(err, ferr)
+	}
+	if u.t.n > 0 && u.t.last != '\n' {
+		u.w.WriteString("\n") // the output ends with a line end, as the other syntaxes' do
+	}
 	return errors.Join(err, u.w.Flush())
+}
+
+// newUnits makes u write to w through a buffer.
+func newUnits(w io.Writer, u *units) *units {
+	u.t = &tail{w: w}
+	u.w = bufio.NewWriter(u.t)
+	return u
+}
+
+// tail remembers the last byte written through it.
+type tail struct {
+	w    io.Writer
+	n    int64
+	last byte
+}
+
+func (t *tail) Write(p []byte) (int, error) {
+	n, err := t.w.Write(p)
+	if n > 0 {
+		t.n += int64(n)
+		t.last = p[n-1]
+	}
+	return n, err
 }
 
 func (u *units) Flush() error { return u.w.Flush() }
