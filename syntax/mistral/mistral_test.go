@@ -7,9 +7,12 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/toolparse/toolparse/syntax"
 	"github.com/toolparse/toolparse/syntax/mistral"
 	"github.com/toolparse/toolparse/syntax/syntaxtest"
+	"github.com/toolparse/toolparse/syntax/wire"
 )
 
 // goldens is the folder of the syntax's golden cases.
@@ -78,5 +81,36 @@ func BenchmarkCallScaling(b *testing.B) {
 	for _, size := range []int{30 << 10, 300 << 10, 3 << 20} {
 		msg, _ := bigCall(size)
 		b.Run(fmt.Sprintf("%dKB/chunk4", size>>10), func(b *testing.B) { benchParse(b, msg, 4, syntax.EventMode) })
+	}
+}
+
+// TestV3RoundTrip renders every golden case with the mistral-v3 variant
+// and parses it back: the events come back the same wherever everything
+// was carried.
+func TestV3RoundTrip(t *testing.T) {
+	gs, err := syntaxtest.ReadGoldens(goldens)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checked := 0
+	for _, g := range gs {
+		var evs []syntax.Event
+		for _, e := range syntax.Parse(mistral.Syntax, g.Input, g.Options) {
+			if e.Type != syntax.Error {
+				evs = append(evs, e)
+			}
+		}
+		var buf bytes.Buffer
+		if err := syntax.Render(mistral.NewRendererV3(&buf, g.Options), evs); err != nil {
+			continue
+		}
+		checked++
+		back := syntax.Parse(mistral.Syntax, buf.Bytes(), g.Options)
+		if d := cmp.Diff(wire.NormalizePair(evs, back)); d != "" {
+			t.Errorf("%s: rendered as %q, the events come back different:\n%s", g.Path, buf.Bytes(), d)
+		}
+	}
+	if checked < 20 {
+		t.Errorf("only %d cases carried whole", checked)
 	}
 }

@@ -46,7 +46,8 @@ type units struct {
 	v3     bool
 	open   bool // the prompt opened reasoning and nothing has been written yet
 	eos    bool // an execute ended the message: text or calls next need </s> before them
-	calls  []syntax.Event
+	calls  []syntax.Event // the calls since the last execute
+	v3Out  int            // v3: how many of them are written
 	batch  []syntax.Event // the calls of the last executed batch
 	result int
 }
@@ -67,6 +68,7 @@ func (u *units) begin() {
 }
 
 func (u *units) Text(t syntax.Type, s string) error {
+	u.flushV3() // v3: the calls before the text, in their own array
 	var err error
 	if t == syntax.Think {
 		bad := strings.Contains(s, thinkClose)
@@ -124,13 +126,13 @@ func nameOK(s string) bool {
 	return true
 }
 
-// flushV3 writes the calls of the batch as one v3 array.
+// flushV3 writes the calls of the batch not yet written as one v3 array.
 func (u *units) flushV3() {
-	if !u.v3 || len(u.calls) == 0 {
+	if !u.v3 || len(u.calls) == u.v3Out {
 		return
 	}
 	b := []byte(toolCalls + "[")
-	for i, c := range u.calls {
+	for i, c := range u.calls[u.v3Out:] {
 		if i > 0 {
 			b = append(b, ", "...)
 		}
@@ -145,6 +147,7 @@ func (u *units) flushV3() {
 		b = append(b, '}')
 	}
 	u.w.Write(append(b, ']'))
+	u.v3Out = len(u.calls)
 }
 
 func (u *units) Execute() error {
@@ -152,7 +155,7 @@ func (u *units) Execute() error {
 		return cannot("an execute with no call before it: not written")
 	}
 	u.flushV3()
-	u.batch, u.calls, u.result = append(u.batch[:0], u.calls...), nil, 0
+	u.batch, u.calls, u.result, u.v3Out = append(u.batch[:0], u.calls...), nil, 0, 0
 	u.eos = true
 	return nil
 }
@@ -162,7 +165,7 @@ func (u *units) Results(rs []syntax.Event) error {
 	if len(u.calls) > 0 {
 		errs = append(errs, cannot("%d call(s) before results with no execute: the results end the message, which executes them", len(u.calls)))
 		u.flushV3()
-		u.batch, u.calls, u.result = append(u.batch[:0], u.calls...), nil, 0
+		u.batch, u.calls, u.result, u.v3Out = append(u.batch[:0], u.calls...), nil, 0, 0
 	}
 	if u.open {
 		u.w.WriteString(thinkClose)
@@ -219,11 +222,8 @@ func contentText(v []byte) string {
 func (u *units) End() error {
 	var err error
 	if len(u.calls) > 0 {
-		if !u.v3 {
-			err = cannot("%d call(s) no execute followed: written, and the parser executes them at the end of the message", len(u.calls))
-		} else {
-			err = cannot("%d call(s) no execute followed: not written", len(u.calls))
-		}
+		u.flushV3()
+		err = cannot("%d call(s) no execute followed: written, and the parser executes them at the end of the message", len(u.calls))
 	}
 	if ferr := u.w.Flush(); ferr != nil {
 		return errors.Join(err, ferr)
