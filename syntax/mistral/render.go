@@ -44,8 +44,8 @@ type units struct {
 	t      *tail
 	w      *bufio.Writer
 	v3     bool
-	open   bool // the prompt opened reasoning and nothing has been written yet
-	eos    bool // an execute ended the message: text or calls next need </s> before them
+	open   bool           // the prompt opened reasoning and nothing has been written yet
+	eos    bool           // an execute ended the message: text or calls next need </s> before them
 	calls  []syntax.Event // the calls since the last execute
 	v3Out  int            // v3: how many of them are written
 	batch  []syntax.Event // the calls of the last executed batch
