@@ -84,9 +84,11 @@
 //     (or the <|python_tag|> before it) to the end of the message, its stop
 //     token included, so the separators and tokens between calls are its.
 //     A result spans its header, content and no stop token.
-//   - A JSON object at the start that is not yet a call attempt when it
-//     reaches Options.MaxBlock is text from there on; one that is (a call
-//     key came) is an over_limit error covering it.
+//   - A JSON object opening a message is held until it is known to be a
+//     call or text (at its end, at a JSON error, or at Options.MaxBlock), so
+//     in token mode a JSON answer streams only then. One that is not yet a
+//     call attempt when it reaches MaxBlock is text from there on; one that
+//     is (a call key came) is an over_limit error covering it.
 //   - Code after <|python_tag|> has no terminator but the stop token: at
 //     the end of the input it is a complete call. Syntax.CompleteAt tells
 //     the kit's truncation check that every cut inside code is complete. A
