@@ -1,0 +1,684 @@
+package llama3
+
+import (
+	"bytes"
+	"fmt"
+
+	"github.com/toolparse/toolparse/internal/jsonscan"
+	"github.com/toolparse/toolparse/syntax"
+	"github.com/toolparse/toolparse/syntax/scan"
+)
+
+// Syntax describes the llama3 syntax for the registry.
+var Syntax = syntax.Syntax{
+	Name:        "llama3",
+	Aliases:     []string{"llama3-json"},
+	Description: `Llama 3.1/3.2/3.3: {"name": …, "parameters": {…}} opening the message, <|python_tag|> built-in calls`,
+	New:         New,
+	Detect:      Detect,
+	Render:      NewRenderer,
+	Prompt:      promptRules,
+	CompleteAt:  completeAt,
+}
+
+// promptRules follow the instruction Meta's Llama 3.1 chat template gives
+// for JSON tool calls.
+const promptRules = `Given the following functions, please respond with a JSON for a function call with its proper arguments that best answers the given prompt.
+Respond in the format {"name": function name, "parameters": dictionary of argument name and its value}. Do not use variables.
+- The call must be the whole reply: start it with the JSON object, write nothing before it. Several calls are separated by "; ".
+- Tool results come back in a message of role ipython. Reply to the user in plain text that does not start with "{".`
+
+// The special tokens of Llama 3.x that the parser reads.
+const (
+	pythonTag   = "<|python_tag|>"
+	eomID       = "<|eom_id|>"
+	eotID       = "<|eot_id|>"
+	startHeader = "<|start_header_id|>"
+	endHeader   = "<|end_header_id|>"
+)
+
+// markers are the tokens that mean something in text, and at the start of
+// a message (where a JSON call may also begin).
+var markers = [...]string{pythonTag, eomID, eotID, startHeader}
+
+// maxRole bounds a header's role: <|end_header_id|> must come within it.
+const maxRole = 64
+
+type state uint8
+
+const (
+	stStart   state = iota // the start of a message: white space, then a call or text
+	stTag                  // after <|python_tag|>: white space, then JSON, a built-in call or code
+	stJSON                 // inside a JSON object that may be a call
+	stBuiltin              // inside the arguments of NAME.call(
+	stCode                 // code after <|python_tag|>: a code_interpreter call
+	stAfter                // after a call: white space and ';', then another call, text or the end
+	stText                 // respond text, to the end of the message
+	stSwallow              // after a broken call: the rest of the message is its error's raw
+	stHeader               // after <|start_header_id|>: the role
+	stResult               // the content of an ipython message
+	stOther                // the content of a message of another role
+)
+
+type parser struct {
+	scan.Core
+	state state
+
+	// The message.
+	calls    int   // valid calls in the message
+	execFrom int64 // where its calls begin (the first call, or the <|python_tag|> before it)
+	started  bool  // a call, or a <|python_tag|>, was seen in the message: execFrom is set
+
+	// The block being read: a JSON candidate, a built-in call, code, a
+	// broken call's rest, a header, a result.
+	blk      scan.Block
+	blkStart syntax.Pos // where the block starts (a <|python_tag|> before its body, or a header, included)
+	bodyAt   syntax.Pos // where its body starts
+	bodyOff  int        // and at which index of blk.Bytes
+	tagged   bool       // the block starts with <|python_tag|>
+	cs       callScan
+	pendErr  *syntax.Event // a call attempt's error, held while the separators after it are read
+	streamed int           // calls streamed so far (token mode index)
+	errCode  syntax.Code
+	errMsg   string
+	name     string  // built-in: the tool
+	end      argsEnd // built-in: finds the closing ')'
+
+	// Results.
+	batch     []string // the names of the last message's calls
+	resultIdx int
+	role      string
+	codeAtEnd bool // the input ended inside code (for completeAt)
+}
+
+// New returns a llama3 parser that sends its events to h.
+func New(h syntax.Handler, opts syntax.Options) syntax.Parser {
+	p := &parser{}
+	p.Init(h, opts, p.step, p.finish)
+	p.cs.emit = p.Emit
+	p.cs.stream = opts.Mode == syntax.TokenMode
+	return p
+}
+
+// textWake: in text, only a marker (or the end) completes an event.
+var textWake = scan.Bytes("<")
+
+func (p *parser) step(data []byte, eof bool) int {
+	n := p.step1(data, eof)
+	switch {
+	case p.state == stText:
+		p.WakeOn(textWake)
+	case p.state == stJSON && p.cs.js.InString():
+		p.WakeOn(jsonscan.StringWake)
+	default:
+		p.WakeOn(nil)
+	}
+	return n
+}
+
+func (p *parser) step1(data []byte, eof bool) int {
+	if p.state != stAfter {
+		p.flushErr()
+	}
+	switch p.state {
+	case stTag:
+		return p.afterTag(data, eof)
+	case stJSON:
+		return p.jsonBytes(data)
+	case stBuiltin:
+		return p.builtinBytes(data)
+	case stCode, stSwallow, stResult, stOther:
+		return p.untilEnd(data, eof)
+	case stAfter:
+		return p.afterCall(data, eof)
+	case stText:
+		return p.text(data, eof)
+	case stHeader:
+		return p.header(data, eof)
+	}
+	return p.start(data, eof)
+}
+
+// marker matches the markers at data[0] == '<'. It returns the marker, or
+// wait when data may still become one.
+func marker(data []byte, eof bool) (m string, wait bool) {
+	for _, mk := range markers {
+		full, partial := scan.MatchPrefix(data, mk)
+		if full {
+			return mk, false
+		}
+		wait = wait || partial && !eof
+	}
+	return "", wait
+}
+
+// cutMarker reports whether data is a proper prefix of a marker other
+// than <|python_tag|> (one cut off by the end of the input).
+func cutMarker(data []byte) bool {
+	for _, mk := range markers[1:] {
+		if _, partial := scan.MatchPrefix(data, mk); partial {
+			return true
+		}
+	}
+	return false
+}
+
+// start handles the start of a message: white space (no event's), then a
+// JSON object (a call candidate), <|python_tag|>, a marker, or text.
+func (p *parser) start(data []byte, eof bool) int {
+	if i := jsonscan.SkipSpace(data, 0); i > 0 {
+		return i
+	}
+	switch data[0] {
+	case '{':
+		p.beginJSON(false)
+		return scan.Again
+	case '<':
+		m, wait := marker(data, eof)
+		if wait {
+			return 0
+		}
+		if m != "" {
+			return p.act(m)
+		}
+	}
+	p.state = stText
+	return scan.Again
+}
+
+// act handles a marker at the start of the data, outside any block, and
+// returns its length.
+func (p *parser) act(m string) int {
+	off := p.Offset()
+	end := off + int64(len(m))
+	switch m {
+	case pythonTag:
+		p.EndRun()
+		p.sectionFrom(off)
+		p.beginBlock(true)
+		p.keep([]byte(pythonTag))
+		p.state = stTag
+	case eomID, eotID:
+		p.endMessage(end)
+		p.state = stStart
+	case startHeader:
+		p.endMessage(off)
+		p.beginBlock(false)
+		p.keep([]byte(startHeader))
+		p.state = stHeader
+	}
+	return len(m)
+}
+
+// beginBlock starts a block at the data's first byte; tagged says it is
+// a <|python_tag|> and what follows it.
+func (p *parser) beginBlock(tagged bool) {
+	p.blk.Reset()
+	p.blkStart = p.Pos()
+	p.bodyAt, p.bodyOff = p.blkStart, 0
+	p.tagged = tagged
+}
+
+// beginBody notes that the block's body (a JSON object, a built-in call,
+// code) starts at the data's first byte.
+func (p *parser) beginBody() {
+	p.bodyAt = p.Pos()
+	p.bodyOff = len(p.blk.Bytes)
+}
+
+// body is the bytes of the block's body so far.
+func (p *parser) body() []byte { return p.blk.Bytes[p.bodyOff:] }
+
+// bodySpan is the span of the block's body so far.
+func (p *parser) bodySpan() syntax.Span {
+	return syntax.Span{Start: p.bodyAt.Offset, End: p.blkStart.Offset + p.blk.Len}
+}
+
+// blockSpan is the span of the block so far.
+func (p *parser) blockSpan() syntax.Span {
+	return syntax.Span{Start: p.blkStart.Offset, End: p.blkStart.Offset + p.blk.Len}
+}
+
+// raw is the block's text for an error, none when it went over the limit.
+func (p *parser) raw() []byte {
+	if p.blk.Over {
+		return nil
+	}
+	return p.blk.Bytes
+}
+
+// sectionFrom notes where the message's calls begin, at the first.
+func (p *parser) sectionFrom(off int64) {
+	if !p.started {
+		p.started = true
+		p.execFrom = off
+	}
+}
+
+// endMessage ends the message at end (after its stop token, if any): the
+// open text run closes there, and a message with a valid call gets its
+// execute.
+func (p *parser) endMessage(end int64) {
+	p.EndRunAt(end)
+	if p.calls > 0 {
+		p.Emit(syntax.Event{Type: syntax.Execute, Span: syntax.Span{Start: p.execFrom, End: end}})
+	}
+	p.calls, p.started = 0, false
+}
+
+// text handles respond text: it stops where a marker may start.
+func (p *parser) text(data []byte, eof bool) int {
+	if n := p.TextBefore(syntax.Respond, data, '<'); n > 0 {
+		return n
+	}
+	m, wait := marker(data, eof)
+	if wait {
+		return 0
+	}
+	if m != "" {
+		return p.act(m)
+	}
+	off := p.Offset()
+	n := scan.TextUntil(data, '<', func(rest []byte) bool {
+		m, wait := marker(rest, eof)
+		return m != "" || wait
+	})
+	p.Text(syntax.Respond, data[:n], off)
+	return n
+}
+
+// afterTag handles what follows <|python_tag|>: white space, then a JSON
+// call, a built-in call, or code.
+func (p *parser) afterTag(data []byte, eof bool) int {
+	if i := jsonscan.SkipSpace(data, 0); i > 0 {
+		if len(p.blk.Bytes)+i > p.Options().BlockLimit() {
+			p.emptyTag()
+			return scan.Again
+		}
+		p.keep(data[:i])
+		return i
+	}
+	if data[0] == '{' {
+		p.beginJSON(true)
+		return scan.Again
+	}
+	if data[0] == '<' {
+		m, wait := marker(data, eof)
+		if wait {
+			return 0
+		}
+		if m != "" && m != pythonTag || eof && cutMarker(data) {
+			p.emptyTag() // a stop token, a header, or one cut off by the end: no call
+			return scan.Again
+		}
+	}
+	nameLen, n := matchBuiltin(data, eof)
+	if n == 0 && nameLen == 0 {
+		return 0
+	}
+	p.beginBody()
+	if n < 0 { // NAME.ca at the end of the input: a built-in call cut off
+		p.name = string(data[:nameLen])
+		p.keep(data)
+		p.state = stBuiltin
+		return len(data)
+	}
+	if nameLen > 0 {
+		p.name = string(data[:nameLen])
+		p.end = argsEnd{}
+		p.keep(data[:n])
+		p.state = stBuiltin
+		return n
+	}
+	p.state = stCode
+	return scan.Again
+}
+
+// emptyTag reports a <|python_tag|> with no call after it (the block so
+// far: the tag and white space).
+func (p *parser) emptyTag() {
+	p.callErr(syntax.CodeMalformed, "%s with no call after it", pythonTag)
+	p.state = stAfter
+}
+
+// beginJSON starts a JSON object that may be a call: after <|python_tag|>
+// (tagged) it is one; else it is one if it has a name and arguments.
+func (p *parser) beginJSON(tagged bool) {
+	p.EndRun()
+	if !tagged {
+		p.beginBlock(false)
+	}
+	p.beginBody()
+	p.cs.reset(p.Options().DepthLimit(), p.streamed)
+	p.state = stJSON
+}
+
+// jsonBytes scans the JSON object. Its bytes are kept up to the block
+// limit; an object that is not yet a call attempt when it reaches the limit
+// is text.
+func (p *parser) jsonBytes(data []byte) int {
+	limit := p.Options().BlockLimit()
+	in := data
+	if !p.blk.Over {
+		room := limit - len(p.blk.Bytes)
+		if room <= 0 && !p.attempt() {
+			p.toText()
+			return scan.Again
+		}
+		if room > 0 && len(in) > room {
+			in = in[:room]
+		}
+	}
+	n := p.cs.scan(in, p.Offset())
+	p.keep(in[:n])
+	if p.cs.started && p.cs.index == p.streamed {
+		p.streamed++
+	}
+	switch {
+	case p.cs.js.Done():
+		p.jsonDone()
+	case p.cs.js.Err() != nil:
+		if !p.attempt() {
+			p.toText()
+		} else {
+			p.errCode, p.errMsg = p.cs.js.Err().Code(), "invalid JSON at "+scan.Advance(p.bodyAt, p.body()).String()+": "+p.cs.js.Err().Msg
+			if p.blk.Over {
+				p.errCode, p.errMsg = syntax.CodeOverLimit, "call longer than the limit, and invalid JSON"
+			}
+			p.state = stSwallow
+		}
+	}
+	if n == 0 {
+		return scan.Again
+	}
+	return n
+}
+
+// callErr reports a call attempt that is no call: the block so far, with
+// its text as raw (none over the limit). The error is held while the white
+// space and ';' after the block are read, and covers them: it is sent when
+// something else starts.
+func (p *parser) callErr(code syntax.Code, format string, args ...any) {
+	p.flushErr()
+	e := syntax.Event{Type: syntax.Error, Code: code, Message: fmt.Sprintf(format, args...), Pos: p.blkStart, Span: p.blockSpan()}
+	if !p.blk.Over {
+		e.Raw = string(p.blk.Bytes)
+	}
+	p.pendErr = &e
+	p.state = stAfter
+}
+
+// flushErr sends the held error, if any.
+func (p *parser) flushErr() {
+	if p.pendErr != nil {
+		e := *p.pendErr
+		p.pendErr = nil
+		p.Emit(e)
+	}
+}
+
+// attempt reports whether the JSON object read so far is a call attempt:
+// it follows <|python_tag|>, or a key of a call has been seen.
+func (p *parser) attempt() bool { return p.tagged || p.cs.callKey }
+
+// toText makes the JSON object read so far text: it was not a call.
+func (p *parser) toText() {
+	p.Text(syntax.Respond, p.blk.Bytes, p.blkStart.Offset)
+	p.state = stText
+}
+
+// jsonDone decides what a complete JSON object is.
+func (p *parser) jsonDone() {
+	p.state = stAfter
+	if p.blk.Over {
+		p.callErr(syntax.CodeOverLimit, "call longer than the limit of %d bytes", p.Options().BlockLimit())
+		return
+	}
+	name, args, shaped, problem := readCall(p.body(), p.tagged)
+	switch {
+	case !shaped && !p.tagged:
+		p.toText() // JSON that is not a call, as the user may have asked for
+	case problem != "":
+		p.callErr(syntax.CodeMalformed, "%s", problem)
+	default:
+		p.call(name, args, p.bodySpan())
+	}
+}
+
+// call emits a valid call.
+func (p *parser) call(name string, args []byte, span syntax.Span) {
+	p.sectionFrom(span.Start)
+	p.calls++
+	if p.calls == 1 {
+		p.batch, p.resultIdx = p.batch[:0], 0
+	}
+	p.batch = append(p.batch, name)
+	p.Emit(syntax.Event{Type: syntax.Call, Name: name, Args: args, Pos: p.bodyAt, Span: span})
+}
+
+// builtinBytes reads the arguments of NAME.call( up to their ')'.
+func (p *parser) builtinBytes(data []byte) int {
+	i := p.end.scan(data)
+	n := i
+	if i < 0 {
+		n = len(data)
+	}
+	p.keep(data[:n])
+	if i >= 0 {
+		p.builtinDone()
+	}
+	return n
+}
+
+func (p *parser) builtinDone() {
+	p.state = stAfter
+	if p.blk.Over {
+		p.callErr(syntax.CodeOverLimit, "built-in call longer than the limit of %d bytes", p.Options().BlockLimit())
+		return
+	}
+	body := p.body()
+	args, problem := pyArgs(body[len(p.name)+len(callSuffix) : len(body)-1])
+	if problem != "" {
+		p.callErr(syntax.CodeMalformed, "built-in call %s: %s", p.name, problem)
+		return
+	}
+	p.call(p.name, args, p.bodySpan())
+}
+
+// untilEnd takes the bytes of a block that runs to the end of the message
+// (code, a broken call's rest, a result, another role's message): to a
+// stop token or a header, or the end of the input.
+func (p *parser) untilEnd(data []byte, eof bool) int {
+	i := 0
+	for {
+		j := bytes.IndexByte(data[i:], '<')
+		if j < 0 {
+			i = len(data)
+			break
+		}
+		i += j
+		m, wait := marker(data[i:], eof)
+		if wait {
+			break
+		}
+		if m == eomID || m == eotID || m == startHeader {
+			p.keep(data[:i])
+			p.blockEnd()
+			if i == 0 {
+				return scan.Again
+			}
+			return i
+		}
+		i++
+	}
+	p.keep(data[:i])
+	return i
+}
+
+// blockEnd ends a block that runs to the end of its message, where a stop
+// token or a header (read next), or the input's end, stands.
+func (p *parser) blockEnd() {
+	st := p.state
+	p.state = stAfter
+	switch st {
+	case stCode:
+		p.code()
+	case stSwallow:
+		if p.blk.Over {
+			p.callErr(p.errCode, "%s (the call is longer than the limit of %d bytes)", p.errMsg, p.Options().BlockLimit())
+		} else {
+			p.callErr(p.errCode, "%s; the rest of the message is the broken call's", p.errMsg)
+		}
+	case stResult:
+		p.result()
+		p.state = stStart
+	case stOther:
+		p.Errorf(syntax.CodeNotAllowed, p.blkStart, p.blockSpan(), p.raw(), "a message of role %q in the model's output: not read", p.role)
+		p.state = stStart
+	}
+}
+
+// code emits the code after <|python_tag|> as a code_interpreter call
+// (Meta's reading of such a message), its white space trimmed.
+func (p *parser) code() {
+	if p.blk.Over {
+		p.callErr(syntax.CodeOverLimit, "code longer than the limit of %d bytes", p.Options().BlockLimit())
+		return
+	}
+	body := p.body()
+	code := jsonscan.TrimSpace(body)
+	span := p.bodySpan()
+	span.End -= int64(len(body) - len(bytes.TrimRight(body, " \t\r\n")))
+	args := append(syntax.AppendQuote([]byte(`{"code":`), string(code)), '}')
+	p.call("code_interpreter", args, span)
+}
+
+// result emits the content of an ipython message: its JSON value when it
+// is JSON, else its text as a string.
+func (p *parser) result() {
+	if p.blk.Over {
+		p.Errorf(syntax.CodeOverLimit, p.blkStart, p.blockSpan(), nil, "tool result longer than the limit of %d bytes", p.Options().BlockLimit())
+		return
+	}
+	content := jsonscan.TrimSpace(p.body())
+	value, ok := wholeJSON(content)
+	if ok {
+		value = jsonscan.Compact(value)
+	} else {
+		value = syntax.AppendQuote(nil, string(content))
+	}
+	tool := ""
+	if p.resultIdx < len(p.batch) {
+		tool = p.batch[p.resultIdx]
+	}
+	p.resultIdx++
+	p.Emit(syntax.Event{Type: syntax.Result, Tool: tool, Status: syntax.Success, Value: value, Span: p.blockSpan()})
+}
+
+// afterCall handles what follows a call: white space and ';' between
+// calls, another call, a marker, or text.
+func (p *parser) afterCall(data []byte, eof bool) int {
+	i := 0
+	for i < len(data) && (jsonscan.IsSpace(data[i]) || data[i] == ';') {
+		i++
+	}
+	if i > 0 {
+		if p.pendErr != nil {
+			p.pendErr.Span.End = p.Offset() + int64(i)
+		}
+		return i
+	}
+	p.flushErr()
+	switch data[0] {
+	case '{':
+		p.beginJSON(false)
+		return scan.Again
+	case '<':
+		m, wait := marker(data, eof)
+		if wait {
+			return 0
+		}
+		if m != "" {
+			return p.act(m)
+		}
+	}
+	p.state = stText
+	return scan.Again
+}
+
+// header reads the role of <|start_header_id|>ROLE<|end_header_id|>.
+func (p *parser) header(data []byte, eof bool) int {
+	if k := bytes.Index(data, []byte(endHeader)); k >= 0 && k <= maxRole {
+		p.role = string(bytes.TrimSpace(data[:k]))
+		switch p.role {
+		case "assistant":
+			p.state = stStart
+		case "ipython", "tool":
+			p.state = stResult
+		default:
+			p.state = stOther
+		}
+		n := k + len(endHeader)
+		p.keep(data[:n])
+		p.bodyAt, p.bodyOff = scan.Advance(p.Pos(), data[:n]), len(p.blk.Bytes)
+		return n
+	}
+	if len(data) < maxRole+len(endHeader) && !eof {
+		return 0
+	}
+	// No <|end_header_id|> in reach: the header token is an error, and
+	// what follows it starts a message.
+	code := syntax.CodeMalformed
+	if eof && len(data) < maxRole+len(endHeader) {
+		code = syntax.CodeTruncated
+	}
+	p.Errorf(code, p.blkStart, syntax.Span{Start: p.blkStart.Offset, End: p.blkStart.Offset + int64(len(startHeader))}, []byte(startHeader),
+		"%s without %s after its role", startHeader, endHeader)
+	p.state = stStart
+	return scan.Again
+}
+
+// keep stores block bytes up to the block limit.
+func (p *parser) keep(b []byte) { p.blk.Keep(b, p.Options().BlockLimit()) }
+
+// finish reports what the end of the input left open.
+func (p *parser) finish(end int64) {
+	switch p.state {
+	case stTag:
+		p.emptyTag()
+	case stJSON:
+		p.cs.js.End()
+		switch {
+		case p.cs.js.Done():
+			p.jsonDone()
+		case !p.attempt():
+			p.toText()
+		case p.blk.Over:
+			p.callErr(syntax.CodeOverLimit,
+				"truncated call longer than the limit of %d bytes: the stream ended inside it", p.Options().BlockLimit())
+		default:
+			p.callErr(syntax.CodeTruncated, "truncated call: the stream ended inside its JSON")
+		}
+	case stBuiltin:
+		p.callErr(syntax.CodeTruncated, "truncated built-in call %s: the stream ended before its ')'", p.name)
+	case stCode:
+		p.codeAtEnd = true
+		p.blockEnd()
+	case stSwallow, stResult, stOther:
+		p.blockEnd()
+	case stHeader:
+		p.header(nil, true)
+	}
+	p.flushErr()
+	p.endMessage(end)
+}
+
+// completeAt reports whether input, cut off where it ends, ends inside code
+// after <|python_tag|>: code has no terminator but the stop token, so any
+// cut of it is a complete (shorter) call.
+func completeAt(input []byte) bool {
+	p := New(func(syntax.Event) {}, syntax.Options{}).(*parser)
+	p.Write(input)
+	p.Close()
+	return p.codeAtEnd
+}
