@@ -16,8 +16,11 @@ import (
 // ambiguous lists the golden cases whose text is also, marker for marker,
 // another syntax's: auto cannot tell, and its choice is documented.
 var ambiguous = map[string]string{
-	"xmltag/unterminated-thinking.txtar": "an unclosed <thinking> with no tool is prose to xmljson; auto needs </thinking> or a <tool:NAME> to pick xmltag",
-	"native/not-json.txtar":              "a line of prose, then SSE: native is evidenced only at the start of the input (else no prose could stream before a decision), so this is prose to auto",
+	"xmltag/unterminated-thinking.txtar":      "an unclosed <thinking> with no tool is prose to xmljson; auto needs </thinking> or a <tool:NAME> to pick xmltag",
+	"llama3/json-answer-is-text.txtar":        jsonNotACall,
+	"llama3/missing-name-is-text.txtar":       jsonNotACall,
+	"llama3/adversarial-braces-is-text.txtar": jsonNotACall,
+	"native/not-json.txtar":                   "a line of prose, then SSE: native is evidenced only at the start of the input (else no prose could stream before a decision), so this is prose to auto",
 }
 
 // TestAutoOnEveryGolden parses every golden case of every syntax with auto,

@@ -53,7 +53,10 @@
 // parsed as xmljson, which reads it as every syntax that has them does.
 // Native is evidenced only at the start of the input (a JSON document or an
 // SSE line): a provider stream after a line of prose is not detected, and
-// input whose first non-blank byte is "{" is taken for provider JSON. An
+// input whose first non-blank byte is "{" is taken for provider JSON, unless
+// its first member is "name" or "type": "function" (a Llama 3 call written
+// as text); so a model's JSON answer that is not a call ({"answer": 42}) is
+// read as a provider document that fits no shape, an error. An
 // unclosed xmltag <thinking> holds the decision (and, in token mode, the
 // text) back to the end of the input or of the window. And a stream cut off
 // early may be read in another syntax than the whole would be: a prefix of

@@ -12,6 +12,11 @@ import (
 // line "data:" or "event:" followed by a space or a JSON value. Input that
 // starts with anything else is never native (a provider's output never
 // starts with prose), and native reads no prose as text.
+//
+// An object whose first member is "name", or "type": "function", is a call
+// written by a model as text (Llama 3's JSON calls), not a provider's
+// document: no provider document starts that way, so it is not native's
+// evidence.
 func Detect(syntax.Options) syntax.Detector { return &detector{at: -1} }
 
 type detector struct {
@@ -47,7 +52,7 @@ func (d *detector) first(seen []byte, eof bool) int {
 	b := seen[d.pos:]
 	switch b[0] {
 	case '{':
-		return 1
+		return firstMember(b, eof)
 	case '[':
 		d.inArray = jsonscan.SkipSpace(seen, max(d.inArray, d.pos+1))
 		j := d.inArray
@@ -71,4 +76,73 @@ func (d *detector) first(seen []byte, eof bool) int {
 		}
 	}
 	return -1
+}
+
+// firstMember tells whether the object at the start of b is a provider's
+// document by its first member (see Detect): 1 if it is, -1 if it is a
+// model's call object, 0 if more input is needed. It looks at most at the
+// first member's key and a short value.
+func firstMember(b []byte, eof bool) int {
+	key, rest, n := leadString(b[1:], eof)
+	if n <= 0 {
+		if n == 0 {
+			return 0
+		}
+		return 1
+	}
+	switch key {
+	case "name":
+		return -1
+	case "type":
+		i := jsonscan.SkipSpace(rest, 0)
+		if i == len(rest) {
+			if eof {
+				return 1
+			}
+			return 0
+		}
+		if rest[i] != ':' {
+			return 1
+		}
+		value, _, n := leadString(rest[i+1:], eof)
+		switch {
+		case n == 0:
+			return 0
+		case n > 0 && value == "function":
+			return -1
+		}
+	}
+	return 1
+}
+
+// leadString reads the short JSON string (no escapes, at most 64 bytes) that
+// b starts with after white space, and what follows it: n > 0 when read, 0
+// when b ends first (and eof is not set), -1 when b does not start with one.
+func leadString(b []byte, eof bool) (s string, rest []byte, n int) {
+	i := jsonscan.SkipSpace(b, 0)
+	if i == len(b) {
+		return "", nil, pendingOr(eof)
+	}
+	if b[i] != '"' {
+		return "", nil, -1
+	}
+	for j := i + 1; j < len(b) && j <= i+65; j++ {
+		switch b[j] {
+		case '"':
+			return string(b[i+1 : j]), b[j+1:], 1
+		case '\\':
+			return "", nil, -1
+		}
+	}
+	if len(b) <= i+65 {
+		return "", nil, pendingOr(eof)
+	}
+	return "", nil, -1
+}
+
+func pendingOr(eof bool) int {
+	if eof {
+		return -1
+	}
+	return 0
 }
