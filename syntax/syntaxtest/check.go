@@ -289,7 +289,11 @@ func checkNothingLost(s syntax.Syntax, evs []syntax.Event, input []byte, opts sy
 		}
 		gap := input[i:j]
 		if len(jsonscan.TrimSpace(gap)) > 0 {
-			alone := syntax.Parse(s, gap, opts)
+			// Only the start of the stream is inside reasoning the prompt
+			// opened: a gap further on is read as plain output.
+			gapOpts := opts
+			gapOpts.ThinkOpen = opts.ThinkOpen && i == 0
+			alone := syntax.Parse(s, gap, gapOpts)
 			if len(alone) != 1 || alone[0].Type != syntax.End || alone[0].Span.Len() != 0 {
 				fail("bytes %d..%d (%q) are in no event's span, and parsed alone they give %v", i, j, clip(gap), alone)
 			}

@@ -25,14 +25,16 @@ func Inputs(tb testing.TB, dir string) [][]byte {
 // runs [Check] on every input the fuzzer makes, with random splits drawn
 // from the fuzzed seed (and exhaustive splits and cuts only up to 64 bytes,
 // sampled beyond, to keep each run short: the fuzzer also reruns every
-// interesting input many times to minimise it). cfg, if set, adjusts the
-// configuration for a seed.
+// interesting input many times to minimise it); an odd seed sets
+// Options.ThinkOpen. cfg, if set, gives the configuration for a seed instead.
 func Fuzz(f *testing.F, s syntax.Syntax, dir string, cfg func(seed uint64) Config) {
 	for _, in := range Inputs(f, dir) {
 		f.Add(in, uint64(0))
 	}
 	f.Fuzz(func(t *testing.T, in []byte, seed uint64) {
-		c := Config{RandomSplits: 3, MaxExhaustive: 64}
+		// An odd seed also starts the stream inside reasoning the prompt
+		// opened (Options.ThinkOpen).
+		c := Config{RandomSplits: 3, MaxExhaustive: 64, Options: syntax.Options{ThinkOpen: seed&1 == 1}}
 		if cfg != nil {
 			c = cfg(seed)
 		}
