@@ -206,7 +206,7 @@ func (r *Reader) Read(body []byte, final bool) {
 				}
 			}
 			if n == 0 {
-				r.fail(j, "a parameter's open tag that does not end")
+				r.fail(j, "an incomplete parameter tag")
 				return
 			}
 			r.openValue(body, j, j+len(f.Open)+keyAt, keyLen, j+len(f.Open)+n)
