@@ -9,6 +9,7 @@ import (
 	"github.com/toolparse/toolparse/syntax"
 	"github.com/toolparse/toolparse/syntax/caret"
 	"github.com/toolparse/toolparse/syntax/delimiter"
+	"github.com/toolparse/toolparse/syntax/glm"
 	"github.com/toolparse/toolparse/syntax/native"
 	"github.com/toolparse/toolparse/syntax/qwen3coder"
 	"github.com/toolparse/toolparse/syntax/xmljson"
@@ -39,7 +40,7 @@ func New(syntaxes ...syntax.Syntax) (*Registry, error) {
 // Builtin lists the syntaxes that ship with toolparse. The first, xmljson,
 // is auto-detection's fallback in the default registry.
 func Builtin() []syntax.Syntax {
-	return []syntax.Syntax{xmljson.Syntax, caret.Syntax, delimiter.Syntax, native.Syntax, xmltag.Syntax, qwen3coder.Syntax}
+	return []syntax.Syntax{xmljson.Syntax, caret.Syntax, delimiter.Syntax, native.Syntax, xmltag.Syntax, qwen3coder.Syntax, glm.Syntax}
 }
 
 var defaultRegistry = func() *Registry {
