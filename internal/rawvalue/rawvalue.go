@@ -58,7 +58,9 @@ package rawvalue
 import (
 	"bytes"
 	"strconv"
+	"unicode/utf8"
 
+	"github.com/toolparse/toolparse/internal/jsonscan"
 	"github.com/toolparse/toolparse/syntax"
 	"github.com/toolparse/toolparse/syntax/scan"
 )
@@ -107,7 +109,8 @@ type Reader struct {
 	token bool
 
 	// OnParam, if set (token mode), is called when a value starts, with
-	// its key and the body offsets of its open tag.
+	// its key (as the arguments' JSON carries it: an invalid UTF-8 byte is
+	// U+FFFD) and the body offsets of its open tag.
 	OnParam func(key string, from, to int)
 	// OnDelta, if set (token mode), is called with each final piece of the
 	// open value, its key, and the body offsets it came from.
@@ -397,6 +400,9 @@ func (r *Reader) intern(name []byte) string {
 		return s
 	}
 	s := string(name)
+	if !utf8.Valid(name) { // as the arguments' JSON carries it: each invalid byte a U+FFFD
+		s, _ = jsonscan.Unquote(syntax.AppendQuote(nil, s))
+	}
 	if len(name) <= 64 {
 		if r.names == nil || len(r.names) >= 256 {
 			r.names = make(map[string]string)
