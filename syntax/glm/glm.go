@@ -96,11 +96,11 @@ type parser struct {
 	thinkStart syntax.Pos
 
 	// The open call.
-	start    syntax.Pos
-	blk      scan.Block // the call's bytes, from <tool_call>
-	bodyAt   int        // where the body starts in blk (after the name)
-	name     string
-	rd       rawvalue.Reader
+	start  syntax.Pos
+	blk    scan.Block // the call's bytes, from <tool_call>
+	bodyAt int        // where the body starts in blk (after the name)
+	name   string
+	rd     rawvalue.Reader
 
 	// The batch: names of the calls since the last execute or results, for
 	// results to name their tool by position.

@@ -106,18 +106,17 @@ type parser struct {
 	back     state // the state to go back to when the held tag is text
 
 	// The open call.
-	start    syntax.Pos
-	blk      scan.Block // the call's bytes, from <tool_call> or <function=
-	funcAt   int        // where <function= starts in blk
-	bodyAt   int        // where the body starts in blk (after <function=NAME>); 0 until the name is read
-	bodyEnd  int        // where </function> starts in blk, once found
-	name     string
-	nameErr  string // the function tag's problem, if any
-	rd       rawvalue.Reader
-	callEnd  int64 // afterCall: where </function> ends
-	failed   bool  // afterCall: the call is not valid; its error waits for closeCall
-	wrapped  bool  // the call opened with <tool_call>
-	announce bool  // token mode: the partial call event was sent
+	start   syntax.Pos
+	blk     scan.Block // the call's bytes, from <tool_call> or <function=
+	funcAt  int        // where <function= starts in blk
+	bodyAt  int        // where the body starts in blk (after <function=NAME>); 0 until the name is read
+	bodyEnd int        // where </function> starts in blk, once found
+	name    string
+	nameErr string // the function tag's problem, if any
+	rd      rawvalue.Reader
+	callEnd int64 // afterCall: where </function> ends
+	failed  bool  // afterCall: the call is not valid; its error waits for closeCall
+	wrapped bool  // the call opened with <tool_call>
 
 	// The batch: names of the calls since the last execute or results, for
 	// results to name their tool by position.
@@ -374,7 +373,7 @@ func (p *parser) openCall(wrapped bool) {
 	p.blk.Reset()
 	p.blk.Keep(p.held, p.Options().BlockLimit())
 	p.held = p.held[:0]
-	p.name, p.nameErr, p.bodyAt, p.announce = "", "", 0, false
+	p.name, p.nameErr, p.bodyAt = "", "", 0
 	p.funcAt = 0
 	if wrapped {
 		p.funcAt = len(p.blk.Bytes)
@@ -435,7 +434,6 @@ func (p *parser) readCall(final bool) {
 		p.name = p.intern(name)
 		p.bodyAt = p.funcAt + n
 		if p.Options().Mode == syntax.TokenMode {
-			p.announce = true
 			p.Emit(syntax.Event{Type: syntax.Call, Partial: true, Name: p.name, Span: p.span(0, p.bodyAt)})
 		}
 	}

@@ -61,8 +61,13 @@ func (u *units) Text(t syntax.Type, s string) error {
 			return wire.CannotCarry("qwen3coder", "a thought holding %s; not written", closeThink)
 		}
 		if u.start(true) {
-			u.w.WriteString(s + "\n" + closeThink + "\n\n")
-			return nil
+			if !(strings.Contains(s, openToolCall) || strings.Contains(s, "<function=")) {
+				u.w.WriteString(s + "\n" + closeThink + "\n\n")
+				return nil
+			}
+			// A call opener would end the reasoning the prompt opened:
+			// close it empty, and write the thought in a block of its own.
+			u.w.WriteString(closeThink + "\n")
 		}
 		u.w.WriteString(openThink + "\n" + s + "\n" + closeThink + "\n\n")
 		return nil
