@@ -92,12 +92,17 @@ const (
 	failed
 )
 
-// param is one parameter, by offsets in the body.
+// param is one parameter, by offsets in the body (a body is at most
+// maxBody bytes, so 32 bits hold them: a body of many small parameters
+// costs 20 bytes a parameter beside its bytes).
 type param struct {
-	keyAt, keyEnd int
-	valAt, valEnd int
+	keyAt, keyEnd int32
+	valAt, valEnd int32
 	next          int32 // the next param with the same key, or -1
 }
+
+// maxBody bounds a body's length; a longer one is the call's problem.
+const maxBody = 1<<31 - 1
 
 // chain is the params of one key.
 type chain struct{ first, last int32 }
@@ -161,15 +166,6 @@ func (r *Reader) Err(body []byte) (at int, msg string) {
 	return r.errAt, r.msg + ": " + clip(body[r.errAt:])
 }
 
-// Open reports whether a value is open (its closer not yet read) and the
-// key of that value.
-func (r *Reader) Open(body []byte) (string, bool) {
-	if r.st != inValue {
-		return "", false
-	}
-	return string(body[r.keyAt:r.keyEnd]), true
-}
-
 // Len is the number of parameters read so far.
 func (r *Reader) Len() int { return len(r.params) }
 
@@ -181,6 +177,9 @@ func (r *Reader) fail(at int, msg string) {
 // final says it is complete.
 func (r *Reader) Read(body []byte, final bool) {
 	f := r.f
+	if len(body) > maxBody && r.st != failed {
+		r.fail(0, "a call body over 2 GiB")
+	}
 	for {
 		switch r.st {
 		case failed:
@@ -316,7 +315,7 @@ func (r *Reader) endValue(body []byte, end int) {
 			r.OnDelta(r.key, body[r.sent:to], r.sent, to)
 		}
 	}
-	r.add(body, param{keyAt: r.keyAt, keyEnd: r.keyEnd, valAt: from, valEnd: to, next: -1})
+	r.add(body, param{keyAt: int32(r.keyAt), keyEnd: int32(r.keyEnd), valAt: int32(from), valEnd: int32(to), next: -1})
 }
 
 // stream sends, in token mode, the open value's bytes before upTo that are
