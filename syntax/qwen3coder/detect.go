@@ -17,7 +17,7 @@ import (
 // <tool_response> is evidence. With Options.ThinkOpen the input starts in
 // reasoning, which a call opener ends as </think> does.
 func Detect(opts syntax.Options) syntax.Detector {
-	d := &detector{at: -1, prose: -1}
+	d := &detector{at: -1, prose: -1, wsFor: -1}
 	if opts.ThinkOpen {
 		d.state, d.prose = detOpenThink, 0
 	}
@@ -38,6 +38,8 @@ type detector struct {
 	pos   int // every marker that starts before pos is decided
 	prose int // where prose ended, once known; -1 before
 	at    int // the evidence, once found; -1 before
+	wsFor int // the pending opener whose white space was read up to ws (relative to it)
+	ws    int
 }
 
 func (d *detector) fix(at int) {
@@ -100,7 +102,13 @@ func (d *detector) Look(seen []byte, eof bool) syntax.Evidence {
 				continue
 			}
 		}
-		switch callAt(rest, eof) {
+		ws := 0
+		if d.wsFor == i {
+			ws = d.ws
+		}
+		c, ws := callAt(rest, eof, ws)
+		d.wsFor, d.ws = i, ws
+		switch c {
 		case 1:
 			d.fix(i)
 			d.at = i
@@ -124,37 +132,43 @@ func (d *detector) Look(seen []byte, eof bool) syntax.Evidence {
 
 // callAt reports whether b, which starts with '<', starts a call as the
 // parser reads it: 1 yes, 0 no, -1 when more input is needed.
-func callAt(b []byte, eof bool) int {
+// ws is where, in b, white space after the tag was read up to by an
+// earlier call that needed more input (0 when none), and callAt returns
+// where it read it up to this time, so that a long run of white space is
+// read once.
+func callAt(b []byte, eof bool, ws int) (int, int) {
 	if full, partial := scan.MatchPrefix(b, openToolCall); full {
-		i := len(openToolCall) + skipSpace(b[len(openToolCall):])
+		i := max(ws, len(openToolCall))
+		i += skipSpace(b[i:])
 		full, partial := scan.MatchPrefix(b[i:], openFunction)
 		switch {
 		case full:
-			return 1
+			return 1, i
 		case (partial || i == len(b)) && !eof:
-			return -1
+			return -1, i
 		}
-		return 0
+		return 0, i
 	} else if partial && !eof {
-		return -1
+		return -1, 0
 	}
 	n, _ := functionTag(b, eof)
 	switch {
 	case n < 0:
-		return -1
+		return -1, 0
 	case n == 0:
-		return 0
+		return 0, 0
 	}
-	i := n + skipSpace(b[n:])
+	i := max(ws, n)
+	i += skipSpace(b[i:])
 	full1, partial1 := scan.MatchPrefix(b[i:], openParam)
 	full2, partial2 := scan.MatchPrefix(b[i:], closeFunction)
 	switch {
 	case full1 || full2:
-		return 1
+		return 1, i
 	case (partial1 || partial2 || i == len(b)) && !eof:
-		return -1
+		return -1, i
 	}
-	return 0
+	return 0, i
 }
 
 func (d *detector) evidence(seen []byte, pending int) syntax.Evidence {
