@@ -98,3 +98,35 @@ func TestProblems(t *testing.T) {
 		}
 	}
 }
+
+// keyQuoted reads MiniMax's `<parameter name="KEY">`: the rest after Open
+// is KEY, then `">`.
+func keyQuoted(rest []byte, final bool) (int, int, int) {
+	for i := 0; i+1 < len(rest) && i < MaxKey; i++ {
+		if rest[i] == '"' {
+			if rest[i+1] != '>' || i == 0 {
+				return 0, 0, 0
+			}
+			return i + 2, 0, i
+		}
+	}
+	if final || len(rest) > MaxKey {
+		return 0, 0, 0
+	}
+	return -1, 0, 0
+}
+
+// A third dialect needs only its Format: MiniMax's invoke XML.
+func TestAnotherDialect(t *testing.T) {
+	minimax := Format{Open: `<parameter name="`, Close: "</parameter>", Key: keyQuoted}
+	body := "\n<parameter name=\"path\">a.md</parameter>\n<parameter name=\"text\">x</parameter> y</parameter>\n"
+	for _, size := range []int{0, 1, 4} {
+		got, at, streamed := read(t, &minimax, body, size)
+		if at >= 0 || got != `{"path":"a.md","text":"x</parameter> y"}` {
+			t.Errorf("%d-byte chunks: %s (error at %d)", size, got, at)
+		}
+		if streamed["text"] != "x</parameter> y" {
+			t.Errorf("%d-byte chunks: streamed %q", size, streamed)
+		}
+	}
+}
