@@ -51,9 +51,9 @@
 //     unlike Qwen3-Coder's </function>), and accepting a body at the end
 //     would turn output cut between two parameters into a call with an
 //     argument missing: the risk Ollama's own comment names for repairs.
-//   - A key given twice: Ollama and vLLM keep the last value; here both, as
-//     an array (nothing dropped without a word; a schema that says string
-//     reports it).
+//   - A key given twice: Ollama keeps the last value (its GLM-4.6 test says
+//     so); here both, as an array (nothing dropped without a word; a
+//     schema that says string reports it).
 //   - Mismatched tags: Ollama repairs them (repairGLM46XML: an <arg_value>
 //     never opened, a value never closed before the next <arg_key>); here
 //     only the §2.7 rule applies, and anything else is a malformed call.

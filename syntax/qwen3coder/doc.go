@@ -71,12 +71,13 @@
 //     missing-param-closer-middle). The reason: a file that mentions
 //     <parameter= stays whole, and a tool schema's required keys catch the
 //     loss, where the peers' rule silently splits such a file.
-//   - A </parameter> inside a value: vLLM and Ollama end the value at the
-//     first one and read what follows as garbage; here it is content unless
-//     a structural tag follows.
-//   - A key given twice: vLLM, SGLang and Ollama keep the last value; here
-//     both are kept, as an array, so nothing the model wrote is dropped
-//     without a word (a schema that says string then reports it).
+//   - A </parameter> inside a value: naive parsers end the value at the
+//     first one (Rapid-MLX #1515); here it is content unless a structural
+//     tag follows.
+//   - A key given twice: vLLM and Ollama build a map of the parameters, so
+//     the last value wins; here both are kept, as an array, so nothing the
+//     model wrote is dropped without a word (a schema that says string
+//     then reports it).
 //   - Calls inside an explicit <think>: text here, "think is a container"
 //     as in vLLM and Ollama (MODEL-FORMATS §1.4); llama.cpp's closed PRs
 //     #23678 and #24202 would run them.
