@@ -30,7 +30,7 @@
 //     raw = its text), never a call. KEY ends at '>' or, when the model
 //     dropped the '>' (mlx-lm PR #1881), at the line end.
 //   - A value is raw text: no entities, no escaping. Exactly one "\n" at its
-//     start and one at its end are dropped (vLLM, Ollama, SGLang agree).
+//     start and one at its end are dropped (vLLM and Ollama agree).
 //     Values are strings, and the call event says so (Event.Strings), so a
 //     tool schema converts them (package schema); a key given twice is an
 //     array of its values.
@@ -64,8 +64,9 @@
 //
 // # Choices where peers disagree
 //
-//   - A dropped </parameter> followed by the next <parameter=: vLLM and
-//     SGLang end the value at the next <parameter=; here, by MODEL-FORMATS
+//   - A dropped </parameter> followed by the next <parameter=: vLLM ends
+//     the value at the next <parameter= (its test
+//     test_extract_tool_calls_missing_closing_parameter_tag); here, by MODEL-FORMATS
 //     §2.7, only </function> ends a value whose closer is missing, so the
 //     next parameter's tag is part of the value (golden
 //     missing-param-closer-middle). The reason: a file that mentions
