@@ -1,0 +1,427 @@
+// Package rawvalue reads the parameters of one call in the invoke-XML model
+// formats, whose values are raw text between tags with no escaping:
+// Qwen3-Coder's <parameter=K>v</parameter>, GLM's
+// <arg_key>K</arg_key><arg_value>v</arg_value>, and later MiniMax's
+// <parameter name="K">v</parameter>. A [Format] names a dialect's tags; a
+// [Reader] reads one call's body as its bytes arrive.
+//
+// # Contract
+//
+// The caller (a syntax's parser) finds where a call's body starts (after
+// <function=NAME>, after GLM's name) and where it ends: at the call closer
+// (</function>, </tool_call>, </invoke>), the first one, which always ends
+// the call. It keeps the body's bytes as they arrive and calls [Reader.Read]
+// with all of them each time (the same bytes, longer each time, so that a
+// [scan.Block] can hold them), and once with final set when the closer has
+// been found (the body then excludes it). Read reads each byte about once
+// over all calls, so a call streamed in tiny chunks costs what it costs
+// whole.
+//
+// The body is, in order:
+//
+//	body  = ws { param ws } .
+//	param = Open KEY (the rest of the open tag, Format.Key) VALUE [ Close ] .
+//
+// A value ends (MODEL-FORMATS §2.7):
+//
+//   - at Close when what follows it, after optional white space, is the
+//     next parameter's Open or the end of the body (the call closer);
+//     any other Close is part of the value (a file about the format);
+//   - at the end of the body when no such Close came (the model dropped the
+//     value closer: the call closer ends the value).
+//
+// Deciding takes a look past a Close of at most the white space and
+// len(Open) bytes; until then the Close and what follows are held, never
+// sent. Anything else in the body (text between parameters, an open tag
+// whose key does not end) is the call's problem, reported by [Reader.Err];
+// nothing more is read after it.
+//
+// With Format.TrimNewline, one "\n" at the start and one at the end of
+// each value are not part of it (Qwen3-Coder's template writes values
+// between newlines); otherwise values are kept exactly (GLM).
+//
+// In token mode the reader calls OnParam when a value starts and OnDelta
+// with each piece of it that is final: a value's deltas join to exactly its
+// string, never split a UTF-8 character, and each covers the body bytes it
+// came from. The arguments ([Reader.AppendJSON]) are an object of strings,
+// keys in the order they first appear; a key given more than once is an
+// array of its values in order (nothing the model wrote is dropped; a tool
+// schema decides). Values are kept as offsets into the body, so a body of
+// many small parameters costs a small multiple of its size.
+//
+// A format that needs other tags only supplies another Format: Open and
+// Close are literal, and Key reads whatever stands between Open and the
+// value (a name and '>', a name, </arg_key> and <arg_value>, a quoted name
+// and '>').
+package rawvalue
+
+import (
+	"bytes"
+	"strconv"
+	"unicode/utf8"
+
+	"github.com/toolparse/toolparse/internal/jsonscan"
+	"github.com/toolparse/toolparse/syntax"
+	"github.com/toolparse/toolparse/syntax/scan"
+)
+
+// MaxKey bounds the bytes of a parameter's open tag after Open: a Key
+// function that has read more without finding the tag's end says it is no
+// tag, so that a tag cut across chunks is never read again at length.
+const MaxKey = 1024
+
+// Format is one dialect's parameter tags.
+type Format struct {
+	Open  string // what a parameter's open tag starts with: "<parameter=", "<arg_key>"
+	Close string // the value closer: "</parameter>", "</arg_value>"
+	// Key reads the rest of an open tag, the bytes after Open. It returns
+	// how many bytes the rest of the tag takes (n > 0), the value starting
+	// after them, and the key's offset and length within rest; n == 0 when
+	// rest is no open tag; n < 0 when rest ends before that can be told and
+	// more may come (never when final).
+	Key func(rest []byte, final bool) (n, keyAt, keyLen int)
+	// TrimNewline drops one "\n" at the start and one at the end of values.
+	TrimNewline bool
+}
+
+type state uint8
+
+const (
+	between state = iota // in the white space between parameters
+	inValue
+	failed
+)
+
+// param is one parameter, by offsets in the body (a body is at most
+// maxBody bytes, so 32 bits hold them: a body of many small parameters
+// costs 20 bytes a parameter beside its bytes).
+type param struct {
+	keyAt, keyEnd int32
+	valAt, valEnd int32
+	next          int32 // the next param with the same key, or -1
+}
+
+// maxBody bounds a body's length; a longer one is the call's problem.
+const maxBody = 1<<31 - 1
+
+// chain is the params of one key.
+type chain struct{ first, last int32 }
+
+// Reader reads one call body at a time. The zero value is not ready: call
+// Reset.
+type Reader struct {
+	f     *Format
+	token bool
+
+	// OnParam, if set (token mode), is called when a value starts, with
+	// its key (as the arguments' JSON carries it: an invalid UTF-8 byte is
+	// U+FFFD) and the body offsets of its open tag.
+	OnParam func(key string, from, to int)
+	// OnDelta, if set (token mode), is called with each final piece of the
+	// open value, its key, and the body offsets it came from.
+	OnDelta func(key string, delta []byte, from, to int)
+
+	st  state
+	pos int // between: the next byte to read; inValue: where to look for the next '<'
+
+	// The open value.
+	keyAt, keyEnd int
+	key           string // token mode only
+	valAt         int
+	closer        int  // offset of a Close whose look ahead is undecided, or -1
+	wsTo          int  // how far white space after closer has been read
+	lead          bool // token mode: the value's first byte was decided (a dropped newline)
+	sent          int  // token mode: value bytes before sent were sent
+
+	params []param
+	keys   map[string]int32 // key → its slot
+	slots  []chain          // per key, in the order keys first appear: its params
+
+	errAt int
+	msg   string
+
+	names map[string]string // interned keys (token mode)
+}
+
+// Reset makes r ready for the next call body, in format f; token says that
+// values are streamed through OnParam and OnDelta.
+func (r *Reader) Reset(f *Format, token bool) {
+	r.f, r.token = f, token
+	r.st, r.pos, r.closer = between, 0, -1
+	r.errAt, r.msg = -1, ""
+	if cap(r.params) > 1<<16 {
+		r.params, r.slots, r.keys = nil, nil, nil // do not keep a huge call's memory
+	}
+	r.params, r.slots = r.params[:0], r.slots[:0]
+	clear(r.keys)
+}
+
+// Err returns the body offset and a message for the body's first problem,
+// or -1. body is the whole body, as given to the last Read: the message
+// quotes its text at the problem.
+func (r *Reader) Err(body []byte) (at int, msg string) {
+	if r.errAt < 0 {
+		return -1, ""
+	}
+	return r.errAt, r.msg + ": " + clip(body[r.errAt:])
+}
+
+// Len is the number of parameters read so far.
+func (r *Reader) Len() int { return len(r.params) }
+
+func (r *Reader) fail(at int, msg string) {
+	r.st, r.errAt, r.msg = failed, at, msg
+}
+
+// Read reads the body bytes not read yet. body is the whole body so far;
+// final says it is complete.
+func (r *Reader) Read(body []byte, final bool) {
+	f := r.f
+	if len(body) > maxBody && r.st != failed {
+		r.fail(0, "a call body over 2 GiB")
+	}
+	for {
+		switch r.st {
+		case failed:
+			return
+		case between:
+			j := skipSpace(body, r.pos)
+			r.pos = j
+			if j == len(body) {
+				return
+			}
+			full, partial := scan.MatchPrefix(body[j:], f.Open)
+			if partial && !final {
+				return
+			}
+			if !full {
+				r.fail(j, "text outside a parameter")
+				return
+			}
+			rest := body[j+len(f.Open):]
+			n, keyAt, keyLen := f.Key(rest, final)
+			if n < 0 {
+				if final {
+					n = 0
+				} else {
+					return
+				}
+			}
+			if n == 0 {
+				r.fail(j, "an incomplete parameter tag")
+				return
+			}
+			r.openValue(body, j, j+len(f.Open)+keyAt, keyLen, j+len(f.Open)+n)
+		case inValue:
+			if !r.readValue(body, final) {
+				return
+			}
+		}
+	}
+}
+
+func (r *Reader) openValue(body []byte, tagAt, keyAt, keyLen, valAt int) {
+	r.st = inValue
+	r.keyAt, r.keyEnd, r.valAt = keyAt, keyAt+keyLen, valAt
+	r.pos, r.closer = valAt, -1
+	if r.token {
+		r.key = r.intern(body[r.keyAt:r.keyEnd])
+		r.lead, r.sent = false, valAt
+		if r.OnParam != nil {
+			r.OnParam(r.key, tagAt, valAt)
+		}
+	}
+}
+
+// readValue reads the open value; it returns true when the value ended
+// (the reader is between parameters again), false when more input is
+// needed.
+func (r *Reader) readValue(body []byte, final bool) bool {
+	f := r.f
+	for {
+		if r.closer >= 0 {
+			j := skipSpace(body, r.wsTo)
+			r.wsTo = j
+			if j == len(body) {
+				if final { // Close, then the call closer
+					r.endValue(body, r.closer)
+					r.st, r.pos = between, len(body)
+					return true
+				}
+				r.stream(body, r.closer)
+				return false
+			}
+			full, partial := scan.MatchPrefix(body[j:], f.Open)
+			if full {
+				r.endValue(body, r.closer)
+				r.st, r.pos = between, j
+				return true
+			}
+			if partial && !final {
+				r.stream(body, r.closer)
+				return false
+			}
+			r.pos, r.closer = r.closer+1, -1 // a Close inside the value
+		}
+		i := bytes.IndexByte(body[r.pos:], f.Close[0])
+		if i < 0 {
+			r.pos = len(body)
+			break
+		}
+		i += r.pos
+		full, partial := scan.MatchPrefix(body[i:], f.Close)
+		switch {
+		case full:
+			r.closer, r.wsTo = i, i+len(f.Close)
+		case partial && !final:
+			r.pos = i
+			r.stream(body, i)
+			return false
+		default:
+			r.pos = i + 1
+		}
+	}
+	if final { // no Close: the call closer ends the value
+		r.endValue(body, len(body))
+		r.st, r.pos = between, len(body)
+		return true
+	}
+	r.stream(body, len(body))
+	return false
+}
+
+// bounds returns the value's bytes [from, to) once its end is known.
+func (r *Reader) bounds(body []byte, end int) (int, int) {
+	from := r.valAt
+	if r.f.TrimNewline {
+		if from < end && body[from] == '\n' {
+			from++
+		}
+		if end > from && body[end-1] == '\n' {
+			end--
+		}
+	}
+	return from, end
+}
+
+// endValue closes the open value, which ends at end.
+func (r *Reader) endValue(body []byte, end int) {
+	from, to := r.bounds(body, end)
+	if r.token {
+		if !r.lead {
+			r.sent = from
+		}
+		if to > r.sent && r.OnDelta != nil {
+			r.OnDelta(r.key, body[r.sent:to], r.sent, to)
+		}
+	}
+	r.add(body, param{keyAt: int32(r.keyAt), keyEnd: int32(r.keyEnd), valAt: int32(from), valEnd: int32(to), next: -1})
+}
+
+// stream sends, in token mode, the open value's bytes before upTo that are
+// final: not a newline that may be the value's last, not the first bytes of
+// a character.
+func (r *Reader) stream(body []byte, upTo int) {
+	if !r.token || r.OnDelta == nil {
+		return
+	}
+	if !r.lead {
+		if upTo == r.valAt {
+			return
+		}
+		r.lead = true
+		if r.f.TrimNewline && body[r.valAt] == '\n' {
+			r.sent = r.valAt + 1
+		}
+	}
+	if r.f.TrimNewline && upTo > r.sent && body[upTo-1] == '\n' {
+		upTo--
+	}
+	if upTo <= r.sent {
+		return
+	}
+	cut := r.sent + scan.CompleteUTF8(body[r.sent:upTo])
+	if cut > r.sent {
+		r.OnDelta(r.key, body[r.sent:cut], r.sent, cut)
+		r.sent = cut
+	}
+}
+
+func (r *Reader) add(body []byte, p param) {
+	idx := int32(len(r.params))
+	p.next = -1
+	r.params = append(r.params, p)
+	if r.keys == nil {
+		r.keys = map[string]int32{}
+	}
+	k := body[p.keyAt:p.keyEnd]
+	slot, seen := r.keys[string(k)]
+	if !seen {
+		r.keys[string(k)] = int32(len(r.slots))
+		r.slots = append(r.slots, chain{first: idx, last: idx})
+		return
+	}
+	c := &r.slots[slot]
+	r.params[c.last].next = idx
+	c.last = idx
+}
+
+// AppendJSON appends the arguments read from body as a JSON object: keys in
+// the order they first appear, a key given more than once as an array.
+func (r *Reader) AppendJSON(dst []byte, body []byte) []byte {
+	dst = append(dst, '{')
+	for n, c := range r.slots {
+		if n > 0 {
+			dst = append(dst, ',')
+		}
+		p := &r.params[c.first]
+		dst = syntax.AppendQuote(dst, string(body[p.keyAt:p.keyEnd]))
+		dst = append(dst, ':')
+		if c.first == c.last {
+			dst = syntax.AppendQuote(dst, string(body[p.valAt:p.valEnd]))
+			continue
+		}
+		dst = append(dst, '[')
+		for j := c.first; j >= 0; j = r.params[j].next {
+			if j != c.first {
+				dst = append(dst, ',')
+			}
+			q := &r.params[j]
+			dst = syntax.AppendQuote(dst, string(body[q.valAt:q.valEnd]))
+		}
+		dst = append(dst, ']')
+	}
+	return append(dst, '}')
+}
+
+func (r *Reader) intern(name []byte) string {
+	if s, ok := r.names[string(name)]; ok {
+		return s
+	}
+	s := string(name)
+	if !utf8.Valid(name) { // as the arguments' JSON carries it: each invalid byte a U+FFFD
+		s, _ = jsonscan.Unquote(syntax.AppendQuote(nil, s))
+	}
+	if len(name) <= 64 {
+		if r.names == nil || len(r.names) >= 256 {
+			r.names = make(map[string]string)
+		}
+		r.names[s] = s
+	}
+	return s
+}
+
+func skipSpace(b []byte, i int) int {
+	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
+		i++
+	}
+	return i
+}
+
+func clip(b []byte) string {
+	if len(b) > 40 {
+		b = b[:40]
+		return strconv.Quote(string(b[:scan.CompleteUTF8(b)])) + "…"
+	}
+	return strconv.Quote(string(b))
+}

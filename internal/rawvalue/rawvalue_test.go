@@ -1,0 +1,132 @@
+package rawvalue
+
+import (
+	"strings"
+	"testing"
+)
+
+// keyTo reads a key up to '>' (Qwen3-Coder's <parameter=KEY>).
+func keyTo(rest []byte, final bool) (int, int, int) {
+	for i, c := range rest {
+		if c == '>' {
+			if i == 0 {
+				return 0, 0, 0
+			}
+			return i + 1, 0, i
+		}
+		if c == '<' || i >= MaxKey {
+			return 0, 0, 0
+		}
+	}
+	if final {
+		return 0, 0, 0
+	}
+	return -1, 0, 0
+}
+
+var qwen = Format{Open: "<parameter=", Close: "</parameter>", Key: keyTo, TrimNewline: true}
+
+// read feeds body to a reader in chunks of size bytes (all at once when
+// size is 0) and returns its arguments, first problem, and what it
+// streamed per key.
+func read(t *testing.T, f *Format, body string, size int) (string, int, map[string]string) {
+	t.Helper()
+	var r Reader
+	streamed := map[string]string{}
+	r.OnParam = func(key string, from, to int) {
+		if from >= to {
+			t.Errorf("param %q: empty span %d..%d", key, from, to)
+		}
+	}
+	r.OnDelta = func(key string, d []byte, from, to int) {
+		if string(d) != body[from:to] {
+			t.Errorf("delta %q is not its source %q", d, body[from:to])
+		}
+		streamed[key] += string(d)
+	}
+	r.Reset(f, true)
+	if size == 0 {
+		size = len(body)
+	}
+	for n := size; n < len(body); n += size {
+		r.Read([]byte(body[:n]), false)
+	}
+	r.Read([]byte(body), true)
+	at, _ := r.Err([]byte(body))
+	return string(r.AppendJSON(nil, []byte(body))), at, streamed
+}
+
+func TestRule(t *testing.T) {
+	for _, c := range []struct{ body, want string }{
+		{"\n<parameter=a>\n1\n</parameter>\n<parameter=b>\n2\n</parameter>\n", `{"a":"1","b":"2"}`},
+		{"<parameter=a>x</parameter> y</parameter>\n<parameter=b>2</parameter>", `{"a":"x\u003c/parameter\u003e y","b":"2"}`},
+		{"<parameter=a>\nno closer\n", `{"a":"no closer"}`},
+		{"<parameter=a>1</parameter><parameter=a>2</parameter>", `{"a":["1","2"]}`},
+		{"<parameter=a></parameter>", `{"a":""}`},
+		{"", `{}`},
+		{"<parameter=a>x</parameter>\n<param", `{"a":"x\u003c/parameter\u003e\n\u003cparam"}`},
+	} {
+		want := strings.NewReplacer(`\u003c`, "<", `\u003e`, ">").Replace(c.want)
+		for _, size := range []int{0, 1, 2, 3, 7} {
+			got, at, _ := read(t, &qwen, c.body, size)
+			if at >= 0 || got != want {
+				t.Errorf("%q in %d-byte chunks: %s (error at %d), want %s", c.body, size, got, at, want)
+			}
+		}
+	}
+}
+
+func TestStreamedJoinsToValue(t *testing.T) {
+	body := "<parameter=a>\nline </parameter> one\n\n</parameter>\n<parameter=b>é\n</parameter>"
+	for _, size := range []int{0, 1, 2, 5} {
+		got, _, streamed := read(t, &qwen, body, size)
+		if got != `{"a":"line </parameter> one\n","b":"é"}` {
+			t.Errorf("%d-byte chunks: args %s", size, got)
+		}
+		if streamed["a"] != "line </parameter> one\n" || streamed["b"] != "é" {
+			t.Errorf("%d-byte chunks: streamed %q", size, streamed)
+		}
+	}
+}
+
+func TestProblems(t *testing.T) {
+	for _, body := range []string{"oops<parameter=a>1</parameter>", "<parameter=a>1</parameter>\n<parameter=", "<parameter=>x</parameter>"} {
+		for _, size := range []int{0, 1, 3} {
+			if _, at, _ := read(t, &qwen, body, size); at < 0 {
+				t.Errorf("%q in %d-byte chunks: no problem found", body, size)
+			}
+		}
+	}
+}
+
+// keyQuoted reads MiniMax's `<parameter name="KEY">`: the rest after Open
+// is KEY, then `">`.
+func keyQuoted(rest []byte, final bool) (int, int, int) {
+	for i := 0; i+1 < len(rest) && i < MaxKey; i++ {
+		if rest[i] == '"' {
+			if rest[i+1] != '>' || i == 0 {
+				return 0, 0, 0
+			}
+			return i + 2, 0, i
+		}
+	}
+	if final || len(rest) > MaxKey {
+		return 0, 0, 0
+	}
+	return -1, 0, 0
+}
+
+// A third dialect needs only its Format: MiniMax's invoke XML.
+func TestAnotherDialect(t *testing.T) {
+	minimax := Format{Open: `<parameter name="`, Close: "</parameter>", Key: keyQuoted}
+	body := "\n<parameter name=\"path\">a.md</parameter>\n<parameter name=\"text\">x</parameter> y</parameter>\n"
+	for _, size := range []int{0, 1, 4} {
+		got, at, streamed := read(t, &minimax, body, size)
+		if at >= 0 || got != `{"path":"a.md","text":"x</parameter> y"}` {
+			t.Errorf("%d-byte chunks: %s (error at %d)", size, got, at)
+		}
+		if streamed["text"] != "x</parameter> y" {
+			t.Errorf("%d-byte chunks: streamed %q", size, streamed)
+		}
+	}
+}
