@@ -171,7 +171,23 @@ func New(h syntax.Handler, opts syntax.Options) syntax.Parser {
 	return p
 }
 
+var wakeSet = scan.Bytes(">")
+
+// step runs the state's step, then tells the core which bytes can complete
+// an event in the new state (see scan.Core.WakeOn): every marker ends in
+// '>', but between a section's items text ends the section at once.
 func (p *parser) step(data []byte, eof bool) int {
+	n := p.stateStep(data, eof)
+	switch p.state {
+	case inSection, inOutputs, inDSML:
+		p.WakeOn(nil)
+	default:
+		p.WakeOn(wakeSet)
+	}
+	return n
+}
+
+func (p *parser) stateStep(data []byte, eof bool) int {
 	switch p.state {
 	case inThink:
 		return p.think(data, eof)
