@@ -108,9 +108,14 @@ func (r *Reader) Init(c *scan.Core, tags Tags) {
 	*r = Reader{c: c, tags: tags, paramAttr: tags.Param + " name="}
 }
 
-// Open starts a section whose opener (open) was just consumed; it started at pos.
-func (r *Reader) Open(open string, pos syntax.Pos) {
+// Open starts a section whose opener (open) was just consumed; it started
+// at pos. end, if not empty, is the section's closer, in place of
+// Tags.SectionEnd (a syntax with two kinds of section).
+func (r *Reader) Open(open, end string, pos syntax.Pos) {
 	r.state, r.open, r.openAt, r.invokes = sBetween, open, pos, 0
+	if end != "" {
+		r.tags.SectionEnd = end
+	}
 }
 
 func (r *Reader) token() bool { return r.c.Options().Mode == syntax.TokenMode }
@@ -357,8 +362,13 @@ func (r *Reader) inValue(data []byte, eof bool) int {
 	if (partial || epartial) && !eof {
 		return 0
 	}
-	r.addValue(data[:1])
-	return 1
+	// This '<' closes nothing: text up to the next '<'.
+	i := bytes.IndexByte(data[1:], '<')
+	if i < 0 {
+		i = len(data) - 1
+	}
+	r.addValue(data[:1+i])
+	return 1 + i
 }
 
 // afterCloser decides whether the parameter closer just read ends the value:

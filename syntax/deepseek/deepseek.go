@@ -249,7 +249,7 @@ func (p *parser) text(data []byte, eof bool) int {
 			p.executeBefore(off)
 			p.state = inOutputs
 		default:
-			p.dsml.Open(m, p.sectionAt)
+			p.dsml.Open(m, "", p.sectionAt)
 			p.state = inDSML
 		}
 		return len(m)
