@@ -562,6 +562,18 @@ func (r *Reader) closeInvoke() {
 	}
 }
 
+// InvokeAt reports whether data starts with a complete invoke tag with a
+// name (<invoke name="N">, as tags names it): yes, no, or wait when more
+// input is needed to tell. A syntax asks it to decide whether its section
+// opener opens a section.
+func InvokeAt(tags Tags, data []byte, eof bool) (yes, wait bool) {
+	n, attrs := tagAt(data, tags.Invoke, eof)
+	if n < 0 {
+		return false, true
+	}
+	return n > 0 && attrs["name"] != "", false
+}
+
 // tagAt matches an opening tag named by prefix ("<invoke") at the start of
 // data: the prefix, white space, attributes name="value" (double or single
 // quotes, or none), '>'. It returns the tag's length and its attributes; 0

@@ -83,7 +83,8 @@ type parser struct {
 	scan.Core
 	state    state
 	implicit bool // the reasoning block was opened by the prompt (ThinkOpen)
-	thinkHas bool // implicit reasoning: text other than white space was read
+	noThink  bool // ThinkOpen: the reasoning is over, and <think> is text (see doc.go)
+	thinkHas bool // the open reasoning: text other than white space was read
 
 	thinkStart syntax.Pos
 
@@ -164,7 +165,7 @@ func New(h syntax.Handler, opts syntax.Options) syntax.Parser {
 	p.dsml.Init(&p.Core, dsmlTags)
 	p.dsml.OnCall = p.called
 	if opts.ThinkOpen {
-		p.state, p.implicit = inThink, true
+		p.state, p.implicit, p.noThink = inThink, true, true
 		p.thinkStart = syntax.Pos{Line: 1, Column: 1}
 		p.BeginRun(syntax.Think, 0)
 	}
@@ -233,11 +234,14 @@ func (p *parser) text(data []byte, eof bool) int {
 	}
 	off := p.Offset()
 	m, wait := matchAny(data, eof, textMarkers[:])
+	if m == openThink && p.noThink {
+		m = ""
+	}
 	switch m {
 	case openThink:
 		p.BeginRun(syntax.Think, off)
 		p.thinkStart = p.Pos()
-		p.state = inThink
+		p.state, p.thinkHas = inThink, false
 		return len(m)
 	case callsBegin, outputsBegin, dsmlCalls:
 		p.EndRun()
@@ -268,7 +272,7 @@ func (p *parser) text(data []byte, eof bool) int {
 	}
 	n := scan.TextUntil(data, markerLeadByte, func(rest []byte) bool {
 		m, wait := matchAny(rest, eof, textMarkers[:])
-		return m != "" || wait
+		return m != "" && (m != openThink || !p.noThink) || wait
 	})
 	p.Text(syntax.Respond, data[:n], off)
 	return n
@@ -281,6 +285,13 @@ func (p *parser) think(data []byte, eof bool) int {
 		n, closed := p.Inside(syntax.Think, data, eof, closeThink)
 		if closed {
 			p.state = inText
+			if !p.thinkHas {
+				// An empty thought gives no event: the text after it, if
+				// any, takes in its markers.
+				p.BeginRun(syntax.Respond, p.thinkStart.Offset)
+			}
+		} else {
+			p.thinkHas = p.thinkHas || spaces(data[:n]) < n
 		}
 		return n
 	}
@@ -432,12 +443,18 @@ func (p *parser) call(data []byte, eof bool) int {
 			return i
 		}
 		head := string(jsonscan.TrimSpace(p.header))
+		if p.blk.Over {
+			head = "" // the call is over the limit: its header was not all kept
+		}
 		if head == callTypeV3 && data[0] != '{' && data[0] != '<' {
 			p.phase = phName // V3: function<｜tool▁sep｜>NAME
 			return scan.Again
 		}
 		if head == "" {
-			p.setProblem(syntax.CodeMalformed, "the call has no name before "+toolSep)
+			if !p.blk.Over {
+				p.setProblem(syntax.CodeMalformed, "the call has no name before "+toolSep)
+			}
+			p.phase = phSearch
 			return scan.Again
 		}
 		p.name = head
@@ -456,7 +473,12 @@ func (p *parser) call(data []byte, eof bool) int {
 			}
 			return i
 		}
-		p.name = string(jsonscan.TrimSpace(p.header[len(callTypeV3):]))
+		p.name = string(jsonscan.TrimSpace(p.header[min(len(callTypeV3), len(p.header)):]))
+		if p.blk.Over {
+			p.name = "" // the call is over the limit: its name was not all kept
+			p.phase = phSearch
+			return scan.Again
+		}
 		if p.name == "" {
 			p.setProblem(syntax.CodeMalformed, "the call has no name after "+callTypeV3+toolSep)
 			return scan.Again
@@ -700,7 +722,12 @@ func (p *parser) outputs(data []byte, eof bool) int {
 		return i
 	}
 	if full, partial := scan.MatchPrefix(data, outputsEnd); full {
-		p.flushHeld(p.Offset() + int64(len(outputsEnd)))
+		end := p.Offset() + int64(len(outputsEnd))
+		p.flushHeld(end)
+		if p.sectionN == 0 {
+			p.Errorf(syntax.CodeMalformed, p.sectionAt, syntax.Span{Start: p.sectionAt.Offset, End: end}, []byte(outputsBegin+outputsEnd),
+				"empty %s section: it must hold %s blocks", outputsBegin, outputBegin)
+		}
 		p.state = inText
 		return len(outputsEnd)
 	} else if partial && !eof {

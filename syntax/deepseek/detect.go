@@ -21,7 +21,7 @@ var evidenceMarkers = [...]string{callsBegin, callBegin, outputsBegin, outputBeg
 func Detect(opts syntax.Options) syntax.Detector {
 	d := &detector{prose: -1, at: -1}
 	if opts.ThinkOpen {
-		d.state, d.prose = detOpenThink, 0
+		d.state, d.prose, d.noThink = detOpenThink, 0, true
 	}
 	return d
 }
@@ -35,10 +35,11 @@ const (
 )
 
 type detector struct {
-	state detectState
-	pos   int // every marker that starts before pos is decided
-	prose int // where prose ended, once known; -1 before
-	at    int // the evidence, once found; -1 before
+	state   detectState
+	noThink bool // ThinkOpen: <think> is text once the reasoning is over
+	pos     int  // every marker that starts before pos is decided
+	prose   int  // where prose ended, once known; -1 before
+	at      int  // the evidence, once found; -1 before
 }
 
 func (d *detector) fix(at int) {
@@ -88,6 +89,8 @@ func (d *detector) Look(seen []byte, eof bool) syntax.Evidence {
 		}
 		m, wait := matchAny(rest, eof, textMarkers[:])
 		switch {
+		case m == openThink && d.noThink: // after the reasoning the prompt opened, <think> is text
+			d.pos = i + 1
 		case m == openThink:
 			d.fix(i)
 			d.state = detThink

@@ -31,8 +31,9 @@
 //     </think> or at a call opener (<｜tool▁calls▁begin｜>,
 //     <｜tool▁call▁begin｜>, <｜DSML｜function_calls>), whichever comes first.
 //     Only that first closer ends reasoning: a later </think> is text, and
-//     so is a <think> inside the open reasoning. Without ThinkOpen a lone
-//     </think> is text.
+//     so is a <think> inside the open reasoning or after it (the prompt
+//     opened the one reasoning block of the output). Without ThinkOpen a
+//     lone </think> is text, and each <think>…</think> is a thought.
 //   - A call is <｜tool▁call▁begin｜> HEADER <｜tool▁sep｜> … <｜tool▁call▁end｜>.
 //     When HEADER is the word function and what follows the separator is
 //     not a '{', it is V3: the name runs to the end of its line, then an
@@ -107,6 +108,9 @@
 //     batch's first section to where the batch ends.
 //   - The V3 type word is read as "function" only; any other header is a
 //     V3.1 name.
+//   - An empty outputs section is an error (malformed): it answers nothing.
+//   - An empty thought gives no event; the text after it, if any, takes in
+//     its markers.
 //   - Results never carry an id (the format has none) and their content
 //     is always a string, even when it is JSON text.
 //

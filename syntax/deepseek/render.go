@@ -80,6 +80,9 @@ func (u *units) Text(t syntax.Type, s string) error {
 	u.closeSection()
 	if t == syntax.Think {
 		implicit := u.start(true)
+		if u.implicit && !implicit {
+			return cannot("a thought after the reasoning the prompt opened (with ThinkOpen, a later <think> is text); not written")
+		}
 		if m := holdsMarker(s, []string{closeThink}); m != "" || implicit && holdsMarker(s, callOpeners[:]) != "" {
 			return cannot("a thought holding %s; not written", firstNonEmpty(m, holdsMarker(s, callOpeners[:])))
 		}

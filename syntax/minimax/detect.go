@@ -23,7 +23,7 @@ import (
 func Detect(opts syntax.Options) syntax.Detector {
 	d := &detector{prose: -1, at: -1, tag: -1}
 	if opts.ThinkOpen {
-		d.state, d.prose = detOpenThink, 0
+		d.state, d.prose, d.noThink = detOpenThink, 0, true
 	}
 	return d
 }
@@ -38,13 +38,14 @@ const (
 )
 
 type detector struct {
-	state detectState
-	from  detectState // detTag: where the opener stood
-	pos   int         // every marker that starts before pos is decided
-	prose int         // where prose ended, once known; -1 before
-	at    int         // the evidence, once found; -1 before
-	tag   int         // detTag: where the opener starts
-	open  string      // detTag: the opener
+	state   detectState
+	noThink bool        // ThinkOpen: <think> is text once the reasoning is over
+	from    detectState // detTag: where the opener stood
+	pos     int         // every marker that starts before pos is decided
+	prose   int         // where prose ended, once known; -1 before
+	at      int         // the evidence, once found; -1 before
+	tag     int         // detTag: where the opener starts
+	open    string      // detTag: the opener
 }
 
 func (d *detector) fix(at int) {
@@ -105,6 +106,8 @@ func (d *detector) Look(seen []byte, eof bool) syntax.Evidence {
 		}
 		m, wait := matchAny(rest, eof, markers)
 		switch {
+		case m == openThink && d.noThink: // after the reasoning the prompt opened, <think> is text
+			d.pos = i + 1
 		case m == openThink:
 			d.fix(i)
 			d.state = detThink

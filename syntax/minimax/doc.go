@@ -16,7 +16,8 @@
 //     nothing is a tag (a call written in a thought is thought).
 //     Options.ThinkOpen: the output starts in reasoning, which ends at the
 //     first </think> or at a block that opens a call section, whichever
-//     comes first; only that first </think> ends it.
+//     comes first; only that first </think> ends it, and a <think> inside
+//     or after it is text (the prompt opened the one reasoning block).
 //   - A section is <minimax:tool_call> … </minimax:tool_call> or
 //     <function_calls> … </function_calls>. The opener counts only when the
 //     first thing after it that is not white space is an <invoke …> tag or
@@ -77,7 +78,9 @@
 //
 // # Choices where the spec is silent
 //
-//   - An empty section or results block gives no event.
+//   - An empty section gives no event; an empty results block is an error
+//     (malformed): it answers nothing. An empty thought gives no event; the
+//     text after it, if any, takes in its markers.
 //   - The error of a section's last failed invoke is held until the section's
 //     next invoke or its end, so that its span takes in the closer. The
 //     execute's span runs from the opener of the batch's first section to

@@ -72,7 +72,8 @@ type parser struct {
 	scan.Core
 	state    state
 	implicit bool // the reasoning block was opened by the prompt (ThinkOpen)
-	thinkHas bool // implicit reasoning: text other than white space was read
+	noThink  bool // ThinkOpen: the reasoning is over, and <think> is text (see doc.go)
+	thinkHas bool // the open reasoning: text other than white space was read
 
 	thinkStart syntax.Pos
 
@@ -98,7 +99,7 @@ func New(h syntax.Handler, opts syntax.Options) syntax.Parser {
 	p.calls.Init(&p.Core, tags)
 	p.calls.OnCall = p.called
 	if opts.ThinkOpen {
-		p.state, p.implicit = inThink, true
+		p.state, p.implicit, p.noThink = inThink, true, true
 		p.thinkStart = syntax.Pos{Line: 1, Column: 1}
 		p.BeginRun(syntax.Think, 0)
 	}
@@ -161,11 +162,14 @@ func (p *parser) text(data []byte, eof bool) int {
 	}
 	off := p.Offset()
 	m, wait := matchAny(data, eof, textMarkers[:])
+	if m == openThink && p.noThink {
+		m = ""
+	}
 	switch m {
 	case openThink:
 		p.BeginRun(syntax.Think, off)
 		p.thinkStart = p.Pos()
-		p.state = inThink
+		p.state, p.thinkHas = inThink, false
 		return len(m)
 	case "":
 	default:
@@ -179,41 +183,27 @@ func (p *parser) text(data []byte, eof bool) int {
 	}
 	n := scan.TextUntil(data, markerLeadByte, func(rest []byte) bool {
 		m, wait := matchAny(rest, eof, textMarkers[:])
-		return m != "" || wait
+		return m != "" && (m != openThink || !p.noThink) || wait
 	})
 	p.Text(syntax.Respond, data[:n], off)
 	return n
 }
 
-// firstTag is the tag that must follow an opener, after white space, for it
-// to open a section.
-func firstTag(open string) string {
-	if open == openResults {
-		return resultTag
-	}
-	return invokeTag
-}
-
 // opens reports whether data, which follows an opener and its white space,
-// starts the opener's first tag or its closer (an empty section): yes, no,
+// starts the opener's first tag (a whole <invoke name=…> tag, or <result>)
+// or its closer (an empty section): yes, no,
 // or wait (more input is needed).
 func opens(open string, data []byte, eof bool) (yes, wait bool) {
 	full, partial := scan.MatchPrefix(data, closerOf(open))
 	if full {
 		return true, false
 	}
-	tag := firstTag(open)
-	tfull, tpartial := scan.MatchPrefix(data, tag)
-	switch {
-	case tfull && tag == invokeTag:
-		if len(data) == len(tag) {
-			return false, !eof
-		}
-		return jsonscan.IsSpace(data[len(tag)]), false
-	case tfull:
-		return true, false
+	if open != openResults {
+		yes, wait := invokexml.InvokeAt(tags, data, eof)
+		return yes, wait || partial && !eof
 	}
-	return false, (partial || tpartial) && !eof
+	tfull, tpartial := scan.MatchPrefix(data, resultTag)
+	return tfull, (partial || tpartial) && !eof
 }
 
 // afterOpenTag decides what a section opener is: it opens a section when
@@ -275,6 +265,13 @@ func (p *parser) think(data []byte, eof bool) int {
 		n, closed := p.Inside(syntax.Think, data, eof, closeThink)
 		if closed {
 			p.state = inText
+			if !p.thinkHas {
+				// An empty thought gives no event: the text after it, if
+				// any, takes in its markers.
+				p.BeginRun(syntax.Respond, p.thinkStart.Offset)
+			}
+		} else {
+			p.thinkHas = p.thinkHas || spaces(data[:n]) < n
 		}
 		return n
 	}
@@ -405,7 +402,8 @@ func (p *parser) closeResults() {
 		i += n
 	}
 	if len(evs) == 0 {
-		return // an empty block: its markers give no event
+		p.Errorf(syntax.CodeMalformed, p.openAt, span, p.blk.Bytes, "empty %s block: it must hold <result> elements", openResults)
+		return
 	}
 	evs[0].Span.Start = span.Start
 	evs[len(evs)-1].Span.End = span.End

@@ -77,6 +77,9 @@ func (u *units) Text(t syntax.Type, s string) error {
 	u.closeSection()
 	if t == syntax.Think {
 		implicit := u.start(true)
+		if u.implicit && !implicit {
+			return cannot("a thought after the reasoning the prompt opened (with ThinkOpen, a later <think> is text); not written")
+		}
 		m := holdsMarker(s, []string{closeThink})
 		if m == "" && implicit {
 			m = holdsMarker(s, callOpeners[:])
