@@ -94,7 +94,7 @@ type Reader struct {
 	// The open parameter.
 	key     string
 	typed   bool   // string="false": JSON
-	val     []byte // its value so far (content confirmed)
+	valIdx  int    // where its value starts in the block
 	valAt   int64  // offset of val[0] in the input
 	pend    int    // bytes consumed in sCloser (closer and white space), not yet in val
 	pendAt  int64  // where they start
@@ -117,6 +117,11 @@ func (r *Reader) Open(open, end string, pos syntax.Pos) {
 		r.tags.SectionEnd = end
 	}
 }
+
+// Between reports whether the reader stands between invokes, where text
+// ends the section at once (an event may come at any byte); inside an
+// invoke every event comes at a tag's '>'.
+func (r *Reader) Between() bool { return r.state == sBetween }
 
 func (r *Reader) token() bool { return r.c.Options().Mode == syntax.TokenMode }
 
@@ -326,7 +331,7 @@ func (r *Reader) openParam(key string, attrs map[string]string, tag []byte) {
 	r.state = sValue
 	r.key = key
 	r.typed = r.tags.Typed && attrs["string"] == "false"
-	r.val = r.val[:0]
+	r.valIdx = len(r.blk.Bytes)
 	r.valAt = r.c.Offset() + int64(len(tag))
 	r.pend = 0
 	r.sent, r.lead = 0, false
@@ -401,36 +406,35 @@ func (r *Reader) unpend() {
 	if r.pend == 0 {
 		return
 	}
-	if !r.blk.Over {
-		b := r.blk.Bytes[len(r.blk.Bytes)-r.pend:]
-		r.pend = 0
-		r.addValueKept(b)
-		return
-	}
 	r.pend = 0
-}
-
-// addValue adds value bytes read from the input (and keeps them in the block).
-func (r *Reader) addValue(b []byte) {
-	r.keep(b)
-	r.addValueKept(b)
-}
-
-func (r *Reader) addValueKept(b []byte) {
-	if r.blk.Over {
-		return
-	}
-	r.val = scan.Append(r.val, b)
-	if r.streams {
+	if r.streams && !r.blk.Over {
 		r.send(false)
 	}
+}
+
+// addValue adds value bytes read from the input (kept in the block).
+func (r *Reader) addValue(b []byte) {
+	r.keep(b)
+	if r.streams && !r.blk.Over {
+		r.send(false)
+	}
+}
+
+// val is the open parameter's value so far: the block's bytes from the
+// value's start, less those held in sCloser. (Nil once the block is over
+// the limit.)
+func (r *Reader) val() []byte {
+	if r.blk.Over {
+		return nil
+	}
+	return r.blk.Bytes[r.valIdx : len(r.blk.Bytes)-r.pend]
 }
 
 // send emits, in token mode, the value bytes not yet sent: the first line
 // end is dropped, a last line end (which may be the value's last) and the
 // first bytes of a character are held back, unless final.
 func (r *Reader) send(final bool) {
-	v := r.val
+	v := r.val()
 	if !r.lead {
 		switch {
 		case len(v) == 0 || (len(v) == 1 && v[0] == '\r' && !final):
@@ -495,7 +499,7 @@ func (r *Reader) endParam() {
 	if r.streams {
 		r.send(true)
 	}
-	v := value(r.val)
+	v := value(r.val())
 	var raw []byte
 	if r.typed {
 		if t := jsonscan.TrimSpace(v); len(t) > 0 && validJSON(t, r.c.Options().DepthLimit()) {

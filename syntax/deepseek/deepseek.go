@@ -179,8 +179,8 @@ var wakeSet = scan.Bytes(">")
 // '>', but between a section's items text ends the section at once.
 func (p *parser) step(data []byte, eof bool) int {
 	n := p.stateStep(data, eof)
-	switch p.state {
-	case inSection, inOutputs, inDSML:
+	switch {
+	case p.state == inSection, p.state == inOutputs, p.state == inDSML && p.dsml.Between():
 		p.WakeOn(nil)
 	default:
 		p.WakeOn(wakeSet)

@@ -109,10 +109,10 @@ func New(h syntax.Handler, opts syntax.Options) syntax.Parser {
 
 // step runs the state's step, then tells the core which bytes can complete
 // an event in the new state (see scan.Core.WakeOn): every tag ends in '>',
-// but in a calls section text ends the section at once.
+// but between a section's invokes text ends the section at once.
 func (p *parser) step(data []byte, eof bool) int {
 	n := p.stateStep(data, eof)
-	if p.state == inCalls {
+	if p.state == inCalls && p.calls.Between() {
 		p.WakeOn(nil)
 	} else {
 		p.WakeOn(wakeSet)
