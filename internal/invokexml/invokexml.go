@@ -93,14 +93,14 @@ type Reader struct {
 
 	// The open parameter.
 	key     string
-	typed   bool   // string="false": JSON
-	valIdx  int    // where its value starts in the block
-	valAt   int64  // offset of val[0] in the input
-	pend    int    // bytes consumed in sCloser (closer and white space), not yet in val
-	pendAt  int64  // where they start
-	sent    int    // token mode: bytes of val sent (after the first line end, if dropped)
-	lead    bool   // token mode: the first line end is decided
-	streams bool   // token mode: the value streams
+	typed   bool  // string="false": JSON
+	valIdx  int   // where its value starts in the block
+	valAt   int64 // offset of val[0] in the input
+	pend    int   // bytes consumed in sCloser (closer and white space), not yet in val
+	pendAt  int64 // where they start
+	sent    int   // token mode: bytes of val sent (after the first line end, if dropped)
+	lead    bool  // token mode: the first line end is decided
+	streams bool  // token mode: the value streams
 }
 
 // Init prepares r for the syntax whose core is c.
