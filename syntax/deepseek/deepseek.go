@@ -17,7 +17,11 @@ var Syntax = syntax.Syntax{
 	New:         New,
 	Detect:      Detect,
 	Render:      NewRenderer,
-	Prompt:      promptRules,
+	Variants: []syntax.Variant{
+		{Name: "deepseek-v3", Description: "DeepSeek V3 / R1: function<｜tool▁sep｜>NAME and a ```json fence", Render: NewV3Renderer},
+		{Name: "deepseek-dsml", Description: "DeepSeek V3.2 DSML: <｜DSML｜invoke> with typed parameters", Render: NewDSMLRenderer},
+	},
+	Prompt: promptRules,
 }
 
 const promptRules = `To call tools, write <｜tool▁calls▁begin｜>, then for each call <｜tool▁call▁begin｜>TOOL_NAME<｜tool▁sep｜>{JSON arguments}<｜tool▁call▁end｜>, then <｜tool▁calls▁end｜>:

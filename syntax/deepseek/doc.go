@@ -116,13 +116,13 @@
 //
 // # The renderer
 //
-// It writes the V3.1 form (see [NewRenderer]): the form of the current
-// models, which R1's parser here reads too. V3 and DSML are read, not
-// written.
+// It writes the V3.1 form (see [NewRenderer]), the form of the current
+// models. The variants deepseek-v3 ([NewV3Renderer], the V3 / R1 fenced
+// form) and deepseek-dsml ([NewDSMLRenderer], V3.2's invokes, which carry
+// typed values) write the other two; all three read back with this parser.
 //
 // # Not built
 //
 //   - V3.2's own result form (<function_results>) and DeepSeek V4's format.
 //   - The <|DSML|…> spelling with ASCII pipes seen leaking through proxies.
-//   - Renderers for the V3 and DSML forms (Variants).
 package deepseek

@@ -2,6 +2,7 @@ package deepseek
 
 import (
 	"bufio"
+	"bytes"
 	"io"
 	"strings"
 
@@ -29,8 +30,32 @@ func NewRenderer(w io.Writer, opts syntax.Options) syntax.Renderer {
 	return wire.New("deepseek", &units{w: bufio.NewWriter(w), implicit: opts.ThinkOpen})
 }
 
+// The forms calls are written in.
+const (
+	formV31 = iota
+	formV3
+	formDSML
+)
+
+// NewV3Renderer is [NewRenderer] writing calls in the V3 / R1 form:
+// <｜tool▁call▁begin｜>function<｜tool▁sep｜>NAME, then the arguments in a
+// ```json fence. A name holding a line end or a marker cannot be carried.
+func NewV3Renderer(w io.Writer, opts syntax.Options) syntax.Renderer {
+	return wire.New("deepseek", &units{w: bufio.NewWriter(w), implicit: opts.ThinkOpen, form: formV3})
+}
+
+// NewDSMLRenderer is [NewRenderer] writing calls in V3.2's DSML form: one
+// <｜DSML｜function_calls> section per batch, an invoke per call, a
+// parameter per argument: a string as string="true" and its text, any
+// other value as string="false" and its JSON text. Each call is parsed back
+// before it is written.
+func NewDSMLRenderer(w io.Writer, opts syntax.Options) syntax.Renderer {
+	return wire.New("deepseek", &units{w: bufio.NewWriter(w), implicit: opts.ThinkOpen, form: formDSML})
+}
+
 type units struct {
 	w        *bufio.Writer
+	form     int
 	implicit bool // the prompt opened the reasoning: the output starts in it
 	started  bool // something was written
 	section  bool // a calls section is open
@@ -58,7 +83,11 @@ func (u *units) start(thought bool) bool {
 
 func (u *units) closeSection() {
 	if u.section {
-		u.w.WriteString(callsEnd + "\n")
+		if u.form == formDSML {
+			u.w.WriteString(dsmlCallsEnd + "\n")
+		} else {
+			u.w.WriteString(callsEnd + "\n")
+		}
 		u.section = false
 	}
 }
@@ -120,24 +149,82 @@ func (u *units) Calls(calls []syntax.Event) error {
 	}
 	u.start(false)
 	if !u.section {
-		u.w.WriteString(callsBegin)
+		if u.form == formDSML {
+			u.w.WriteString(dsmlCalls + "\n")
+		} else {
+			u.w.WriteString(callsBegin)
+		}
 		u.section = true
 	}
 	for _, c := range calls {
-		name := strings.TrimSpace(c.Name)
-		if name != c.Name || name == "" || strings.Contains(name, "<｜") {
-			note(cannot("call name %q: empty, padded with white space or holding a marker", c.Name))
-		}
 		if c.ID != "" {
 			note(cannot("the id %q of call %s (DeepSeek calls have no ids): not written", c.ID, c.Name))
 		}
-		u.w.WriteString(callBegin + c.Name + toolSep)
-		u.w.Write(c.ArgsJSON())
-		u.w.WriteString(callEnd)
+		switch u.form {
+		case formDSML:
+			b, err := renderInvoke(c)
+			note(err)
+			u.w.Write(b)
+		default:
+			name := strings.TrimSpace(c.Name)
+			bad := name != c.Name || name == "" || strings.Contains(name, "<｜")
+			if u.form == formV3 {
+				bad = bad || strings.ContainsAny(name, "\n`<") || name[0] == '{'
+				u.w.WriteString(callBegin + callTypeV3 + toolSep + c.Name + "\n```json\n")
+				u.w.Write(c.ArgsJSON())
+				u.w.WriteString("\n```" + callEnd)
+			} else {
+				u.w.WriteString(callBegin + c.Name + toolSep)
+				u.w.Write(c.ArgsJSON())
+				u.w.WriteString(callEnd)
+			}
+			if bad {
+				note(cannot("call name %q: empty, padded with white space or holding a marker", c.Name))
+			}
+		}
 		u.batch = append(u.batch, c.Name)
 		u.pending++
 	}
 	return first
+}
+
+// pad adds a line end where the parser would drop one of the value's own.
+func pad(v string) string {
+	if strings.HasPrefix(v, "\n") || strings.HasPrefix(v, "\r\n") {
+		v = "\n" + v
+	}
+	if strings.HasSuffix(v, "\n") {
+		v += "\n"
+	}
+	return v
+}
+
+// renderInvoke writes a call as a DSML invoke and parses it back.
+func renderInvoke(c syntax.Event) ([]byte, error) {
+	var b bytes.Buffer
+	b.WriteString(`<｜DSML｜invoke name="` + c.Name + "\">\n")
+	jsonscan.Members(c.ArgsJSON(), func(k string, v []byte) bool {
+		b.WriteString(`<｜DSML｜parameter name="` + k + `" string="`)
+		if s, ok := jsonscan.Unquote(v); ok && jsonscan.Kind(v) == '"' {
+			b.WriteString(`true">` + pad(s))
+		} else {
+			b.WriteString(`false">`)
+			b.Write(v)
+		}
+		b.WriteString("</｜DSML｜parameter>\n")
+		return true
+	})
+	b.WriteString("</｜DSML｜invoke>\n")
+	var got []syntax.Event
+	p := New(func(e syntax.Event) { got = append(got, e) }, syntax.Options{})
+	p.Write([]byte(dsmlCalls + "\n"))
+	p.Write(b.Bytes())
+	p.Write([]byte(dsmlCallsEnd))
+	p.Close()
+	if len(got) != 3 || got[0].Type != syntax.Call || got[0].Name != c.Name || !bytes.Equal(got[0].Args, c.ArgsJSON()) {
+		return b.Bytes(), cannot("call %s: its name or values do not survive the DSML form", c.Name)
+	}
+	return b.Bytes(), nil
 }
 
 func (u *units) Execute() error {
