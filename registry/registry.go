@@ -8,11 +8,13 @@ import (
 
 	"github.com/toolparse/toolparse/syntax"
 	"github.com/toolparse/toolparse/syntax/caret"
+	"github.com/toolparse/toolparse/syntax/deepseek"
 	"github.com/toolparse/toolparse/syntax/delimiter"
 	"github.com/toolparse/toolparse/syntax/gemma"
 	"github.com/toolparse/toolparse/syntax/glm"
 	"github.com/toolparse/toolparse/syntax/harmony"
 	"github.com/toolparse/toolparse/syntax/llama3"
+	"github.com/toolparse/toolparse/syntax/minimax"
 	"github.com/toolparse/toolparse/syntax/mistral"
 	"github.com/toolparse/toolparse/syntax/native"
 	"github.com/toolparse/toolparse/syntax/pythonic"
@@ -45,7 +47,7 @@ func New(syntaxes ...syntax.Syntax) (*Registry, error) {
 // Builtin lists the syntaxes that ship with toolparse. The first, xmljson,
 // is auto-detection's fallback in the default registry.
 func Builtin() []syntax.Syntax {
-	return []syntax.Syntax{xmljson.Syntax, caret.Syntax, delimiter.Syntax, native.Syntax, xmltag.Syntax, harmony.Syntax, gemma.Syntax, pythonic.Syntax, llama3.Syntax, mistral.Syntax, qwen3coder.Syntax, glm.Syntax}
+	return []syntax.Syntax{xmljson.Syntax, caret.Syntax, delimiter.Syntax, native.Syntax, xmltag.Syntax, harmony.Syntax, gemma.Syntax, pythonic.Syntax, llama3.Syntax, mistral.Syntax, qwen3coder.Syntax, glm.Syntax, deepseek.Syntax, minimax.Syntax}
 }
 
 var defaultRegistry = func() *Registry {

@@ -1,0 +1,646 @@
+// Package invokexml reads the invoke/parameter XML that several model
+// formats write their calls in, inside a section opened by a marker of the
+// syntax's own:
+//
+//	<invoke name="get_weather">
+//	<parameter name="city">Paris</parameter>
+//	</invoke>
+//
+// MiniMax-M2 (<minimax:tool_call>), Anthropic's legacy <function_calls> and
+// DeepSeek V3.2's DSML (the same tags with a "｜DSML｜" prefix, each
+// parameter saying string="true|false") share it. A [Reader] is a sub-step
+// of a syntax's scan step: the syntax consumes the section's opener and hands
+// the bytes after it to [Reader.Step] until it says the section is over.
+//
+// Values are raw text (no escaping). A parameter's closer ends its value
+// only when what follows it, after optional white space, is the next
+// structural tag (the opener of a parameter with its name attribute, or the
+// invoke's closer); otherwise it is part of the value. When a value's closer
+// is missing, the invoke's closer ends it. The look-ahead is bounded by the
+// longest marker: the closer and the white space after it are consumed as
+// they come and given back to the value if they turn out to be content.
+package invokexml
+
+import (
+	"bytes"
+	"fmt"
+	"strconv"
+	"unicode/utf8"
+
+	"github.com/toolparse/toolparse/internal/jsonscan"
+	"github.com/toolparse/toolparse/syntax"
+	"github.com/toolparse/toolparse/syntax/scan"
+)
+
+// Tags name the markers of one dialect.
+type Tags struct {
+	Syntax     string // the syntax's name, for messages
+	Invoke     string // the invoke tag's name with its '<': "<invoke"
+	InvokeEnd  string // "</invoke>"
+	Param      string // the parameter tag's name with its '<': "<parameter"
+	ParamEnd   string // "</parameter>"
+	SectionEnd string // the section's closer: "</minimax:tool_call>"
+	// Typed says that each parameter carries string="true|false" (DSML):
+	// with "false" the value is JSON (kept as a string when it is not valid
+	// JSON). Without it every value is a string.
+	Typed bool
+}
+
+// maxTag bounds an opening tag's length: a longer "<invoke …" is not a tag.
+const maxTag = 1024
+
+type state uint8
+
+const (
+	sBetween state = iota // between invokes
+	sInvoke               // inside an invoke, between parameters
+	sValue                // inside a parameter's value
+	sCloser               // after a parameter closer inside a value: is it the value's end?
+	sBad                  // a malformed invoke: skipping to its closer
+)
+
+// Reader reads one section at a time. The zero value is not ready: call
+// [Reader.Init].
+type Reader struct {
+	c    *scan.Core
+	tags Tags
+
+	// OnCall, if set, is called after each valid call is emitted, with
+	// the offset where the call's section, or the call when it is not its
+	// section's first, starts: the syntax's batch and its execute.
+	OnCall func(name string, from int64)
+
+	state     state
+	open      string     // the section's opener
+	openAt    syntax.Pos // where it starts
+	invokes   int        // invokes seen in the section
+	paramAttr string     // " name=" after Param: the structural look-ahead
+
+	// The open invoke.
+	name      string
+	start     syntax.Pos
+	spanFrom  int64 // where its error span starts (the section opener for the first invoke)
+	blk       scan.Block
+	problem   string
+	problemAt int64
+	keys      []string
+	vals      map[string][][]byte
+	strs      bool // a value is a string the model wrote
+
+	// The last invoke's error, held until the section's next invoke or its
+	// end, so that its span takes in the section's closer.
+	held *syntax.Event
+
+	// The open parameter.
+	key     string
+	typed   bool  // string="false": JSON
+	valIdx  int   // where its value starts in the block
+	valAt   int64 // offset of val[0] in the input
+	pend    int   // bytes consumed in sCloser (closer and white space), not yet in val
+	pendAt  int64 // where they start
+	sent    int   // token mode: bytes of val sent (after the first line end, if dropped)
+	lead    bool  // token mode: the first line end is decided
+	streams bool  // token mode: the value streams
+}
+
+// Init prepares r for the syntax whose core is c.
+func (r *Reader) Init(c *scan.Core, tags Tags) {
+	*r = Reader{c: c, tags: tags, paramAttr: tags.Param + " name="}
+}
+
+// Open starts a section whose opener (open) was just consumed; it started
+// at pos. end, if not empty, is the section's closer, in place of
+// Tags.SectionEnd (a syntax with two kinds of section).
+func (r *Reader) Open(open, end string, pos syntax.Pos) {
+	r.state, r.open, r.openAt, r.invokes = sBetween, open, pos, 0
+	if end != "" {
+		r.tags.SectionEnd = end
+	}
+}
+
+// Between reports whether the reader stands between invokes, where text
+// ends the section at once (an event may come at any byte); inside an
+// invoke every event comes at a tag's '>'.
+func (r *Reader) Between() bool { return r.state == sBetween }
+
+func (r *Reader) token() bool { return r.c.Options().Mode == syntax.TokenMode }
+
+// Step consumes the bytes of the open section at the start of data, as a
+// scan step does (0: more input is needed; scan.Again: a state change), and
+// reports whether the section is over: its closer was read, or text that is
+// not part of it begins (the section's end is missing; that text is the
+// syntax's again).
+func (r *Reader) Step(data []byte, eof bool) (n int, done bool) {
+	switch r.state {
+	case sInvoke:
+		return r.inInvoke(data, eof), false
+	case sValue:
+		return r.inValue(data, eof), false
+	case sCloser:
+		return r.afterCloser(data, eof), false
+	case sBad:
+		return r.bad(data, eof)
+	}
+	return r.between(data, eof)
+}
+
+func isSpace(b byte) bool { return b == ' ' || b == '\t' || b == '\n' || b == '\r' }
+
+func spaces(data []byte) int {
+	i := 0
+	for i < len(data) && isSpace(data[i]) {
+		i++
+	}
+	return i
+}
+
+// between handles the section between invokes.
+func (r *Reader) between(data []byte, eof bool) (int, bool) {
+	if i := spaces(data); i > 0 {
+		return i, false
+	}
+	full, partial := scan.MatchPrefix(data, r.tags.SectionEnd)
+	if full {
+		r.flushHeld(r.c.Offset() + int64(len(r.tags.SectionEnd)))
+		return len(r.tags.SectionEnd), true
+	}
+	wait := partial
+	n, attrs := tagAt(data, r.tags.Invoke, eof)
+	if n > 0 {
+		if name, ok := attrs["name"]; ok && name != "" {
+			r.openInvoke(name, data[:n])
+			return n, false
+		}
+	} else if n < 0 {
+		wait = true
+	}
+	if wait && !eof {
+		return 0, false
+	}
+	// Text: the section ends here, its closer missing.
+	r.flushHeld(-1)
+	if r.invokes == 0 {
+		r.c.Errorf(syntax.CodeMalformed, r.openAt, syntax.Span{Start: r.openAt.Offset, End: r.c.Offset()}, []byte(r.open),
+			"%s is followed by text, not %s name=…>", r.open, r.tags.Invoke)
+	}
+	return 0, true
+}
+
+// Finish reports, at the end of the input, what the open section left open.
+func (r *Reader) Finish(end int64) {
+	r.flushHeld(-1)
+	switch r.state {
+	case sBetween:
+		if r.invokes == 0 {
+			r.c.Errorf(syntax.CodeTruncated, r.openAt, syntax.Span{Start: r.openAt.Offset, End: end}, []byte(r.open),
+				"unterminated %s: the stream ended before any call", r.open)
+		}
+	default:
+		var raw []byte
+		if !r.blk.Over {
+			raw = r.blk.Bytes
+		}
+		what := r.tags.Invoke + " name=\"" + r.name + "\">"
+		if r.state == sValue || r.state == sCloser {
+			what = "value of parameter " + strconv.Quote(r.key) + " of " + what
+		}
+		r.c.Errorf(syntax.CodeTruncated, r.start, syntax.Span{Start: r.spanFrom, End: end}, raw,
+			"unterminated %s: the stream ended before %s", what, r.tags.InvokeEnd)
+	}
+	r.state = sBetween
+}
+
+func (r *Reader) keep(b []byte) { r.blk.Keep(b, r.c.Options().BlockLimit()) }
+
+// flushHeld emits the held error; end >= 0 extends its span to a closer.
+func (r *Reader) flushHeld(end int64) {
+	if r.held == nil {
+		return
+	}
+	e := *r.held
+	r.held = nil
+	if end >= 0 {
+		e.Span.End = end
+	}
+	r.c.Emit(e)
+}
+
+// hold keeps an invoke's error until the section's next invoke or its end.
+func (r *Reader) hold(code syntax.Code, span syntax.Span, raw []byte, format string, args ...any) {
+	r.flushHeld(-1)
+	r.held = &syntax.Event{Type: syntax.Error, Code: code, Message: fmt.Sprintf(format, args...), Pos: r.start, Raw: string(raw), Span: span}
+}
+
+func (r *Reader) openInvoke(name string, tag []byte) {
+	r.flushHeld(-1)
+	r.invokes++
+	r.state = sInvoke
+	r.name = name
+	r.start = r.c.Pos()
+	r.spanFrom = r.start.Offset
+	if r.invokes == 1 {
+		r.spanFrom = r.openAt.Offset
+	}
+	r.blk.Reset()
+	r.keep(tag)
+	r.problem = ""
+	r.keys = r.keys[:0]
+	clear(r.vals)
+	r.strs = false
+	if r.token() {
+		r.c.Emit(syntax.Event{Type: syntax.Call, Partial: true, Name: name, Span: syntax.Span{Start: r.start.Offset, End: r.start.Offset + int64(len(tag))}})
+	}
+}
+
+// inInvoke handles an invoke between its parameters.
+func (r *Reader) inInvoke(data []byte, eof bool) int {
+	if i := spaces(data); i > 0 {
+		r.keep(data[:i])
+		return i
+	}
+	full, partial := scan.MatchPrefix(data, r.tags.InvokeEnd)
+	if full {
+		r.keep(data[:len(r.tags.InvokeEnd)])
+		r.closeInvoke()
+		return len(r.tags.InvokeEnd)
+	}
+	wait := partial
+	n, attrs := tagAt(data, r.tags.Param, eof)
+	if n > 0 {
+		if key, ok := attrs["name"]; ok && key != "" {
+			r.keep(data[:n])
+			r.openParam(key, attrs, data[:n])
+			return n
+		}
+	} else if n < 0 {
+		wait = true
+	}
+	if wait && !eof {
+		return 0
+	}
+	r.fail("text between parameters: only white space, " + r.tags.Param + " name=…> and " + r.tags.InvokeEnd + " may stand there")
+	return scan.Again
+}
+
+// fail makes the open invoke an error, at the data's first byte; the rest of
+// it, up to its closer, is skipped.
+func (r *Reader) fail(msg string) {
+	r.problem, r.problemAt = msg, r.c.Offset()
+	r.state = sBad
+}
+
+// bad skips a malformed invoke up to its closer (or the section's).
+func (r *Reader) bad(data []byte, eof bool) (int, bool) {
+	end, send := []byte(r.tags.InvokeEnd), []byte(r.tags.SectionEnd)
+	i, j := bytes.Index(data, end), bytes.Index(data, send)
+	switch {
+	case i >= 0 && (j < 0 || i < j):
+		r.keep(data[:i+len(end)])
+		r.reportBad()
+		r.state = sBetween
+		return i + len(end), false
+	case j >= 0:
+		r.keep(data[:j])
+		r.reportBad()
+		r.flushHeld(r.c.Offset() + int64(j+len(send)))
+		r.state = sBetween
+		return j + len(send), true
+	}
+	n := len(data)
+	if !eof {
+		n -= max(scan.PartialSuffix(data, r.tags.InvokeEnd), scan.PartialSuffix(data, r.tags.SectionEnd))
+	}
+	r.keep(data[:n])
+	if n == 0 && !eof {
+		return 0, false
+	}
+	return n, false
+}
+
+func (r *Reader) reportBad() {
+	span := syntax.Span{Start: r.spanFrom, End: r.start.Offset + r.blk.Len}
+	if r.blk.Over {
+		r.hold(syntax.CodeOverLimit, span, nil, "%s name=%q> longer than the limit of %d bytes", r.tags.Invoke, r.name, r.c.Options().BlockLimit())
+		return
+	}
+	at := scan.Advance(r.start, r.blk.Bytes[:min(int(r.problemAt-r.start.Offset), len(r.blk.Bytes))])
+	r.hold(syntax.CodeMalformed, span, r.blk.Bytes, "%s name=%q> at %s: %s", r.tags.Invoke, r.name, at, r.problem)
+}
+
+func (r *Reader) openParam(key string, attrs map[string]string, tag []byte) {
+	r.state = sValue
+	r.key = key
+	r.typed = r.tags.Typed && attrs["string"] == "false"
+	r.valIdx = len(r.blk.Bytes)
+	r.valAt = r.c.Offset() + int64(len(tag))
+	r.pend = 0
+	r.sent, r.lead = 0, false
+	r.streams = r.token() && !r.typed
+	if r.streams {
+		r.c.Emit(syntax.Event{Type: syntax.Call, Partial: true, Name: r.name, Param: key, Span: syntax.Span{Start: r.c.Offset(), End: r.valAt}})
+	}
+}
+
+// inValue handles a parameter's raw value.
+func (r *Reader) inValue(data []byte, eof bool) int {
+	if data[0] != '<' {
+		i := bytes.IndexByte(data, '<')
+		if i < 0 {
+			i = len(data)
+		}
+		r.addValue(data[:i])
+		return i
+	}
+	full, partial := scan.MatchPrefix(data, r.tags.ParamEnd)
+	if full {
+		r.keep(data[:len(r.tags.ParamEnd)])
+		r.pend, r.pendAt = len(r.tags.ParamEnd), r.c.Offset()
+		r.state = sCloser
+		return len(r.tags.ParamEnd)
+	}
+	efull, epartial := scan.MatchPrefix(data, r.tags.InvokeEnd)
+	if efull { // the value's closer is missing: the invoke's ends it
+		r.endParam()
+		r.state = sInvoke
+		return scan.Again
+	}
+	if (partial || epartial) && !eof {
+		return 0
+	}
+	// This '<' closes nothing: text up to the next '<'.
+	i := bytes.IndexByte(data[1:], '<')
+	if i < 0 {
+		i = len(data) - 1
+	}
+	r.addValue(data[:1+i])
+	return 1 + i
+}
+
+// afterCloser decides whether the parameter closer just read ends the value:
+// it does when, after white space, the next parameter or the invoke's closer
+// comes.
+func (r *Reader) afterCloser(data []byte, eof bool) int {
+	if i := spaces(data); i > 0 {
+		r.keep(data[:i])
+		r.pend += i
+		return i
+	}
+	full, partial := scan.MatchPrefix(data, r.tags.InvokeEnd)
+	pfull, ppartial := scan.MatchPrefix(data, r.paramAttr)
+	switch {
+	case full || pfull:
+		r.endParam()
+		r.state = sInvoke
+		return scan.Again
+	case (partial || ppartial) && !eof:
+		return 0
+	}
+	// Content after all: the closer and the white space are the value's.
+	r.state = sValue
+	r.unpend()
+	return scan.Again
+}
+
+// unpend gives the bytes held in sCloser back to the value.
+func (r *Reader) unpend() {
+	if r.pend == 0 {
+		return
+	}
+	r.pend = 0
+	if r.streams && !r.blk.Over {
+		r.send(false)
+	}
+}
+
+// addValue adds value bytes read from the input (kept in the block).
+func (r *Reader) addValue(b []byte) {
+	r.keep(b)
+	if r.streams && !r.blk.Over {
+		r.send(false)
+	}
+}
+
+// val is the open parameter's value so far: the block's bytes from the
+// value's start, less those held in sCloser. (Nil once the block is over
+// the limit.)
+func (r *Reader) val() []byte {
+	if r.blk.Over {
+		return nil
+	}
+	return r.blk.Bytes[r.valIdx : len(r.blk.Bytes)-r.pend]
+}
+
+// send emits, in token mode, the value bytes not yet sent: the first line
+// end is dropped, a last line end (which may be the value's last) and the
+// first bytes of a character are held back, unless final.
+func (r *Reader) send(final bool) {
+	v := r.val()
+	if !r.lead {
+		switch {
+		case len(v) == 0 || (len(v) == 1 && v[0] == '\r' && !final):
+			if !final {
+				return
+			}
+		case bytes.HasPrefix(v, crlf):
+			r.sent = 2
+		case v[0] == '\n':
+			r.sent = 1
+		}
+		r.lead = true
+	}
+	end := len(v)
+	if final {
+		end -= trailingNewline(v[r.sent:])
+	} else {
+		switch {
+		case bytes.HasSuffix(v, crlf):
+			end -= 2
+		case bytes.HasSuffix(v, lf), bytes.HasSuffix(v, cr):
+			end--
+		}
+		end = r.sent + scan.CompleteUTF8(v[r.sent:max(end, r.sent)])
+	}
+	if end <= r.sent {
+		return
+	}
+	r.c.Emit(syntax.Event{Type: syntax.Call, Partial: true, Name: r.name, Param: r.key, Delta: string(v[r.sent:end]),
+		Span: syntax.Span{Start: r.valAt + int64(r.sent), End: r.valAt + int64(end)}})
+	r.sent = end
+}
+
+var crlf, lf, cr = []byte("\r\n"), []byte("\n"), []byte("\r")
+
+func trailingNewline(v []byte) int {
+	switch {
+	case bytes.HasSuffix(v, crlf):
+		return 2
+	case bytes.HasSuffix(v, lf):
+		return 1
+	}
+	return 0
+}
+
+// value is a parameter's text with one leading and one trailing line end
+// (LF or CRLF) removed.
+func value(v []byte) []byte {
+	if bytes.HasPrefix(v, crlf) {
+		v = v[2:]
+	} else if bytes.HasPrefix(v, lf) {
+		v = v[1:]
+	}
+	return v[:len(v)-trailingNewline(v)]
+}
+
+// endParam ends the open parameter's value.
+func (r *Reader) endParam() {
+	if r.blk.Over {
+		return
+	}
+	if r.streams {
+		r.send(true)
+	}
+	v := value(r.val())
+	var raw []byte
+	if r.typed {
+		if t := jsonscan.TrimSpace(v); len(t) > 0 && validJSON(t, r.c.Options().DepthLimit()) {
+			raw = jsonscan.Compact(t)
+		}
+	}
+	if raw == nil {
+		raw = syntax.AppendQuote(nil, string(v))
+		r.strs = true
+	}
+	if r.vals == nil {
+		r.vals = map[string][][]byte{}
+	}
+	old, seen := r.vals[r.key]
+	if !seen {
+		r.keys = append(r.keys, r.key)
+	}
+	r.vals[r.key] = append(old, raw)
+}
+
+func validJSON(b []byte, depth int) bool {
+	js := jsonscan.NewJSON(depth)
+	n := js.Scan(b)
+	if !js.Done() {
+		js.End() // a number at the end
+	}
+	return js.Done() && js.Err() == nil && spaces(b[n:]) == len(b)-n
+}
+
+// closeInvoke ends the open invoke at its closer: a call, or an error.
+func (r *Reader) closeInvoke() {
+	r.state = sBetween
+	span := syntax.Span{Start: r.start.Offset, End: r.start.Offset + r.blk.Len}
+	if r.blk.Over {
+		r.hold(syntax.CodeOverLimit, syntax.Span{Start: r.spanFrom, End: span.End}, nil,
+			"%s name=%q> longer than the limit of %d bytes", r.tags.Invoke, r.name, r.c.Options().BlockLimit())
+		return
+	}
+	args := []byte{'{'}
+	for i, k := range r.keys {
+		if i > 0 {
+			args = append(args, ',')
+		}
+		args = syntax.AppendQuote(args, k)
+		args = append(args, ':')
+		vs := r.vals[k]
+		if len(vs) == 1 {
+			args = append(args, vs[0]...)
+			continue
+		}
+		args = append(args, '[')
+		for j, v := range vs {
+			if j > 0 {
+				args = append(args, ',')
+			}
+			args = append(args, v...)
+		}
+		args = append(args, ']')
+	}
+	args = append(args, '}')
+	r.c.Emit(syntax.Event{Type: syntax.Call, Name: r.name, Args: args, Strings: r.strs, Pos: r.start, Span: span})
+	if r.OnCall != nil {
+		r.OnCall(r.name, r.spanFrom)
+	}
+}
+
+// InvokeAt reports whether data starts with a complete invoke tag with a
+// name (<invoke name="N">, as tags names it): yes, no, or wait when more
+// input is needed to tell. A syntax asks it to decide whether its section
+// opener opens a section.
+func InvokeAt(tags Tags, data []byte, eof bool) (yes, wait bool) {
+	n, attrs := tagAt(data, tags.Invoke, eof)
+	if n < 0 {
+		return false, true
+	}
+	return n > 0 && attrs["name"] != "", false
+}
+
+// tagAt matches an opening tag named by prefix ("<invoke") at the start of
+// data: the prefix, white space, attributes name="value" (double or single
+// quotes, or none), '>'. It returns the tag's length and its attributes; 0
+// when data starts with no such tag; -1 when more input is needed.
+func tagAt(data []byte, prefix string, eof bool) (int, map[string]string) {
+	full, partial := scan.MatchPrefix(data, prefix)
+	if !full {
+		if partial && !eof {
+			return -1, nil
+		}
+		return 0, nil
+	}
+	end := bytes.IndexByte(data[len(prefix):min(len(data), maxTag)], '>')
+	if end < 0 {
+		if len(data) < maxTag && !eof {
+			return -1, nil
+		}
+		return 0, nil
+	}
+	end += len(prefix)
+	body := data[len(prefix):end]
+	if len(body) == 0 || !isSpace(body[0]) {
+		return 0, nil
+	}
+	attrs := map[string]string{}
+	for i := 0; ; {
+		i += spaces(body[i:])
+		if i == len(body) {
+			break
+		}
+		j := i
+		for j < len(body) && body[j] != '=' && !isSpace(body[j]) {
+			j++
+		}
+		if j == len(body) || body[j] != '=' || j == i {
+			return 0, nil
+		}
+		key := string(body[i:j])
+		j++
+		var v []byte
+		switch {
+		case j < len(body) && (body[j] == '"' || body[j] == '\''):
+			q := bytes.IndexByte(body[j+1:], body[j])
+			if q < 0 {
+				return 0, nil
+			}
+			v = body[j+1 : j+1+q]
+			j += q + 2
+		default:
+			k := j
+			for k < len(body) && !isSpace(body[k]) && body[k] != '"' && body[k] != '\'' {
+				k++
+			}
+			v = body[j:k]
+			j = k
+		}
+		if !utf8.Valid(v) {
+			return 0, nil
+		}
+		if _, dup := attrs[key]; !dup {
+			attrs[key] = string(v)
+		}
+		i = j
+	}
+	return end + 1, attrs
+}

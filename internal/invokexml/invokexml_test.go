@@ -1,0 +1,57 @@
+package invokexml
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestTagAt(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		eof  bool
+		n    int
+		name string
+	}{
+		{`<invoke name="get_weather">rest`, false, 27, "get_weather"},
+		{`<invoke name='a b'>`, true, 19, "a b"},
+		{`<invoke name=ls>`, true, 16, "ls"},
+		{"<invoke\n  name=\"x\"  >", true, 21, "x"},
+		{`<invoke name="x" string="true">`, true, 31, "x"},
+		{`<invoke name="x"`, false, -1, ""},           // the '>' may come
+		{`<inv`, false, -1, ""},                       // the prefix may come
+		{`<inv`, true, 0, ""},                         // it cannot
+		{`<invoke name="x"`, true, 0, ""},             // cut off
+		{`<invokes name="x">`, true, 0, ""},           // another tag
+		{`<invoke>`, true, 0, ""},                     // no attribute at all
+		{`<invoke name="x>`, true, 0, ""},             // an unclosed quote
+		{`<invoke name>`, true, 0, ""},                // no value
+		{`<invoke name="x" name="y">`, true, 26, "x"}, // the first counts
+		{"<invoke name=\"" + strings.Repeat("a", maxTag) + "\">", false, 0, ""},
+	} {
+		n, attrs := tagAt([]byte(c.in), "<invoke", c.eof)
+		if n != c.n || n > 0 && attrs["name"] != c.name {
+			t.Errorf("tagAt(%q, eof %v) = %d, %v; want %d, name %q", c.in, c.eof, n, attrs, c.n, c.name)
+		}
+	}
+}
+
+func TestInvokeAt(t *testing.T) {
+	tags := Tags{Invoke: "<invoke"}
+	for _, c := range []struct {
+		in        string
+		eof       bool
+		yes, wait bool
+	}{
+		{`<invoke name="f">`, false, true, false},
+		{`<invoke name="">`, false, false, false},
+		{`<invoke>`, false, false, false},
+		{`<invoke`, false, false, true},
+		{`<invoke`, true, false, false},
+		{`get_weather(city="Paris")`, false, false, false},
+	} {
+		yes, wait := InvokeAt(tags, []byte(c.in), c.eof)
+		if yes != c.yes || wait != c.wait {
+			t.Errorf("InvokeAt(%q, eof %v) = %v, %v; want %v, %v", c.in, c.eof, yes, wait, c.yes, c.wait)
+		}
+	}
+}

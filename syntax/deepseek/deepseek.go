@@ -1,0 +1,854 @@
+package deepseek
+
+import (
+	"bytes"
+	"fmt"
+
+	"github.com/toolparse/toolparse/internal/invokexml"
+	"github.com/toolparse/toolparse/internal/jsonscan"
+	"github.com/toolparse/toolparse/syntax"
+	"github.com/toolparse/toolparse/syntax/scan"
+)
+
+// Syntax describes the deepseek syntax for the registry.
+var Syntax = syntax.Syntax{
+	Name:        "deepseek",
+	Description: "DeepSeek V3/R1, V3.1 <｜tool▁call▁begin｜>NAME<｜tool▁sep｜>{…}<｜tool▁call▁end｜>, V3.2 DSML <｜DSML｜invoke>",
+	New:         New,
+	Detect:      Detect,
+	Render:      NewRenderer,
+	Variants: []syntax.Variant{
+		{Name: "deepseek-v3", Description: "DeepSeek V3 / R1: function<｜tool▁sep｜>NAME and a ```json fence", Render: NewV3Renderer},
+		{Name: "deepseek-dsml", Description: "DeepSeek V3.2 DSML: <｜DSML｜invoke> with typed parameters", Render: NewDSMLRenderer},
+	},
+	Prompt: promptRules,
+}
+
+const promptRules = `To call tools, write <｜tool▁calls▁begin｜>, then for each call <｜tool▁call▁begin｜>TOOL_NAME<｜tool▁sep｜>{JSON arguments}<｜tool▁call▁end｜>, then <｜tool▁calls▁end｜>:
+- The arguments are one strict JSON object: quote every key and string, escape quotes as \" and newlines as \n.
+- Several calls in one <｜tool▁calls▁begin｜> section run together; stop after the section and wait for their outputs.
+- Each output comes back as <｜tool▁output▁begin｜>OUTPUT<｜tool▁output▁end｜>, in the order of the calls.
+- Think inside <think>...</think> (optional). Text outside these markers is your answer to the user.`
+
+// The markers. ｜ is U+FF5C and ▁ is U+2581, three bytes each in UTF-8.
+const (
+	openThink      = "<think>"
+	closeThink     = "</think>"
+	callsBegin     = "<｜tool▁calls▁begin｜>"
+	callsEnd       = "<｜tool▁calls▁end｜>"
+	callBegin      = "<｜tool▁call▁begin｜>"
+	callEnd        = "<｜tool▁call▁end｜>"
+	toolSep        = "<｜tool▁sep｜>"
+	outputsBegin   = "<｜tool▁outputs▁begin｜>"
+	outputsEnd     = "<｜tool▁outputs▁end｜>"
+	outputBegin    = "<｜tool▁output▁begin｜>"
+	outputEnd      = "<｜tool▁output▁end｜>"
+	dsmlCalls      = "<｜DSML｜function_calls>"
+	dsmlCallsEnd   = "</｜DSML｜function_calls>"
+	fence          = "```"
+	callTypeV3     = "function"
+	maxFenceLabel  = 16 // letters after an opening ``` ("json")
+	markerLeadByte = '<'
+)
+
+// textMarkers are the markers read in text. A section closer with no
+// section open is text.
+var (
+	textMarkers  = [...]string{openThink, callsBegin, callBegin, outputsBegin, outputBegin, dsmlCalls}
+	callOpeners  = [...]string{callsBegin, callBegin, dsmlCalls}
+	dsmlTags     = invokexml.Tags{Syntax: "deepseek", Invoke: "<｜DSML｜invoke", InvokeEnd: "</｜DSML｜invoke>", Param: "<｜DSML｜parameter", ParamEnd: "</｜DSML｜parameter>", SectionEnd: dsmlCallsEnd, Typed: true}
+	callEndBytes = []byte(callEnd)
+)
+
+type state uint8
+
+const (
+	inText    state = iota
+	inThink         // reasoning: explicit (<think>) or implicit (ThinkOpen)
+	inSection       // <｜tool▁calls▁begin｜>, between calls
+	inCall          // <｜tool▁call▁begin｜> … <｜tool▁call▁end｜>
+	inOutputs       // <｜tool▁outputs▁begin｜>, between outputs
+	inOutput        // <｜tool▁output▁begin｜> … <｜tool▁output▁end｜>
+	inDSML          // <｜DSML｜function_calls> section (invokexml)
+)
+
+// Call phases.
+const (
+	phHeader   = iota // the call type (V3) or the name (V3.1), up to <｜tool▁sep｜>
+	phAfterSep        // white space after <｜tool▁sep｜>: the JSON or, in V3, the name
+	phName            // V3: the name, up to the end of its line
+	phFence           // V3: white space and ```json before the JSON
+	phJSON            // the arguments
+	phAfter           // after the JSON: white space, an optional ```, then <｜tool▁call▁end｜>
+	phSearch          // the call is malformed: up to the next <｜tool▁call▁end｜>
+)
+
+type parser struct {
+	scan.Core
+	state    state
+	implicit bool // the reasoning block was opened by the prompt (ThinkOpen)
+	noThink  bool // ThinkOpen: the reasoning is over, and <think> is text (see doc.go)
+	thinkHas bool // the open reasoning: text other than white space was read
+
+	thinkStart syntax.Pos
+
+	// The open section (calls or outputs).
+	sectionAt syntax.Pos
+	sectionN  int  // calls or outputs seen in it
+	inSect    bool // the open call belongs to a section
+
+	// The open call.
+	start     syntax.Pos
+	spanFrom  int64 // where its error span starts (its section's opener for the first call)
+	blk       scan.Block
+	phase     int
+	header    []byte // phHeader: the name or call type
+	name      string
+	sawFence  bool
+	jsonAt    int // offset of the JSON in blk
+	jsonEnd   int
+	js        jsonscan.JSON
+	problem   string
+	problemAt int64
+	code      syntax.Code
+	streaming bool   // token mode: the args stream
+	out       []byte // token mode: args compacted, not yet sent
+	outFrom   int64
+
+	// The batch: calls since the last execute.
+	calls      int
+	batchStart int64
+	names      []string // the names of the batch's calls
+	last       []string // the names of the last executed batch, for results
+	results    int      // results read since it
+
+	// The open output.
+	outStart syntax.Pos
+	outFrom2 int64
+
+	// The last error (or, in an outputs section, result) of the open
+	// section, held until the section's next item or its end, so that its
+	// span takes in the section's closer.
+	held *syntax.Event
+
+	dsml invokexml.Reader
+}
+
+// emitItem emits an error or result of a section item, or holds it while
+// its section is open (see held).
+func (p *parser) emitItem(e syntax.Event) {
+	p.flushHeld(-1)
+	if p.inSect {
+		p.held = &e
+		return
+	}
+	p.Emit(e)
+}
+
+// flushHeld emits the held event; end >= 0 extends its span to a closer.
+func (p *parser) flushHeld(end int64) {
+	if p.held == nil {
+		return
+	}
+	e := *p.held
+	p.held = nil
+	if end >= 0 {
+		e.Span.End = end
+	}
+	p.Emit(e)
+}
+
+func (p *parser) errorEvent(code syntax.Code, pos syntax.Pos, span syntax.Span, raw []byte, format string, args ...any) syntax.Event {
+	return syntax.Event{Type: syntax.Error, Code: code, Message: fmt.Sprintf(format, args...), Pos: pos, Raw: string(raw), Span: span}
+}
+
+// New returns a deepseek parser that sends its events to h.
+func New(h syntax.Handler, opts syntax.Options) syntax.Parser {
+	p := &parser{}
+	p.Init(h, opts, p.step, p.finish)
+	p.dsml.Init(&p.Core, dsmlTags)
+	p.dsml.OnCall = p.called
+	if opts.ThinkOpen {
+		p.state, p.implicit, p.noThink = inThink, true, true
+		p.thinkStart = syntax.Pos{Line: 1, Column: 1}
+		p.BeginRun(syntax.Think, 0)
+	}
+	return p
+}
+
+var wakeSet = scan.Bytes(">")
+
+// step runs the state's step, then tells the core which bytes can complete
+// an event in the new state (see scan.Core.WakeOn): every marker ends in
+// '>', but between a section's items text ends the section at once.
+func (p *parser) step(data []byte, eof bool) int {
+	n := p.stateStep(data, eof)
+	switch {
+	case p.state == inSection, p.state == inOutputs, p.state == inDSML && p.dsml.Between():
+		p.WakeOn(nil)
+	default:
+		p.WakeOn(wakeSet)
+	}
+	return n
+}
+
+func (p *parser) stateStep(data []byte, eof bool) int {
+	switch p.state {
+	case inThink:
+		return p.think(data, eof)
+	case inSection:
+		return p.section(data, eof)
+	case inCall:
+		return p.call(data, eof)
+	case inOutputs:
+		return p.outputs(data, eof)
+	case inOutput:
+		return p.output(data, eof)
+	case inDSML:
+		n, done := p.dsml.Step(data, eof)
+		if done {
+			p.state = inText
+			if n == 0 {
+				return scan.Again
+			}
+		}
+		return n
+	}
+	return p.text(data, eof)
+}
+
+// matchAny matches the markers at the start of data: the one it starts
+// with, or whether it may start one once more input comes.
+func matchAny(data []byte, eof bool, markers []string) (string, bool) {
+	wait := false
+	for _, m := range markers {
+		full, partial := scan.MatchPrefix(data, m)
+		if full {
+			return m, false
+		}
+		wait = wait || partial && !eof
+	}
+	return "", wait
+}
+
+// text handles input outside blocks: respond text and the markers.
+func (p *parser) text(data []byte, eof bool) int {
+	if n := p.TextBefore(syntax.Respond, data, markerLeadByte); n > 0 {
+		return n
+	}
+	off := p.Offset()
+	m, wait := matchAny(data, eof, textMarkers[:])
+	if m == openThink && p.noThink {
+		m = ""
+	}
+	switch m {
+	case openThink:
+		p.BeginRun(syntax.Think, off)
+		p.thinkStart = p.Pos()
+		p.state, p.thinkHas = inThink, false
+		return len(m)
+	case callsBegin, outputsBegin, dsmlCalls:
+		p.EndRun()
+		p.sectionAt, p.sectionN = p.Pos(), 0
+		switch m {
+		case callsBegin:
+			p.state = inSection
+		case outputsBegin:
+			p.executeBefore(off)
+			p.state = inOutputs
+		default:
+			p.dsml.Open(m, "", p.sectionAt)
+			p.state = inDSML
+		}
+		return len(m)
+	case callBegin:
+		p.EndRun()
+		p.openCall(false, len(m))
+		return len(m)
+	case outputBegin:
+		p.EndRun()
+		p.executeBefore(off)
+		p.openOutput(false)
+		return len(m)
+	}
+	if wait {
+		return 0
+	}
+	n := scan.TextUntil(data, markerLeadByte, func(rest []byte) bool {
+		m, wait := matchAny(rest, eof, textMarkers[:])
+		return m != "" && (m != openThink || !p.noThink) || wait
+	})
+	p.Text(syntax.Respond, data[:n], off)
+	return n
+}
+
+// think handles reasoning: it ends at the first </think>, or, when the
+// prompt opened it, at a call opener.
+func (p *parser) think(data []byte, eof bool) int {
+	if !p.implicit {
+		n, closed := p.Inside(syntax.Think, data, eof, closeThink)
+		if closed {
+			p.state = inText
+			if !p.thinkHas {
+				// An empty thought gives no event: the text after it, if
+				// any, takes in its markers.
+				p.BeginRun(syntax.Respond, p.thinkStart.Offset)
+			}
+		} else {
+			p.thinkHas = p.thinkHas || spaces(data[:n]) < n
+		}
+		return n
+	}
+	if n := p.TextBefore(syntax.Think, data, markerLeadByte); n > 0 {
+		p.thinkHas = p.thinkHas || spaces(data[:n]) < n
+		return n
+	}
+	off := p.Offset()
+	if full, partial := scan.MatchPrefix(data, closeThink); full {
+		p.EndRunAt(off + int64(len(closeThink)))
+		p.state, p.implicit = inText, false
+		if !p.thinkHas {
+			// An empty thought gives no event: the text after it, if any,
+			// takes in its closer.
+			p.BeginRun(syntax.Respond, off)
+		}
+		return len(closeThink)
+	} else if partial && !eof {
+		return 0
+	}
+	m, wait := matchAny(data, eof, callOpeners[:])
+	if m != "" {
+		p.EndRun()
+		p.state, p.implicit = inText, false
+		return scan.Again
+	}
+	if wait {
+		return 0
+	}
+	n := scan.TextUntil(data, markerLeadByte, func(rest []byte) bool {
+		full, partial := scan.MatchPrefix(rest, closeThink)
+		m, wait := matchAny(rest, eof, callOpeners[:])
+		return full || partial && !eof || m != "" || wait
+	})
+	p.Text(syntax.Think, data[:n], off)
+	p.thinkHas = p.thinkHas || spaces(data[:n]) < n
+	return n
+}
+
+// section handles a calls section between its calls.
+func (p *parser) section(data []byte, eof bool) int {
+	if i := spaces(data); i > 0 {
+		return i
+	}
+	if full, partial := scan.MatchPrefix(data, callsEnd); full {
+		p.flushHeld(p.Offset() + int64(len(callsEnd)))
+		p.state = inText
+		return len(callsEnd)
+	} else if partial && !eof {
+		return 0
+	}
+	full, partial := scan.MatchPrefix(data, callBegin)
+	switch {
+	case full:
+		p.openCall(true, len(callBegin))
+		return len(callBegin)
+	case partial && !eof:
+		return 0
+	}
+	// Text: the section's end is missing. Before any call, the section is
+	// an error; after one, the text is the answer's.
+	p.flushHeld(-1)
+	if p.sectionN == 0 {
+		p.Errorf(syntax.CodeMalformed, p.sectionAt, syntax.Span{Start: p.sectionAt.Offset, End: p.Offset()}, []byte(callsBegin),
+			"%s is followed by text, not %s", callsBegin, callBegin)
+	}
+	p.state = inText
+	return scan.Again
+}
+
+func spaces(data []byte) int {
+	i := 0
+	for i < len(data) && jsonscan.IsSpace(data[i]) {
+		i++
+	}
+	return i
+}
+
+// openCall starts a call; its opener, n bytes, is at the data's start.
+func (p *parser) openCall(inSection bool, n int) {
+	p.flushHeld(-1)
+	p.state = inCall
+	p.inSect = inSection
+	p.start = p.Pos()
+	p.spanFrom = p.start.Offset
+	if inSection {
+		p.sectionN++
+		if p.sectionN == 1 {
+			p.spanFrom = p.sectionAt.Offset
+		}
+	}
+	p.blk.Reset()
+	p.keep([]byte(callBegin))
+	p.phase = phHeader
+	p.header = p.header[:0]
+	p.name = ""
+	p.sawFence = false
+	p.problem = ""
+	p.streaming = false
+	p.out = p.out[:0]
+}
+
+func (p *parser) keep(b []byte) { p.blk.Keep(b, p.Options().BlockLimit()) }
+
+func (p *parser) setProblem(code syntax.Code, msg string) { p.setProblemAt(code, msg, p.Offset()) }
+
+func (p *parser) setProblemAt(code syntax.Code, msg string, at int64) {
+	if p.problem == "" {
+		p.problem, p.code, p.problemAt = msg, code, at
+	}
+	p.phase = phSearch
+}
+
+// call handles the inside of a call.
+func (p *parser) call(data []byte, eof bool) int {
+	switch p.phase {
+	case phHeader:
+		// The header runs to <｜tool▁sep｜>, or to <｜tool▁call▁end｜> (no separator).
+		i := bytes.IndexByte(data, markerLeadByte)
+		if i < 0 {
+			i = len(data)
+		}
+		if i > 0 {
+			p.keep(data[:i])
+			p.header = append(p.header, data[:i]...)
+			if len(p.header) > p.Options().BlockLimit() {
+				p.header = p.header[:0]
+			}
+			return i
+		}
+		m, wait := matchAny(data, eof, []string{toolSep, callEnd})
+		switch {
+		case m == toolSep:
+			p.keep(data[:len(m)])
+			p.phase = phAfterSep
+			return len(m)
+		case m == callEnd:
+			p.setProblem(syntax.CodeMalformed, "no "+toolSep+" between the call's name and its arguments")
+			return scan.Again
+		case wait:
+			return 0
+		}
+		p.keep(data[:1])
+		p.header = append(p.header, data[0])
+		return 1
+	case phAfterSep:
+		if i := spaces(data); i > 0 {
+			p.keep(data[:i])
+			return i
+		}
+		head := string(jsonscan.TrimSpace(p.header))
+		if p.blk.Over {
+			head = "" // the call is over the limit: its header was not all kept
+		}
+		if head == callTypeV3 && data[0] != '{' && data[0] != '<' {
+			p.phase = phName // V3: function<｜tool▁sep｜>NAME
+			return scan.Again
+		}
+		if head == "" {
+			if !p.blk.Over {
+				p.setProblem(syntax.CodeMalformed, "the call has no name before "+toolSep)
+			}
+			p.phase = phSearch
+			return scan.Again
+		}
+		p.name = head
+		p.phase = phFence // V3.1: NAME<｜tool▁sep｜>{…}; a fence is tolerated
+		return scan.Again
+	case phName:
+		i := bytes.IndexAny(data, "\n`<")
+		if i < 0 {
+			i = len(data)
+		}
+		if i > 0 {
+			p.keep(data[:i])
+			p.header = append(p.header, data[:i]...) // header is "function" then the name
+			if len(p.header) > p.Options().BlockLimit() {
+				p.header = p.header[:0]
+			}
+			return i
+		}
+		p.name = string(jsonscan.TrimSpace(p.header[min(len(callTypeV3), len(p.header)):]))
+		if p.blk.Over {
+			p.name = "" // the call is over the limit: its name was not all kept
+			p.phase = phSearch
+			return scan.Again
+		}
+		if p.name == "" {
+			p.setProblem(syntax.CodeMalformed, "the call has no name after "+callTypeV3+toolSep)
+			return scan.Again
+		}
+		p.phase = phFence
+		return scan.Again
+	case phFence:
+		if i := spaces(data); i > 0 {
+			p.keep(data[:i])
+			return i
+		}
+		if !p.sawFence {
+			full, partial := scan.MatchPrefix(data, fence)
+			if partial && !eof {
+				return 0
+			}
+			if full {
+				// ``` and a label (json), up to the end of the line.
+				j := len(fence)
+				for j < len(data) && j-len(fence) <= maxFenceLabel && isLetter(data[j]) {
+					j++
+				}
+				if j == len(data) && !eof {
+					return 0
+				}
+				p.keep(data[:j])
+				p.sawFence = true
+				return j
+			}
+		}
+		if m, wait := matchAny(data, eof, []string{callEnd}); m != "" || wait {
+			if wait {
+				return 0
+			}
+			p.jsonAt, p.jsonEnd = len(p.blk.Bytes), len(p.blk.Bytes) // no arguments: {}
+			p.phase = phAfter
+			p.announce()
+			return scan.Again
+		}
+		p.startJSON()
+		return scan.Again
+	case phJSON:
+		return p.jsonBytes(data)
+	case phAfter:
+		if i := spaces(data); i > 0 {
+			p.keep(data[:i])
+			return i
+		}
+		if m, wait := matchAny(data, eof, []string{callEnd, fence}); m == callEnd {
+			p.keep(data[:len(m)])
+			p.closeCall()
+			return len(m)
+		} else if m == fence && p.sawFence {
+			p.keep(data[:len(m)])
+			p.sawFence = false // one closing fence
+			return len(m)
+		} else if wait {
+			return 0
+		}
+		p.setProblem(syntax.CodeMalformed, "unexpected text after the arguments (only white space and ``` may come before "+callEnd+")")
+		return scan.Again
+	}
+	// phSearch: the call ends at the next <｜tool▁call▁end｜>.
+	if i := bytes.Index(data, callEndBytes); i >= 0 {
+		n := i + len(callEnd)
+		p.keep(data[:n])
+		p.closeCall()
+		return n
+	}
+	n := len(data)
+	if !eof {
+		n -= scan.PartialSuffix(data, callEnd)
+	}
+	p.keep(data[:n])
+	if n == 0 && !eof {
+		return 0
+	}
+	return n
+}
+
+func isLetter(c byte) bool { return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' }
+
+// announce sends, in token mode, the call's first partial event.
+func (p *parser) announce() {
+	if p.Options().Mode == syntax.TokenMode {
+		p.Emit(syntax.Event{Type: syntax.Call, Partial: true, Name: p.name, Span: syntax.Span{Start: p.start.Offset, End: p.Offset()}})
+	}
+}
+
+func (p *parser) startJSON() {
+	p.js.Reset(p.Options().DepthLimit())
+	p.jsonAt = len(p.blk.Bytes)
+	p.phase = phJSON
+	p.announce()
+	p.streaming = false
+}
+
+// jsonBytes scans the arguments, streaming them in token mode when they are
+// an object.
+func (p *parser) jsonBytes(data []byte) int {
+	token := p.Options().Mode == syntax.TokenMode
+	if token && !p.js.Started() {
+		if i := spaces(data); i > 0 {
+			p.keep(data[:i])
+			p.jsonAt += i
+			return i
+		}
+		p.streaming = data[0] == '{'
+		p.outFrom = p.Offset()
+	}
+	var n int
+	if p.streaming {
+		p.out, n = p.js.ScanCompact(p.out, data)
+	} else {
+		n = p.js.Scan(data)
+	}
+	p.keep(data[:n])
+	if p.streaming {
+		p.flushArgs(p.Offset() + int64(n))
+	}
+	switch {
+	case p.js.Done():
+		p.jsonEnd = len(p.blk.Bytes)
+		p.phase = phAfter
+	case p.js.Err() != nil:
+		p.setProblemAt(p.js.Err().Code(), "invalid JSON arguments: "+p.js.Err().Msg, p.Offset()+int64(n))
+		if n == 0 {
+			return scan.Again
+		}
+	}
+	if n == 0 {
+		return scan.Again // the scanner stopped at the byte after a number
+	}
+	return n
+}
+
+// flushArgs sends the compacted arguments so far as a delta (never cutting
+// a UTF-8 character); at is the offset just past the bytes scanned.
+func (p *parser) flushArgs(at int64) {
+	k := scan.CompleteUTF8(p.out)
+	if k == 0 {
+		return
+	}
+	end := at - int64(len(p.out)-k)
+	p.Emit(syntax.Event{Type: syntax.Call, Partial: true, Name: p.name, Delta: string(p.out[:k]), Span: syntax.Span{Start: p.outFrom, End: max(end, p.outFrom+1)}})
+	p.outFrom = end
+	p.out = append(p.out[:0], p.out[k:]...)
+}
+
+// closeCall ends the call at its <｜tool▁call▁end｜>: a call, or an error.
+func (p *parser) closeCall() {
+	p.state = inText
+	if p.inSect {
+		p.state = inSection
+	}
+	span := syntax.Span{Start: p.start.Offset, End: p.start.Offset + p.blk.Len}
+	errSpan := syntax.Span{Start: p.spanFrom, End: span.End}
+	if p.blk.Over {
+		p.emitItem(p.errorEvent(syntax.CodeOverLimit, p.start, errSpan, nil, "call longer than the limit of %d bytes", p.Options().BlockLimit()))
+		return
+	}
+	if p.problem != "" {
+		at := scan.Advance(p.start, p.blk.Bytes[:min(int(p.problemAt-p.start.Offset), len(p.blk.Bytes))])
+		p.emitItem(p.errorEvent(p.code, p.start, errSpan, p.blk.Bytes, "call %s at %s: %s", quoteName(p.name), at, p.problem))
+		return
+	}
+	args, msg := arguments(p.blk.Bytes[p.jsonAt:p.jsonEnd])
+	if msg != "" {
+		p.emitItem(p.errorEvent(syntax.CodeMalformed, p.start, errSpan, p.blk.Bytes, "call %s: %s", quoteName(p.name), msg))
+		return
+	}
+	p.Emit(syntax.Event{Type: syntax.Call, Name: p.name, Args: args, Pos: p.start, Span: span})
+	p.called(p.name, p.spanFrom)
+}
+
+func quoteName(name string) string {
+	if name == "" {
+		return "(no name read)"
+	}
+	return string(syntax.AppendQuote(nil, name))
+}
+
+// arguments reads a call's JSON arguments (validated): an object; a string
+// holding an object, decoded once; empty or null for {}.
+func arguments(raw []byte) ([]byte, string) {
+	switch jsonscan.Kind(raw) {
+	case 0, 'n':
+		return []byte("{}"), ""
+	case '{':
+		return jsonscan.Compact(raw), ""
+	case '"':
+		s, _ := jsonscan.Unquote(jsonscan.TrimSpace(raw))
+		inner := []byte(s)
+		if jsonscan.Kind(inner) == '{' && validJSON(inner) {
+			return jsonscan.Compact(inner), ""
+		}
+		if len(jsonscan.TrimSpace(inner)) == 0 {
+			return []byte("{}"), ""
+		}
+	}
+	return nil, "the arguments are " + jsonscan.KindName(jsonscan.Kind(raw)) + ", not an object"
+}
+
+func validJSON(b []byte) bool {
+	js := jsonscan.NewJSON(0)
+	n := js.Scan(b)
+	if !js.Done() {
+		js.End()
+	}
+	return js.Done() && js.Err() == nil && spaces(b[n:]) == len(b)-n
+}
+
+// called counts a valid call into the batch; from is where its section (or
+// the call) starts.
+func (p *parser) called(name string, from int64) {
+	if p.calls == 0 {
+		p.batchStart = from
+		p.names = p.names[:0]
+	}
+	if len(p.names) < 1024 { // enough to name the results of any real batch; memory stays bounded
+		p.names = append(p.names, name)
+	}
+	p.calls++
+}
+
+// executeBefore closes the batch, if calls are pending, before the output
+// that starts at off: its outputs answer them.
+func (p *parser) executeBefore(off int64) {
+	if p.calls == 0 {
+		return
+	}
+	p.Emit(syntax.Event{Type: syntax.Execute, Span: syntax.Span{Start: p.batchStart, End: off}})
+	p.calls = 0
+	p.last, p.names = p.names, p.last[:0]
+	p.results = 0
+}
+
+// outputs handles an outputs section between its outputs.
+func (p *parser) outputs(data []byte, eof bool) int {
+	if i := spaces(data); i > 0 {
+		return i
+	}
+	if full, partial := scan.MatchPrefix(data, outputsEnd); full {
+		end := p.Offset() + int64(len(outputsEnd))
+		p.flushHeld(end)
+		if p.sectionN == 0 {
+			p.Errorf(syntax.CodeMalformed, p.sectionAt, syntax.Span{Start: p.sectionAt.Offset, End: end}, []byte(outputsBegin+outputsEnd),
+				"empty %s section: it must hold %s blocks", outputsBegin, outputBegin)
+		}
+		p.state = inText
+		return len(outputsEnd)
+	} else if partial && !eof {
+		return 0
+	}
+	full, partial := scan.MatchPrefix(data, outputBegin)
+	switch {
+	case full:
+		p.openOutput(true)
+		return len(outputBegin)
+	case partial && !eof:
+		return 0
+	}
+	p.flushHeld(-1)
+	if p.sectionN == 0 {
+		p.Errorf(syntax.CodeMalformed, p.sectionAt, syntax.Span{Start: p.sectionAt.Offset, End: p.Offset()}, []byte(outputsBegin),
+			"%s is followed by text, not %s", outputsBegin, outputBegin)
+	}
+	p.state = inText
+	return scan.Again
+}
+
+func (p *parser) openOutput(inSection bool) {
+	p.flushHeld(-1)
+	p.state = inOutput
+	p.inSect = inSection
+	p.outStart = p.Pos()
+	p.outFrom2 = p.outStart.Offset
+	if inSection {
+		p.sectionN++
+		if p.sectionN == 1 {
+			p.outFrom2 = p.sectionAt.Offset
+		}
+	}
+	p.blk.Reset()
+	p.keep([]byte(outputBegin))
+}
+
+// output keeps an output's text up to its <｜tool▁output▁end｜>.
+func (p *parser) output(data []byte, eof bool) int {
+	if i := bytes.Index(data, []byte(outputEnd)); i >= 0 {
+		n := i + len(outputEnd)
+		p.keep(data[:n])
+		p.closeOutput()
+		return n
+	}
+	n := len(data)
+	if !eof {
+		n -= scan.PartialSuffix(data, outputEnd)
+	}
+	p.keep(data[:n])
+	if n == 0 && !eof {
+		return 0
+	}
+	return n
+}
+
+func (p *parser) closeOutput() {
+	p.state = inText
+	if p.inSect {
+		p.state = inOutputs
+	}
+	span := syntax.Span{Start: p.outFrom2, End: p.outStart.Offset + p.blk.Len}
+	if p.blk.Over {
+		p.emitItem(p.errorEvent(syntax.CodeOverLimit, p.outStart, span, nil, "tool output longer than the limit of %d bytes", p.Options().BlockLimit()))
+		return
+	}
+	text := p.blk.Bytes[len(outputBegin) : len(p.blk.Bytes)-len(outputEnd)]
+	tool := ""
+	if p.results < len(p.last) {
+		tool = p.last[p.results]
+	}
+	p.results++
+	p.emitItem(syntax.Event{Type: syntax.Result, Tool: tool, Status: syntax.Success, Value: syntax.AppendQuote(nil, string(text)), Span: span})
+}
+
+// finish reports what the end of the stream left open, then executes the
+// pending batch.
+func (p *parser) finish(end int64) {
+	p.flushHeld(-1)
+	switch p.state {
+	case inThink:
+		p.EndRun()
+		what := "unterminated <think>"
+		if p.implicit {
+			what = "unterminated reasoning (opened by the prompt)"
+		}
+		p.Errorf(syntax.CodeTruncated, p.thinkStart, syntax.Span{Start: p.thinkStart.Offset, End: end}, nil,
+			"%s: the stream ended before %s", what, closeThink)
+	case inSection, inOutputs:
+		if p.sectionN == 0 {
+			opener := callsBegin
+			if p.state == inOutputs {
+				opener = outputsBegin
+			}
+			p.Errorf(syntax.CodeTruncated, p.sectionAt, syntax.Span{Start: p.sectionAt.Offset, End: end}, []byte(opener),
+				"unterminated %s: the stream ended before any %s", opener, map[bool]string{true: "output", false: "call"}[p.state == inOutputs])
+		}
+	case inCall:
+		var raw []byte
+		if !p.blk.Over {
+			raw = p.blk.Bytes
+		}
+		p.Errorf(syntax.CodeTruncated, p.start, syntax.Span{Start: p.spanFrom, End: end}, raw,
+			"unterminated call %s: the stream ended before %s", quoteName(p.name), callEnd)
+	case inOutput:
+		var raw []byte
+		if !p.blk.Over {
+			raw = p.blk.Bytes
+		}
+		p.Errorf(syntax.CodeTruncated, p.outStart, syntax.Span{Start: p.outFrom2, End: end}, raw,
+			"unterminated tool output: the stream ended before %s", outputEnd)
+	case inDSML:
+		p.dsml.Finish(end)
+	}
+	if p.calls > 0 {
+		p.Emit(syntax.Event{Type: syntax.Execute, Span: syntax.Span{Start: p.batchStart, End: end}})
+		p.calls = 0
+	}
+}

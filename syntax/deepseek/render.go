@@ -1,0 +1,302 @@
+package deepseek
+
+import (
+	"bufio"
+	"bytes"
+	"io"
+	"strings"
+
+	"github.com/toolparse/toolparse/internal/jsonscan"
+	"github.com/toolparse/toolparse/syntax"
+	"github.com/toolparse/toolparse/syntax/wire"
+)
+
+// NewRenderer returns a renderer that writes events in DeepSeek V3.1's form:
+// thoughts as <think>…</think> (with Options.ThinkOpen, the first thought
+// without its opener, which the prompt holds, and always a </think> before
+// anything else), text as it is, each batch of calls as one
+// <｜tool▁calls▁begin｜> section of
+// <｜tool▁call▁begin｜>NAME<｜tool▁sep｜>{…}<｜tool▁call▁end｜>, and each run
+// of results as one <｜tool▁outputs▁begin｜> section of
+// <｜tool▁output▁begin｜>…<｜tool▁output▁end｜>, each holding its content.
+//
+// It cannot carry (and says so): ids, a failure status, a result content
+// that is not a string (written as its JSON text), a result whose tool is not
+// the call at its place in the last batch, text or a thought holding one of
+// the markers, text or calls between an execute and the results (the parser
+// executes a batch at the end of the message, or at its first output), and
+// calls with no execute.
+func NewRenderer(w io.Writer, opts syntax.Options) syntax.Renderer {
+	return wire.New("deepseek", &units{w: bufio.NewWriter(w), implicit: opts.ThinkOpen})
+}
+
+// The forms calls are written in.
+const (
+	formV31 = iota
+	formV3
+	formDSML
+)
+
+// NewV3Renderer is [NewRenderer] writing calls in the V3 / R1 form:
+// <｜tool▁call▁begin｜>function<｜tool▁sep｜>NAME, then the arguments in a
+// ```json fence. A name holding a line end or a marker cannot be carried.
+func NewV3Renderer(w io.Writer, opts syntax.Options) syntax.Renderer {
+	return wire.New("deepseek", &units{w: bufio.NewWriter(w), implicit: opts.ThinkOpen, form: formV3})
+}
+
+// NewDSMLRenderer is [NewRenderer] writing calls in V3.2's DSML form: one
+// <｜DSML｜function_calls> section per batch, an invoke per call, a
+// parameter per argument: a string as string="true" and its text, any
+// other value as string="false" and its JSON text. Each call is parsed back
+// before it is written.
+func NewDSMLRenderer(w io.Writer, opts syntax.Options) syntax.Renderer {
+	return wire.New("deepseek", &units{w: bufio.NewWriter(w), implicit: opts.ThinkOpen, form: formDSML})
+}
+
+type units struct {
+	w        *bufio.Writer
+	form     int
+	implicit bool // the prompt opened the reasoning: the output starts in it
+	started  bool // something was written
+	section  bool // a calls section is open
+	pending  int  // calls written since the last execute
+	executed bool // an execute came, and no result since
+	batch    []string
+	last     []string
+	results  int
+}
+
+func cannot(format string, args ...any) error { return wire.CannotCarry("deepseek", format, args...) }
+
+// start writes, with ThinkOpen, the closer of the reasoning the prompt
+// opened, unless the first thing written is a thought.
+func (u *units) start(thought bool) bool {
+	if u.started {
+		return false
+	}
+	u.started = true
+	if u.implicit && !thought {
+		u.w.WriteString(closeThink + "\n")
+	}
+	return u.implicit && thought
+}
+
+func (u *units) closeSection() {
+	if u.section {
+		if u.form == formDSML {
+			u.w.WriteString(dsmlCallsEnd + "\n")
+		} else {
+			u.w.WriteString(callsEnd + "\n")
+		}
+		u.section = false
+	}
+}
+
+func holdsMarker(s string, markers []string) string {
+	for _, m := range markers {
+		if strings.Contains(s, m) {
+			return m
+		}
+	}
+	return ""
+}
+
+func (u *units) Text(t syntax.Type, s string) error {
+	var err error
+	if u.executed {
+		err = cannot("%s text after an execute: the parser executes a batch at the end of the message, so it reads back before the execute", t)
+	}
+	u.closeSection()
+	if t == syntax.Think {
+		implicit := u.start(true)
+		if u.implicit && !implicit {
+			return cannot("a thought after the reasoning the prompt opened (with ThinkOpen, a later <think> is text); not written")
+		}
+		if m := holdsMarker(s, []string{closeThink}); m != "" || implicit && holdsMarker(s, callOpeners[:]) != "" {
+			return cannot("a thought holding %s; not written", firstNonEmpty(m, holdsMarker(s, callOpeners[:])))
+		}
+		if implicit {
+			u.w.WriteString(s + closeThink + "\n")
+		} else {
+			u.w.WriteString(openThink + s + closeThink + "\n")
+		}
+		return err
+	}
+	u.start(false)
+	if m := holdsMarker(s, textMarkers[:]); m != "" {
+		return cannot("text holding %s; not written", m)
+	}
+	u.w.WriteString(s + "\n")
+	return err
+}
+
+func firstNonEmpty(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
+}
+
+func (u *units) Calls(calls []syntax.Event) error {
+	var first error
+	note := func(err error) {
+		if first == nil {
+			first = err
+		}
+	}
+	if u.executed {
+		note(cannot("calls after an execute with no result between: they read back as one batch with the calls before"))
+	}
+	u.start(false)
+	if !u.section {
+		if u.form == formDSML {
+			u.w.WriteString(dsmlCalls + "\n")
+		} else {
+			u.w.WriteString(callsBegin)
+		}
+		u.section = true
+	}
+	for _, c := range calls {
+		if c.ID != "" {
+			note(cannot("the id %q of call %s (DeepSeek calls have no ids): not written", c.ID, c.Name))
+		}
+		switch u.form {
+		case formDSML:
+			b, err := renderInvoke(c)
+			note(err)
+			u.w.Write(b)
+		default:
+			name := strings.TrimSpace(c.Name)
+			bad := name != c.Name || name == "" || strings.Contains(name, "<｜")
+			if u.form == formV3 {
+				bad = bad || strings.ContainsAny(name, "\n`<") || name[0] == '{'
+				u.w.WriteString(callBegin + callTypeV3 + toolSep + c.Name + "\n```json\n")
+				u.w.Write(c.ArgsJSON())
+				u.w.WriteString("\n```" + callEnd)
+			} else {
+				u.w.WriteString(callBegin + c.Name + toolSep)
+				u.w.Write(c.ArgsJSON())
+				u.w.WriteString(callEnd)
+			}
+			if bad {
+				note(cannot("call name %q: empty, padded with white space or holding a marker", c.Name))
+			}
+		}
+		u.batch = append(u.batch, c.Name)
+		u.pending++
+	}
+	return first
+}
+
+// pad adds a line end where the parser would drop one of the value's own.
+func pad(v string) string {
+	if strings.HasPrefix(v, "\n") || strings.HasPrefix(v, "\r\n") {
+		v = "\n" + v
+	}
+	if strings.HasSuffix(v, "\n") {
+		v += "\n"
+	}
+	return v
+}
+
+// renderInvoke writes a call as a DSML invoke and parses it back.
+func renderInvoke(c syntax.Event) ([]byte, error) {
+	var b bytes.Buffer
+	b.WriteString(`<｜DSML｜invoke name="` + c.Name + "\">\n")
+	jsonscan.Members(c.ArgsJSON(), func(k string, v []byte) bool {
+		b.WriteString(`<｜DSML｜parameter name="` + k + `" string="`)
+		if s, ok := jsonscan.Unquote(v); ok && jsonscan.Kind(v) == '"' {
+			b.WriteString(`true">` + pad(s))
+		} else {
+			b.WriteString(`false">`)
+			b.Write(v)
+		}
+		b.WriteString("</｜DSML｜parameter>\n")
+		return true
+	})
+	b.WriteString("</｜DSML｜invoke>\n")
+	var got []syntax.Event
+	p := New(func(e syntax.Event) { got = append(got, e) }, syntax.Options{})
+	p.Write([]byte(dsmlCalls + "\n"))
+	p.Write(b.Bytes())
+	p.Write([]byte(dsmlCallsEnd))
+	p.Close()
+	if len(got) != 3 || got[0].Type != syntax.Call || got[0].Name != c.Name || !bytes.Equal(got[0].Args, c.ArgsJSON()) {
+		return b.Bytes(), cannot("call %s: its name or values do not survive the DSML form", c.Name)
+	}
+	return b.Bytes(), nil
+}
+
+func (u *units) Execute() error {
+	u.closeSection()
+	if u.pending == 0 {
+		return cannot("an execute with no call: a batch is executed only when it holds a call")
+	}
+	u.pending = 0
+	u.executed = true
+	u.last, u.batch = u.batch, u.last[:0]
+	u.results = 0
+	return nil
+}
+
+func (u *units) Results(rs []syntax.Event) error {
+	var first error
+	note := func(err error) {
+		if first == nil {
+			first = err
+		}
+	}
+	u.start(false)
+	if u.pending > 0 {
+		note(cannot("results after calls with no execute: the parser executes the calls at their first output"))
+		u.closeSection()
+		u.pending = 0
+		u.last, u.batch = u.batch, u.last[:0]
+		u.results = 0
+	}
+	u.executed = false
+	u.w.WriteString(outputsBegin)
+	for _, r := range rs {
+		want := ""
+		if u.results < len(u.last) {
+			want = u.last[u.results]
+		}
+		u.results++
+		if r.Tool != want {
+			note(cannot("the result of %q at the place of %q in the batch: a result reads back as the call's at its place", r.Tool, want))
+		}
+		if r.Status == syntax.Failure {
+			note(cannot("the failure status of a result of %q: written as a plain output", r.Tool))
+		}
+		if r.ID != "" {
+			note(cannot("the id %q of a result: not written", r.ID))
+		}
+		v := r.ValueJSON()
+		text, ok := jsonscan.Unquote(v)
+		if !ok || jsonscan.Kind(v) != '"' {
+			text = string(v)
+			note(cannot("a result of %q whose content is not a string: written as its JSON text", r.Tool))
+		}
+		if strings.Contains(text, outputEnd) {
+			note(cannot("a result of %q holding %s: written cut there", r.Tool, outputEnd))
+		}
+		u.w.WriteString(outputBegin + text + outputEnd)
+	}
+	u.w.WriteString(outputsEnd + "\n")
+	return first
+}
+
+func (u *units) Flush() error { return u.w.Flush() }
+
+func (u *units) End() error {
+	u.closeSection()
+	u.start(false)
+	var err error
+	if u.pending > 0 {
+		err = cannot("calls with no execute: the parser executes a batch at the end of the message")
+	}
+	if ferr := u.w.Flush(); ferr != nil {
+		return ferr
+	}
+	return err
+}

@@ -1,0 +1,89 @@
+package minimax_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"testing"
+
+	"github.com/toolparse/toolparse/syntax"
+	"github.com/toolparse/toolparse/syntax/minimax"
+	"github.com/toolparse/toolparse/syntax/syntaxtest"
+)
+
+// goldens is the folder of the syntax's golden cases.
+const goldens = "testdata"
+
+var _ = flag.Bool("update", false, "rewrite the golden cases' expected events from the parser's output")
+
+// TestGoldens runs every golden case of the syntax at every chunking, in
+// both modes, with the conformance kit's checks and a round trip.
+func TestGoldens(t *testing.T) { syntaxtest.RunGoldens(t, minimax.Syntax, goldens) }
+
+func TestGarbage(t *testing.T) {
+	if err := syntaxtest.Garbage(minimax.Syntax, syntaxtest.Inputs(t, goldens), 2000, 7); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// FuzzParse checks the event model's invariants (syntaxtest.Check) on any input.
+func FuzzParse(f *testing.F) { syntaxtest.Fuzz(f, minimax.Syntax, goldens, nil) }
+
+// TestThinkOpenRoundTrip renders events with ThinkOpen and reads them back.
+func TestThinkOpenRoundTrip(t *testing.T) {
+	for _, in := range []string{
+		"Plan it.</think>Done.",
+		"</think>Just text.",
+		`Plan.</think><minimax:tool_call><invoke name="ls"></invoke></minimax:tool_call>`,
+		"",
+	} {
+		if err := syntaxtest.RoundTrip(minimax.Syntax, []byte(in), syntax.Options{ThinkOpen: true}); err != nil {
+			t.Errorf("%q: %v", in, err)
+		}
+	}
+}
+
+// bigCall is a write call whose content parameter is about size bytes of
+// code full of '<' and of the closer itself, and that value's JSON string.
+func bigCall(size int) (msg, value []byte) {
+	var b bytes.Buffer
+	for n := 0; b.Len() < size; n++ {
+		fmt.Fprintf(&b, "func f%d() { if a < b { return \"</parameter> <div>\" } }\n", n)
+	}
+	value, _ = json.Marshal(b.String())
+	msg = []byte("Writing it.\n<minimax:tool_call>\n<invoke name=\"write_file\">\n<parameter name=\"path\">big.go</parameter>\n<parameter name=\"content\">" + b.String() + "</parameter>\n</invoke>\n</minimax:tool_call>")
+	return msg, value
+}
+
+func benchParse(b *testing.B, in []byte, chunk int, mode syntax.Mode) {
+	b.SetBytes(int64(len(in)))
+	b.ReportAllocs()
+	for b.Loop() {
+		p := minimax.New(func(syntax.Event) {}, syntax.Options{Mode: mode})
+		syntaxtest.Feed(p, in, chunk)
+	}
+}
+
+func BenchmarkCall300K(b *testing.B) {
+	msg, value := bigCall(300 << 10)
+	b.Run("whole", func(b *testing.B) { benchParse(b, msg, 0, syntax.EventMode) })
+	b.Run("chunk4", func(b *testing.B) { benchParse(b, msg, 4, syntax.EventMode) })
+	b.Run("chunk4-token", func(b *testing.B) { benchParse(b, msg, 4, syntax.TokenMode) })
+	b.Run("json.Valid", func(b *testing.B) {
+		b.SetBytes(int64(len(value)))
+		for b.Loop() {
+			if !json.Valid(value) {
+				b.Fatal("invalid")
+			}
+		}
+	})
+}
+
+// BenchmarkCallScaling: linear cost means constant MB/s at 30 KB, 300 KB and 3 MB.
+func BenchmarkCallScaling(b *testing.B) {
+	for _, size := range []int{30 << 10, 300 << 10, 3 << 20} {
+		msg, _ := bigCall(size)
+		b.Run(fmt.Sprintf("%dKB/chunk4", size>>10), func(b *testing.B) { benchParse(b, msg, 4, syntax.EventMode) })
+	}
+}
