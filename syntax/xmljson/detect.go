@@ -15,7 +15,16 @@ import (
 // by white space so far is pending. <think> is shared with most model
 // formats, so it is no evidence, and neither is anything inside a <think>
 // block (thought, in every syntax that has one); but prose ends there.
-func Detect(syntax.Options) syntax.Detector { return &detector{prose: -1, at: -1, tag: -1} }
+//
+// With Options.ThinkOpen the stream starts inside <think>: nothing before
+// its </think> is evidence, and there is no prose before it.
+func Detect(opts syntax.Options) syntax.Detector {
+	d := &detector{prose: -1, at: -1, tag: -1}
+	if opts.ThinkOpen {
+		d.state, d.prose = detThink, 0
+	}
+	return d
+}
 
 type detectState uint8
 

@@ -12,6 +12,11 @@
 //
 // Markers are exact and lower case; anything else that looks like a tag is
 // text. Text outside blocks is respond; inside <think> nothing is a marker.
+// With Options.ThinkOpen (the prompt opened <think>) the output starts
+// inside <think>, which only its </think> ends; cut off before it, the
+// thought is followed by a truncated error. As auto-detection's fallback,
+// xmljson is what reads a model format's stream that holds no marker of its
+// own, so it reads the shared <think> as they do.
 // <execute> and <results> open a block only when the first byte after them
 // that is not white space is '[' or '{', or starts their own close tag (an
 // empty block: an error); otherwise the tag is text, so prose that mentions

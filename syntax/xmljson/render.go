@@ -21,14 +21,31 @@ import (
 // (<think>, <end>, or <execute> or <results> followed by '[', '{' or their
 // close tag), a thought holding </think>, calls no execute followed, or text
 // between calls and their execute (it is written before the batch's block,
-// and reported).
-func NewRenderer(w io.Writer, _ syntax.Options) syntax.Renderer {
-	return wire.New("xmljson", &units{w: bufio.NewWriter(w)})
+// and reported). With Options.ThinkOpen the prompt opened <think>: a first
+// thought is written without it, and output that starts otherwise starts
+// with </think>.
+func NewRenderer(w io.Writer, opts syntax.Options) syntax.Renderer {
+	return wire.New("xmljson", &units{w: bufio.NewWriter(w), open: opts.ThinkOpen})
 }
 
 type units struct {
 	w     *bufio.Writer
 	calls []syntax.Event // the batch so far: one block is written at Execute
+	open  bool           // ThinkOpen, and nothing written yet: the output starts inside <think>
+}
+
+// begin is called before anything is written: with ThinkOpen it reports
+// that a first thought goes without its opener, or closes the reasoning
+// the prompt opened before anything else.
+func (u *units) begin(thought bool) (inside bool) {
+	if !u.open {
+		return false
+	}
+	u.open = false
+	if !thought {
+		u.w.WriteString(closeThink + "\n")
+	}
+	return thought
 }
 
 func (u *units) Calls(calls []syntax.Event) error {
@@ -51,12 +68,16 @@ func (u *units) Text(t syntax.Type, s string) error {
 		if strings.Contains(s, closeThink) {
 			return errors.Join(moved, wire.CannotCarry("xmljson", "a thought holding %s: not written", closeThink))
 		}
-		u.w.WriteString(openThink + s + closeThink + "\n")
+		if !u.begin(true) {
+			u.w.WriteString(openThink)
+		}
+		u.w.WriteString(s + closeThink + "\n")
 		return moved
 	}
 	if m := opensMarker(s); m != "" {
 		return errors.Join(moved, wire.CannotCarry("xmljson", "respond text holding the marker %s: not written", m))
 	}
+	u.begin(false)
 	u.w.WriteString(s + "\n")
 	return moved
 }
@@ -96,6 +117,7 @@ func (u *units) batch(calls []syntax.Event) error {
 		b = syntax.AppendCallObject(b, c)
 	}
 	b = append(b, "]\n"+closeExecute+"\n"...)
+	u.begin(false)
 	u.w.Write(b)
 	return nil
 }
@@ -129,6 +151,7 @@ func (u *units) Results(rs []syntax.Event) error {
 		b = append(b, '}')
 	}
 	b = append(b, "]\n"+closeResults+"\n"...)
+	u.begin(false)
 	u.w.Write(b)
 	return err
 }
@@ -136,10 +159,14 @@ func (u *units) Results(rs []syntax.Event) error {
 // EndMarker writes <end>.
 func (u *units) EndMarker() error {
 	err := u.pending()
+	u.begin(false)
 	u.w.WriteString(endTag + "\n")
 	return err
 }
 
-func (u *units) End() error { return errors.Join(u.pending(), u.w.Flush()) }
+func (u *units) End() error {
+	u.begin(false)
+	return errors.Join(u.pending(), u.w.Flush())
+}
 
 func (u *units) Flush() error { return u.w.Flush() }

@@ -92,6 +92,11 @@ func New(h syntax.Handler, opts syntax.Options) syntax.Parser {
 	p.Init(h, opts, p.step, p.finish)
 	p.WakeOn(wakeSet) // every marker ends in '>': no event completes without one
 	p.args = jsoncall.ArgStream{Depth: 1, Emit: p.Emit, JSON: &p.js}
+	if opts.ThinkOpen { // the prompt opened <think>: the output starts inside it
+		p.thinkStart = syntax.Pos{Line: 1, Column: 1}
+		p.BeginRun(syntax.Think, 0)
+		p.state = inThink
+	}
 	return p
 }
 
