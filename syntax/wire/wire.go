@@ -8,6 +8,7 @@ package wire
 import (
 	"errors"
 	"fmt"
+	"io"
 	"strconv"
 	"strings"
 
@@ -262,4 +263,35 @@ func NormalizePair(sent, back []syntax.Event) ([]syntax.Event, []syntax.Event) {
 		}
 	}
 	return sent, back
+}
+
+// OpenThought is for the renderer of a syntax whose reasoning block the
+// prompt may open (Options.ThinkOpen): the output it writes then starts
+// inside that block, so a first thought is written without its opener, and
+// output that starts with anything else starts with the block's closer. The
+// zero value does nothing.
+type OpenThought struct {
+	Closer string // the reasoning block's closer, written before other output
+	open   bool
+}
+
+// NewOpenThought returns an OpenThought for output read back with opts.
+func NewOpenThought(opts syntax.Options, closer string) OpenThought {
+	return OpenThought{Closer: closer, open: opts.ThinkOpen}
+}
+
+// Begin is called before each unit is written, thought says whether it is a
+// thought. For the first unit of output that starts inside reasoning, it
+// reports that a thought is to be written without its opener, or writes
+// Closer and a line end to w before anything else; afterwards it does
+// nothing and reports false.
+func (o *OpenThought) Begin(w io.StringWriter, thought bool) (inside bool) {
+	if !o.open {
+		return false
+	}
+	o.open = false
+	if !thought {
+		w.WriteString(o.Closer + "\n")
+	}
+	return thought
 }

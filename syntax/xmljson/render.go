@@ -25,28 +25,16 @@ import (
 // thought is written without it, and output that starts otherwise starts
 // with </think>.
 func NewRenderer(w io.Writer, opts syntax.Options) syntax.Renderer {
-	return wire.New("xmljson", &units{w: bufio.NewWriter(w), open: opts.ThinkOpen})
+	return wire.New("xmljson", &units{w: bufio.NewWriter(w), open: wire.NewOpenThought(opts, closeThink)})
 }
 
 type units struct {
 	w     *bufio.Writer
 	calls []syntax.Event // the batch so far: one block is written at Execute
-	open  bool           // ThinkOpen, and nothing written yet: the output starts inside <think>
+	open  wire.OpenThought
 }
 
-// begin is called before anything is written: with ThinkOpen it reports
-// that a first thought goes without its opener, or closes the reasoning
-// the prompt opened before anything else.
-func (u *units) begin(thought bool) (inside bool) {
-	if !u.open {
-		return false
-	}
-	u.open = false
-	if !thought {
-		u.w.WriteString(closeThink + "\n")
-	}
-	return thought
-}
+func (u *units) begin(thought bool) (inside bool) { return u.open.Begin(u.w, thought) }
 
 func (u *units) Calls(calls []syntax.Event) error {
 	u.calls = append(u.calls, calls...)
