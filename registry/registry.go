@@ -10,6 +10,7 @@ import (
 	"github.com/toolparse/toolparse/syntax/caret"
 	"github.com/toolparse/toolparse/syntax/delimiter"
 	"github.com/toolparse/toolparse/syntax/hermes"
+	"github.com/toolparse/toolparse/syntax/kimi"
 	"github.com/toolparse/toolparse/syntax/native"
 	"github.com/toolparse/toolparse/syntax/xmljson"
 	"github.com/toolparse/toolparse/syntax/xmltag"
@@ -39,7 +40,7 @@ func New(syntaxes ...syntax.Syntax) (*Registry, error) {
 // Builtin lists the syntaxes that ship with toolparse. The first, xmljson,
 // is auto-detection's fallback in the default registry.
 func Builtin() []syntax.Syntax {
-	return []syntax.Syntax{xmljson.Syntax, caret.Syntax, delimiter.Syntax, native.Syntax, xmltag.Syntax, hermes.Syntax}
+	return []syntax.Syntax{xmljson.Syntax, caret.Syntax, delimiter.Syntax, native.Syntax, xmltag.Syntax, hermes.Syntax, kimi.Syntax}
 }
 
 var defaultRegistry = func() *Registry {
