@@ -9,9 +9,10 @@ import (
 
 // Detect makes kimi's detector (see syntax.Detector). Its evidence is a
 // tool-call section opener, <|tool_calls_section_begin|> or the singular
-// <|tool_call_section_begin|>: a special token no other syntax writes. It
-// is a marker wherever it stands before any section, reasoning included
-// (it ends reasoning), so the first one is the evidence. <think> is shared
+// <|tool_call_section_begin|>, or a <|tool_call_begin|>: special tokens no
+// other syntax writes. Each is a marker wherever it stands before any
+// section, reasoning included (it ends reasoning), so the first one is the
+// evidence. <think> is shared
 // with other formats: no evidence, but prose ends there, as it does at a
 // section closer outside a section (passed over by the parser). With
 // Options.ThinkOpen the stream starts in reasoning, which is not prose.
@@ -42,7 +43,7 @@ func (d *detector) Look(seen []byte, eof bool) syntax.Evidence {
 		wait := false
 		for _, m := range textMarkers {
 			full, partial := scan.MatchPrefix(seen[i:], m)
-			evidence := m == sectionBegin || m == sectionBegin1
+			evidence := m == sectionBegin || m == sectionBegin1 || m == callBegin
 			switch {
 			case full:
 				if d.prose < 0 {

@@ -16,11 +16,13 @@
 //     <|tool_calls_section_end|> (or <|tool_call_section_end|>) closes it.
 //     A section closer missing at the end of the input is tolerated
 //     (MODEL-FORMATS §2.5). A message may hold several sections.
-//   - In a section, a call is <|tool_call_begin|> ID
-//     <|tool_call_argument_begin|> JSON <|tool_call_end|>. White space
-//     around the id and around the JSON is not part of them. Text in a
-//     section outside calls is respond text; outside a section, the call
-//     markers are text.
+//   - A call is <|tool_call_begin|> ID <|tool_call_argument_begin|> JSON
+//     <|tool_call_end|>. White space around the id and around the JSON is
+//     not part of them. A <|tool_call_begin|> opens a call outside a
+//     section too (a real Kimi K2 output in llama.cpp's tests has no
+//     section opener): a special token is never prose. Text in a section
+//     outside calls is respond text; outside a call, the argument and call
+//     end markers are text.
 //   - The id is kept verbatim as the call's id (multi-turn continuity
 //     depends on it: vLLM PR #32768). It is functions.NAME:IDX or NAME:IDX,
 //     IDX being digits; the call's name is what stands before the last ':',
@@ -41,11 +43,12 @@
 //   - The calls of the message are one batch: one execute at the end of the
 //     input, after the text that follows them. A message with no valid call
 //     has no execute.
-//   - <think> opens reasoning (think). Reasoning ends at </think> or at a
-//     section opener, whichever comes first (MODEL-FORMATS §3.8: Kimi K2.5
-//     opens the section without closing its thought; vLLM's and SGLang's
-//     Kimi reasoning parsers end it there too). Other call markers in
-//     reasoning are thought text. Reasoning cut off by the end of the input
+//   - <think> opens reasoning (think). Reasoning ends at </think>, at a
+//     section opener or at a <|tool_call_begin|>, whichever comes first
+//     (MODEL-FORMATS §3.8: Kimi K2.5 opens the section without closing its
+//     thought; vLLM's and SGLang's Kimi reasoning parsers end it at the
+//     section opener, llama.cpp's at either). The argument and call end
+//     markers in reasoning are thought text. Reasoning cut off by the end of the input
 //     is a think event and a truncated error (reasoning with no text in it
 //     is nothing).
 //   - With Options.ThinkOpen the output starts in reasoning, with the same
@@ -64,7 +67,11 @@
 //   - Invalid JSON: vLLM returns the call with the broken text as its
 //     arguments; here it is an error and no call.
 //   - Unterminated calls: vLLM returns the call with its partial
-//     arguments; here it is a truncated error.
+//     arguments; here it is a truncated error. llama.cpp also returns a
+//     call whose complete JSON is followed by the next call or the end of
+//     the input with no <|tool_call_end|>; here the call is complete only
+//     at its own <|tool_call_end|> (MODEL-FORMATS §2.5), so that is an
+//     error.
 //   - The name: vLLM takes the last dotted part of the id before ':'
 //     (functions.a.b:0 gives b); here only the functions. prefix is
 //     removed (a.b), so dotted tool names survive.

@@ -43,8 +43,8 @@ const (
 )
 
 var (
-	textMarkers    = []string{openThink, sectionBegin, sectionBegin1, sectionEnd, sectionEnd1}
-	thinkMarkers   = []string{closeThink, sectionBegin, sectionBegin1, sectionEnd, sectionEnd1}
+	textMarkers    = []string{openThink, sectionBegin, sectionBegin1, sectionEnd, sectionEnd1, callBegin}
+	thinkMarkers   = []string{closeThink, sectionBegin, sectionBegin1, sectionEnd, sectionEnd1, callBegin}
 	sectionMarkers = []string{callBegin, sectionEnd, sectionEnd1}
 	idStops        = []string{argBegin, callEnd, callBegin, sectionEnd, sectionEnd1}
 	searchStops    = []string{callEnd, callBegin, sectionEnd, sectionEnd1}
@@ -74,7 +74,8 @@ const (
 type parser struct {
 	scan.Core
 	state state
-	lead  bool // inThink with ThinkOpen: only white space so far, so a <think> is the opener restated
+	home  state // where the open call stands: inSection, or inText for a call with no section opener
+	lead  bool  // inThink with ThinkOpen: only white space so far, so a <think> is the opener restated
 
 	thought bool // the reasoning holds text other than white space
 
@@ -125,6 +126,9 @@ func New(h syntax.Handler, opts syntax.Options) syntax.Parser {
 }
 
 func (p *parser) step(data []byte, eof bool) int {
+	if p.holding {
+		return p.afterFailed(data, eof)
+	}
 	switch p.state {
 	case inThink:
 		return p.thinkText(data, eof)
@@ -190,9 +194,21 @@ func (p *parser) text(data []byte, eof bool) int {
 		p.EndRun()
 		p.state = inSection
 	case sectionEnd, sectionEnd1:
-		p.EndRunAt(off + int64(len(m))) // passed over, but the text before it covers it
+		p.closer(off, m)
+	case callBegin: // a call with no section opener
+		p.openCall(off, inText)
 	}
 	return n
+}
+
+// closer passes over a section closer m at off: it ends the text run
+// before it, whose span covers it; after a call, the execute covers it
+// (see finish).
+func (p *parser) closer(off int64, m string) {
+	p.EndRunAt(off + int64(len(m)))
+	if p.calls > 0 && p.closeAt < 0 {
+		p.closeAt = off
+	}
 }
 
 // thinkText handles reasoning: it ends at </think> or at a section opener,
@@ -224,6 +240,9 @@ func (p *parser) thinkText(data []byte, eof bool) int {
 	case sectionBegin, sectionBegin1:
 		p.EndRun()
 		p.state = inSection
+	case callBegin: // a call with no section opener ends the reasoning too
+		p.EndRun()
+		p.openCall(off, inText)
 	}
 	return n
 }
@@ -232,42 +251,38 @@ func (p *parser) thinkText(data []byte, eof bool) int {
 // between them (respond).
 func (p *parser) section(data []byte, eof bool) int {
 	off := p.Offset()
-	if p.holding {
-		// After a failed call: white space and a section closer belong to
-		// its error.
-		i := jsonscan.SkipSpace(data, 0)
-		if i == len(data) && !eof {
-			return i
-		}
-		m, wait := match(data[i:], []string{sectionEnd, sectionEnd1}, eof)
-		switch {
-		case m != "":
-			p.release(off + int64(i+len(m)))
-			p.state = inText
-			return i + len(m)
-		case wait:
-			return i
-		}
-		p.release(-1)
-		if i == 0 {
-			return scan.Again
-		}
-		return i
-	}
 	m, n := p.textRun(syntax.Respond, data, eof, sectionMarkers)
 	switch m {
 	case callBegin:
-		p.openCall(off)
+		p.openCall(off, inSection)
 	case sectionEnd, sectionEnd1:
-		// The closer ends the text before it; after a call, the execute
-		// covers it (see finish).
-		p.EndRunAt(off + int64(len(m)))
-		if p.calls > 0 && p.closeAt < 0 {
-			p.closeAt = off
-		}
+		p.closer(off, m)
 		p.state = inText
 	}
 	return n
+}
+
+// afterFailed handles what follows a failed call, whose error is held:
+// white space and a section closer right after it belong to the error.
+func (p *parser) afterFailed(data []byte, eof bool) int {
+	i := jsonscan.SkipSpace(data, 0)
+	if i == len(data) && !eof {
+		return i
+	}
+	m, wait := match(data[i:], []string{sectionEnd, sectionEnd1}, eof)
+	switch {
+	case m != "":
+		p.release(p.Offset() + int64(i+len(m)))
+		p.state = inText
+		return i + len(m)
+	case wait:
+		return i
+	}
+	p.release(-1)
+	if i == 0 {
+		return scan.Again
+	}
+	return i
 }
 
 // hold keeps the error of a failed call until the section shows what
@@ -286,8 +301,9 @@ func (p *parser) release(end int64) {
 	p.Emit(e)
 }
 
-func (p *parser) openCall(off int64) {
+func (p *parser) openCall(off int64, home state) {
 	p.EndRun()
+	p.home = home
 	p.openAt = off
 	p.blockStart = p.Pos()
 	p.blk.Reset()
@@ -546,7 +562,7 @@ func (p *parser) posIn(k int64) syntax.Pos {
 // finishCall ends the open call: ended says whether it ended before the
 // end of the input.
 func (p *parser) finishCall(ended bool) {
-	p.state = inSection
+	p.state = p.home
 	p.WakeOn(wakeSet)
 	span := syntax.Span{Start: p.openAt, End: p.openAt + int64(len(callBegin)) + p.blk.Len}
 	raw := func() string {

@@ -25,9 +25,9 @@ import (
 // as functions.NAME:IDX or NAME:IDX (a made id is written), text, thoughts
 // or calls between an execute and the end (they would read back before the
 // execute, or in its batch), calls no execute followed, an execute with no
-// calls, respond text holding <think>, a section opener or closer, and a
-// thought holding </think>, a section opener or closer (or, for reasoning
-// opened by the prompt, a leading <think>).
+// calls, respond text holding <think>, a section opener or closer or a
+// <|tool_call_begin|>, and a thought holding </think> or any of those (or,
+// for reasoning opened by the prompt, a leading <think>).
 func NewRenderer(w io.Writer, opts syntax.Options) syntax.Renderer {
 	return wire.New("kimi", &units{w: bufio.NewWriter(w), open: opts.ThinkOpen})
 }
@@ -72,7 +72,7 @@ func holds(s string, markers ...string) string {
 func (u *units) Text(t syntax.Type, s string) error {
 	err := u.afterExecute(string(t) + " text")
 	if t == syntax.Think {
-		if m := holds(s, closeThink, sectionBegin, sectionBegin1, sectionEnd, sectionEnd1); m != "" {
+		if m := holds(s, closeThink, sectionBegin, sectionBegin1, sectionEnd, sectionEnd1, callBegin); m != "" {
 			u.started = true
 			return errors.Join(err, cannot("a thought holding %s: not written", m))
 		}
@@ -89,7 +89,7 @@ func (u *units) Text(t syntax.Type, s string) error {
 		return err
 	}
 	u.start()
-	if m := holds(s, openThink, sectionBegin, sectionBegin1, sectionEnd, sectionEnd1); m != "" {
+	if m := holds(s, openThink, sectionBegin, sectionBegin1, sectionEnd, sectionEnd1, callBegin); m != "" {
 		return errors.Join(err, cannot("respond text holding the marker %s: not written", m))
 	}
 	u.w.WriteString(s + "\n")
