@@ -80,6 +80,8 @@ type parser struct {
 	from  state // afterOpen: the state the <tool_call> tag stood in (inText or inOpenThink)
 	lead  bool  // inOpenThink: only white space so far, so a <think> is the opener restated
 
+	thought bool // the open reasoning holds text other than white space
+
 	thinkStart syntax.Pos
 
 	// The open block (<tool_call> or <tool_response>).
@@ -126,6 +128,8 @@ func (p *parser) step(data []byte, eof bool) int {
 		n, closed := p.Inside(syntax.Think, data, eof, closeThink)
 		if closed {
 			p.state = inText
+		} else {
+			p.sawThought(data[:n])
 		}
 		return n
 	case afterOpen:
@@ -181,6 +185,7 @@ func (p *parser) openThinkText(data []byte, eof bool) int {
 		}
 	}
 	if n := p.TextBefore(syntax.Think, data, '<'); n > 0 {
+		p.sawThought(data[:n])
 		return n
 	}
 	wait := false
@@ -202,7 +207,15 @@ func (p *parser) openThinkText(data []byte, eof bool) int {
 	}
 	n := scan.TextUntil(data, '<', func(rest []byte) bool { return startsMarker(rest, openMarkers, eof) })
 	p.Text(syntax.Think, data[:n], off)
+	p.sawThought(data[:n])
 	return n
+}
+
+// sawThought notes reasoning text that is not only white space.
+func (p *parser) sawThought(text []byte) {
+	if !p.thought && len(jsonscan.TrimSpace(text)) > 0 {
+		p.thought = true
+	}
 }
 
 // startsMarker reports whether data, which starts with '<', is or may
@@ -220,7 +233,7 @@ func (p *parser) openMarker(m string, off int64) {
 	switch m {
 	case openThink:
 		p.BeginRun(syntax.Think, off)
-		p.thinkStart = p.Pos()
+		p.thinkStart, p.thought = p.Pos(), false
 		p.state = inThink
 	case openCall:
 		p.from = p.state
@@ -567,7 +580,7 @@ func (p *parser) finish(end int64) {
 	switch p.state {
 	case inOpenThink, inThink:
 		p.EndRun()
-		if end > p.thinkStart.Offset {
+		if p.thought {
 			p.Errorf(syntax.CodeTruncated, p.thinkStart, syntax.Span{Start: p.thinkStart.Offset, End: end}, nil,
 				"unterminated reasoning: the stream ended before %s", closeThink)
 		}

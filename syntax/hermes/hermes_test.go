@@ -103,3 +103,21 @@ func BenchmarkCallScaling(b *testing.B) {
 		b.Run(fmt.Sprintf("%dKB/chunk4", size>>10), func(b *testing.B) { benchParse(b, msg, 4, syntax.EventMode) })
 	}
 }
+
+// TestRestatedOpenerBeforeCall: with ThinkOpen, a <think> restated at the
+// start and followed at once by a call gives no thought and no error (the
+// reasoning holds no text), and the call. Found by mutating the goldens.
+func TestRestatedOpenerBeforeCall(t *testing.T) {
+	in := []byte("<think><tool_call>\n{\"name\": \"now\", \"arguments\": {}}\n</tool_call>\n")
+	var got []string
+	for _, e := range syntax.Parse(hermes.Syntax, in, syntax.Options{ThinkOpen: true}) {
+		got = append(got, e.String())
+	}
+	want := []string{`{"type":"call","name":"now","args":{}}`, `{"type":"execute"}`, `{"type":"end"}`}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Fatalf("events %v, want %v", got, want)
+	}
+	if err := syntaxtest.Check(hermes.Syntax, in, syntaxtest.Config{Options: syntax.Options{ThinkOpen: true}}); err != nil {
+		t.Fatal(err)
+	}
+}
