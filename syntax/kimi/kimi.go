@@ -51,7 +51,7 @@ var (
 )
 
 // Events complete only at '>' (every marker ends in it) or, right after a
-// call's JSON, at any byte (see argBytes).
+// call's JSON and after a failed call, at any byte (see argBytes, hold).
 var wakeSet = scan.Bytes(">")
 
 type state uint8
@@ -288,7 +288,10 @@ func (p *parser) afterFailed(data []byte, eof bool) int {
 // hold keeps the error of a failed call until the section shows what
 // follows it: a section closer right after it joins its span, so that no
 // byte of the closer is left out of every event.
-func (p *parser) hold(e syntax.Event) { p.held, p.holding = e, true }
+func (p *parser) hold(e syntax.Event) {
+	p.held, p.holding = e, true
+	p.WakeOn(nil) // any byte but white space and a closer releases it
+}
 
 // release emits the held error, its span ending at end when end is past it.
 func (p *parser) release(end int64) {
@@ -296,6 +299,7 @@ func (p *parser) release(end int64) {
 		return
 	}
 	p.holding = false
+	p.WakeOn(wakeSet)
 	e := p.held
 	e.Span.End = max(e.Span.End, end)
 	p.Emit(e)
