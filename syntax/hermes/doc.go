@@ -107,9 +107,9 @@
 //     that tag. Errors come before the execute of their message.
 //   - An unterminated <think> or reasoning opened by the prompt is a
 //     truncated error without raw (its text is the think event). Reasoning
-//     with no text in it (only "<think>", or white space) cut off by the
-//     end of the input gives nothing: there is nothing to report but that
-//     nothing was written.
+//     the prompt opened that holds no text (white space, or only the
+//     restated "<think>") cut off by the end of the input gives nothing:
+//     there is nothing to report but that nothing was written.
 //   - A <tool_call> tag followed by more white space than Options.MaxBlock
 //     is text. A block over Options.MaxBlock is an over_limit error without
 //     raw; the JSON scan goes on without storing it, to find its end.

@@ -580,7 +580,9 @@ func (p *parser) finish(end int64) {
 	switch p.state {
 	case inOpenThink, inThink:
 		p.EndRun()
-		if p.thought {
+		// An explicit <think> always says so (its bytes are in the error);
+		// reasoning the prompt opened, only when it holds text.
+		if p.state == inThink || p.thought {
 			p.Errorf(syntax.CodeTruncated, p.thinkStart, syntax.Span{Start: p.thinkStart.Offset, End: end}, nil,
 				"unterminated reasoning: the stream ended before %s", closeThink)
 		}

@@ -49,8 +49,8 @@
 //     thought; vLLM's and SGLang's Kimi reasoning parsers end it at the
 //     section opener, llama.cpp's at either). The argument and call end
 //     markers in reasoning are thought text. Reasoning cut off by the end of the input
-//     is a think event and a truncated error (reasoning with no text in it
-//     is nothing).
+//     is a think event and a truncated error (reasoning the prompt opened
+//     with no text in it gives nothing).
 //   - With Options.ThinkOpen the output starts in reasoning, with the same
 //     ends; a <think> before anything but white space is the opener
 //     restated and is passed over; a later one is thought text. Only the
@@ -87,9 +87,9 @@
 //     passed over: a closer left over after a section must not become
 //     text (or thought), and nothing follows from it. It ends the text that
 //     auto-detection streams as prose.
-//   - Reasoning cut off by the end of the input with no text in it (only
-//     "<think>", or white space) gives no error: there is nothing to report
-//     but that nothing was written.
+//   - Reasoning the prompt opened, cut off by the end of the input with no
+//     text in it (white space, or only the restated "<think>"), gives no
+//     error: there is nothing to report but that nothing was written.
 //   - Token mode: a call is announced (name, id, index) at its argument
 //     marker, and arguments that start with '{' stream as compact JSON
 //     deltas; others come whole with the call. The index is the call's

@@ -77,7 +77,8 @@ type parser struct {
 	home  state // where the open call stands: inSection, or inText for a call with no section opener
 	lead  bool  // inThink with ThinkOpen: only white space so far, so a <think> is the opener restated
 
-	thought bool // the reasoning holds text other than white space
+	thought  bool // the reasoning holds text other than white space
+	explicit bool // the reasoning was opened by a <think> in the output, not by the prompt
 
 	thinkStart syntax.Pos
 
@@ -188,7 +189,7 @@ func (p *parser) text(data []byte, eof bool) int {
 	switch m {
 	case openThink:
 		p.BeginRun(syntax.Think, off)
-		p.thinkStart, p.thought = p.Pos(), false
+		p.thinkStart, p.thought, p.explicit = p.Pos(), false, true
 		p.state = inThink
 	case sectionBegin, sectionBegin1:
 		p.EndRun()
@@ -651,7 +652,9 @@ func (p *parser) finish(end int64) {
 	switch p.state {
 	case inThink:
 		p.EndRun()
-		if p.thought {
+		// An explicit <think> always says so (its bytes are in the error);
+		// reasoning the prompt opened, only when it holds text.
+		if p.explicit || p.thought {
 			p.Errorf(syntax.CodeTruncated, p.thinkStart, syntax.Span{Start: p.thinkStart.Offset, End: end}, nil,
 				"unterminated reasoning: the stream ended before %s", closeThink)
 		}
