@@ -72,9 +72,6 @@
 //     the input with no <|tool_call_end|>; here the call is complete only
 //     at its own <|tool_call_end|> (MODEL-FORMATS §2.5), so that is an
 //     error.
-//   - The name: vLLM takes the last dotted part of the id before ':'
-//     (functions.a.b:0 gives b); here only the functions. prefix is
-//     removed (a.b), so dotted tool names survive.
 //   - Text after the section: vLLM drops it; here it is respond text.
 //   - Stray markers: SGLang strips every Kimi special token from content;
 //     here only a section closer outside a section is passed over, and the
@@ -83,6 +80,9 @@
 //
 // # Choices where the spec is silent
 //
+//   - The name is the id before its last ':', without one leading
+//     functions. prefix: functions.a.b:0 names a.b, so dotted and
+//     colon-holding tool names survive.
 //   - A section closer outside a section, in text or in reasoning, is
 //     passed over: a closer left over after a section must not become
 //     text (or thought), and nothing follows from it. It ends the text that
