@@ -13,6 +13,8 @@ import (
 	"github.com/toolparse/toolparse/syntax/gemma"
 	"github.com/toolparse/toolparse/syntax/glm"
 	"github.com/toolparse/toolparse/syntax/harmony"
+	"github.com/toolparse/toolparse/syntax/hermes"
+	"github.com/toolparse/toolparse/syntax/kimi"
 	"github.com/toolparse/toolparse/syntax/llama3"
 	"github.com/toolparse/toolparse/syntax/minimax"
 	"github.com/toolparse/toolparse/syntax/mistral"
@@ -47,7 +49,7 @@ func New(syntaxes ...syntax.Syntax) (*Registry, error) {
 // Builtin lists the syntaxes that ship with toolparse. The first, xmljson,
 // is auto-detection's fallback in the default registry.
 func Builtin() []syntax.Syntax {
-	return []syntax.Syntax{xmljson.Syntax, caret.Syntax, delimiter.Syntax, native.Syntax, xmltag.Syntax, harmony.Syntax, gemma.Syntax, pythonic.Syntax, llama3.Syntax, mistral.Syntax, qwen3coder.Syntax, glm.Syntax, deepseek.Syntax, minimax.Syntax}
+	return []syntax.Syntax{xmljson.Syntax, caret.Syntax, delimiter.Syntax, native.Syntax, xmltag.Syntax, harmony.Syntax, gemma.Syntax, pythonic.Syntax, llama3.Syntax, mistral.Syntax, qwen3coder.Syntax, glm.Syntax, deepseek.Syntax, minimax.Syntax, hermes.Syntax, kimi.Syntax}
 }
 
 var defaultRegistry = func() *Registry {
