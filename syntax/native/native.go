@@ -62,13 +62,13 @@ type parser struct {
 	refusalSpan syntax.Span
 
 	msg       message
-	names     map[string]string // call id → tool name, to name results
-	otherSeen bool              // a choice other than the first was reported
+	names     nameTable // call id → tool name, to name results
+	otherSeen bool      // a choice other than the first was reported
 }
 
 // New returns a native parser that sends its events to h.
 func New(h syntax.Handler, opts syntax.Options) syntax.Parser {
-	p := &parser{lineStart: true, names: map[string]string{}}
+	p := &parser{lineStart: true}
 	p.msg.reset()
 	p.Init(h, opts, p.step, p.finish)
 	// Events complete only where a document ends ('}' or ']'), or at a line

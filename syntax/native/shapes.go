@@ -80,7 +80,7 @@ func (p *parser) message(d fields, span syntax.Span) {
 	case "tool": // OpenAI tool result
 		name := d.s("name")
 		if name == "" {
-			name = p.names[d.s("tool_call_id")]
+			name = p.toolName(d.s("tool_call_id"))
 		}
 		p.Emit(syntax.Event{Type: syntax.Result, Tool: name, ID: d.s("tool_call_id"), Status: syntax.Success, Value: contentValue(d.get("content")), Span: span})
 		return
@@ -94,7 +94,7 @@ func (p *parser) message(d fields, span syntax.Span) {
 		return
 	}
 	// An assistant message.
-	p.text(syntax.Think, d.get("reasoning_content"), span)
+	p.reasoning(d, span)
 	if jsonscan.Kind(d.get("content")) != '[' {
 		p.text(syntax.Respond, d.get("content"), span)
 	} else {
@@ -126,6 +126,19 @@ func (p *parser) message(d fields, span syntax.Span) {
 	p.endMessage(span, anthropicCut(d.s("stop_reason")))
 }
 
+// reasoning reads a Chat message's or delta's reasoning: reasoning_content
+// (DeepSeek, vLLM, Qwen) or reasoning (Groq, OpenRouter, newer vLLM). A
+// server that sends both sends the same text twice: reasoning_content is
+// read, and reasoning only when reasoning_content is absent, null or "".
+func (p *parser) reasoning(m fields, span syntax.Span) {
+	rc := m.get("reasoning_content")
+	if s, ok := jsonscan.Unquote(rc); (ok && s != "") || (rc != nil && jsonscan.Kind(rc) != 'n' && !ok) {
+		p.text(syntax.Think, rc, span)
+		return
+	}
+	p.text(syntax.Think, m.get("reasoning"), span)
+}
+
 // contentValue is a result's content: a string stays a string; parts or
 // other JSON are kept as they are.
 func contentValue(raw []byte) []byte {
@@ -144,9 +157,10 @@ func (p *parser) wholeBlock(b fields, key string, span syntax.Span, complete boo
 	switch typ {
 	case "tool_use": // complete: emitted at its place among the blocks
 		c := p.callFor("block:"+key, b.s("id"), b.s("name"), span)
-		c.whole, c.custom = b.get("input"), b.boolean("custom")
-		if len(c.whole) == 0 {
-			c.whole = []byte("{}")
+		c.custom = b.boolean("custom")
+		p.setWhole(c, b.get("input"))
+		if len(c.whole) == 0 && !c.tooLong {
+			p.setWhole(c, []byte("{}"))
 		}
 		if complete {
 			p.completeCall(c, "")
@@ -155,9 +169,10 @@ func (p *parser) wholeBlock(b fields, key string, span syntax.Span, complete boo
 		p.toolResult(b, span)
 	case "server_tool_use", "mcp_tool_use":
 		c := p.callFor("block:"+key, b.s("id"), b.s("name"), span)
-		c.hosted, c.whole = true, b.get("input")
-		if len(c.whole) == 0 {
-			c.whole = []byte("{}")
+		c.hosted = true
+		p.setWhole(c, b.get("input"))
+		if len(c.whole) == 0 && !c.tooLong {
+			p.setWhole(c, []byte("{}"))
 		}
 		p.completeCall(c, "")
 	default:
@@ -174,7 +189,7 @@ func (p *parser) toolResult(b fields, span syntax.Span) {
 	if b.boolean("is_error") {
 		status = syntax.Failure
 	}
-	tool := p.names[b.s("tool_use_id")]
+	tool := p.toolName(b.s("tool_use_id"))
 	if tool == "" {
 		tool = b.s("name") // not Anthropic's: the renderer's name for a result whose call had no id
 	}
@@ -212,11 +227,7 @@ func (p *parser) chatCompletion(d fields, span syntax.Span) {
 			m = ch.obj("delta")
 		}
 		if m != nil {
-			if m.has("reasoning_content") {
-				p.text(syntax.Think, m.get("reasoning_content"), span)
-			} else {
-				p.text(syntax.Think, m.get("reasoning"), span)
-			}
+			p.reasoning(m, span)
 			p.content(m.get("content"), span)
 			p.refuse(m.get("refusal"), span)
 			for i, tc := range m.arr("tool_calls") {
@@ -252,7 +263,7 @@ func (p *parser) ollama(d fields, span syntax.Span) {
 				p.addArgs(c, []byte(s), span)
 			case 0:
 			default:
-				c.whole = args
+				p.setWhole(c, args)
 			}
 			p.completeCall(c, "")
 		}
@@ -280,7 +291,7 @@ func (p *parser) chatToolCall(tc fields, pos int, span syntax.Span) {
 		s, _ := jsonscan.Unquote(args)
 		p.addArgs(c, []byte(s), span)
 	case '{':
-		c.whole = args // some servers send the arguments as an object
+		p.setWhole(c, args) // some servers send the arguments as an object
 	}
 }
 
@@ -296,12 +307,17 @@ func (p *parser) anthropicEvent(d fields, typ string, span syntax.Span) {
 		key += strconv.Itoa(idx)
 	}
 	switch typ {
+	case "message_start":
+		// A message_start while a message is open (a proxy's retry, or a
+		// stream that lost its end) ends the message before it: that one
+		// never ended, so nothing of it is executed.
+		p.abandon("a new message started before the call was complete", "a new message started before this one ended")
 	case "content_block_start":
 		b := d.obj("content_block")
 		switch typ := b.s("type"); {
 		case typ == "tool_use" || anthropicHostedUse(typ):
 			c := p.callFor(key, b.s("id"), b.s("name"), span)
-			c.start, c.hosted, c.custom = b.get("input"), typ != "tool_use", b.boolean("custom")
+			c.start, c.hosted, c.custom = keep(b.get("input")), typ != "tool_use", b.boolean("custom")
 		case anthropicHostedResult(typ):
 			p.hostedResult(b, span)
 		case typ == "text":
@@ -381,7 +397,7 @@ func (p *parser) responsesEvent(d fields, typ string, span syntax.Span) {
 	case "response.function_call_arguments.done":
 		if c := p.respCall(key, outIdx, hasOut); c != nil {
 			if args, ok := d.str("arguments"); ok {
-				c.whole = []byte(args)
+				p.setWhole(c, []byte(args))
 				c.span.End = span.End
 			}
 		}
@@ -390,7 +406,7 @@ func (p *parser) responsesEvent(d fields, typ string, span syntax.Span) {
 		case "function_call":
 			c := p.callFor(respKey(it, outIdx, hasOut), it.s("call_id"), it.s("name"), span)
 			if args, ok := it.str("arguments"); ok {
-				c.whole = []byte(args)
+				p.setWhole(c, []byte(args))
 			}
 			p.completeCall(c, "")
 		case "message", "reasoning": // their text came in deltas
@@ -450,7 +466,8 @@ func (p *parser) responsesOutput(items [][]byte, span syntax.Span, incomplete bo
 		switch it.s("type") {
 		case "message":
 			if r := it.s("role"); r == "user" || r == "system" || r == "developer" {
-				continue // input of a Responses conversation: no events
+				p.endTurn(span) // input of a Responses conversation: no events
+				continue
 			}
 			for _, c := range it.arr("content") {
 				p.content(append(append([]byte{'['}, c...), ']'), span)
@@ -464,19 +481,29 @@ func (p *parser) responsesOutput(items [][]byte, span syntax.Span, incomplete bo
 		case "function_call":
 			c := p.callFor("output:"+strconv.Itoa(i), it.s("call_id"), it.s("name"), span)
 			if args, ok := it.str("arguments"); ok {
-				c.whole = []byte(args)
+				p.setWhole(c, []byte(args))
 			}
 			if !incomplete {
 				p.completeCall(c, "")
 			}
 		case "function_call_output":
-			p.EndRun()
-			p.Emit(syntax.Event{Type: syntax.Result, Tool: p.names[it.s("call_id")], ID: it.s("call_id"), Status: syntax.Success, Value: contentValue(it.get("output")), Span: span})
+			p.endTurn(span) // the batch of calls before it executes first
+			p.Emit(syntax.Event{Type: syntax.Result, Tool: p.toolName(it.s("call_id")), ID: it.s("call_id"), Status: syntax.Success, Value: contentValue(it.get("output")), Span: span})
 		default:
 			p.responsesItem(it, "output:"+strconv.Itoa(i), span, !incomplete)
 		}
 	}
 	p.EndRun()
+}
+
+// endTurn ends the assistant turn before an item of a Responses
+// conversation that is not the assistant's (a function_call_output, a user
+// message): its calls execute before their results come.
+func (p *parser) endTurn(span syntax.Span) {
+	p.EndRun()
+	if p.msg.open() > 0 || p.msg.emitted > 0 {
+		p.endMessage(span, "")
+	}
 }
 
 // gemini reads a Gemini response or stream chunk.
