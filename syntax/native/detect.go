@@ -9,9 +9,9 @@ import (
 // Detect makes native's detector (see syntax.Detector). Its evidence is at
 // the first byte of the input that is not white space: a JSON object, an
 // array whose first element is an object (or an empty array), an SSE
-// comment (a line starting with ':'), or an SSE line "data:", "event:",
-// "id:" or "retry:" followed by a space or a JSON value. A leading byte
-// order mark is passed over. Input that
+// comment (a line starting with ':'), an SSE line "data:", "event:",
+// "id:" or "retry:" followed by a space or a JSON value, or one of those
+// field names alone on its line. A leading byte order mark is passed over. Input that
 // starts with anything else is never native (a provider's output never
 // starts with prose), and native reads no prose as text.
 func Detect(syntax.Options) syntax.Detector { return &detector{at: -1} }
@@ -40,10 +40,16 @@ func (d *detector) Look(seen []byte, eof bool) syntax.Evidence {
 		d.pos = jsonscan.SkipSpace(seen, d.pos)
 		if d.pos == len(seen) {
 			d.never = eof
+			if d.bom && !eof { // evidence after the mark would start at it
+				return syntax.Evidence{At: -1, Pending: 0}
+			}
 			return syntax.Evidence{At: -1, Pending: -1, Never: d.never}
 		}
 		switch found := d.first(seen, eof); found {
 		case 0:
+			if d.bom {
+				return syntax.Evidence{At: -1, Pending: 0}
+			}
 			return syntax.Evidence{At: -1, Pending: d.pos}
 		case 1:
 			d.at = d.pos
@@ -78,6 +84,12 @@ func (d *detector) first(seen []byte, eof bool) int {
 	}
 	if b[0] == ':' { // an SSE comment (OpenRouter's ": OPENROUTER PROCESSING")
 		return 1
+	}
+	for _, f := range [...]string{"data", "event", "id", "retry"} {
+		// A field with no value: its name alone on its line.
+		if full, _ := scan.MatchPrefix(b, f); full && len(b) > len(f) && (b[len(f)] == '\n' || b[len(f)] == '\r') {
+			return 1
+		}
 	}
 	for _, f := range [...]string{"data:", "event:", "id:", "retry:"} {
 		full, partial := scan.MatchPrefix(b, f)
