@@ -37,7 +37,7 @@ func (p *parser) geminiCall(fc fields, span syntax.Span) {
 		c = p.callFor(c.key, fc.s("id"), fc.s("name"), span)
 	}
 	for _, raw := range fc.arr("partialArgs") {
-		p.partialArg(c, object(raw))
+		p.partialArg(c, p.object(raw))
 	}
 	if jsonscan.Kind(fc.get("args")) == '{' && c.tree.empty() {
 		p.setWhole(c, fc.get("args"))

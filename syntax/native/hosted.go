@@ -26,7 +26,7 @@ func (p *parser) hostedResult(b fields, span syntax.Span) {
 	id := b.s("tool_use_id")
 	content := b.get("content")
 	status := syntax.Success
-	if b.boolean("is_error") || strings.HasSuffix(object(content).s("type"), "_error") {
+	if b.boolean("is_error") || strings.HasSuffix(p.probe(content).s("type"), "_error") {
 		status = syntax.Failure
 	}
 	tool := p.toolName(id)
@@ -167,7 +167,7 @@ func contains(list []string, s string) bool {
 // object.
 func pick(f fields, keep func(string) bool) []byte {
 	b := []byte{'{'}
-	for _, m := range f {
+	for _, m := range f.m {
 		k := string(m.key)
 		if !keep(k) {
 			continue

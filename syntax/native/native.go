@@ -3,6 +3,7 @@ package native
 import (
 	"bytes"
 	"fmt"
+	"strconv"
 
 	"github.com/toolparse/toolparse/internal/jsonscan"
 	"github.com/toolparse/toolparse/syntax"
@@ -70,6 +71,9 @@ type parser struct {
 	refusing    bool
 	refusal     []byte
 	refusalSpan syntax.Span
+
+	typeProblem string // the first wrong-typed member of the document being read
+	typeMore    int    // how many more
 
 	msg       message
 	names     nameTable // call id → tool name, to name results
@@ -307,6 +311,7 @@ func (p *parser) docBytes(data []byte) int {
 			p.Errorf(syntax.CodeOverLimit, p.docStart, span, nil, "JSON document longer than the limit of %d bytes", p.Options().BlockLimit())
 		} else {
 			p.document(p.doc.Bytes, span)
+			p.reportTypes(span)
 		}
 	case p.js.Err() != nil:
 		at := scan.Advance(p.Pos(), data[:n])
@@ -381,4 +386,52 @@ func (p *parser) finish(end int64) {
 		p.endBadLine(end)
 	}
 	p.endOfStream()
+}
+
+// wrongType notes a member of the document being read whose value has kind
+// got ('.' for a number that is no integer) where the parser reads kind
+// want.
+func (p *parser) wrongType(key string, got, want byte) {
+	p.wrongValue(strconv.Quote(key), got, want)
+}
+
+// wrongValue notes a value, what, of kind got where the parser reads kind
+// want.
+func (p *parser) wrongValue(what string, got, want byte) {
+	if p == nil {
+		return
+	}
+	if p.typeProblem != "" {
+		p.typeMore++
+		return
+	}
+	gotName := jsonscan.KindName(got)
+	if got == '.' {
+		gotName = "a number that is not an integer"
+	}
+	p.typeProblem = fmt.Sprintf("%s is %s, not %s", what, gotName, kindName(want))
+}
+
+func kindName(k byte) string {
+	switch k {
+	case '0':
+		return "an integer"
+	case 't':
+		return "a boolean"
+	}
+	return jsonscan.KindName(k)
+}
+
+// reportTypes reports the wrong-typed members noted while the document
+// was read: what they held was read as absent.
+func (p *parser) reportTypes(span syntax.Span) {
+	if p.typeProblem == "" {
+		return
+	}
+	more := ""
+	if p.typeMore > 0 {
+		more = fmt.Sprintf(" (and %d more member(s) of the wrong type)", p.typeMore)
+	}
+	p.Errorf(syntax.CodeMalformed, p.docStart, span, nil, "document: %s, so it was read as absent%s", p.typeProblem, more)
+	p.typeProblem, p.typeMore = "", 0
 }

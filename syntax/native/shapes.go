@@ -14,7 +14,7 @@ func (p *parser) document(raw []byte, span syntax.Span) {
 		p.messageArray(raw, span)
 		return
 	}
-	d := object(raw)
+	d := p.object(raw)
 	typ, kind := d.s("type"), d.s("object")
 	switch {
 	case d.isArr("choices") || strings.HasPrefix(kind, "chat.completion"):
@@ -37,7 +37,7 @@ func (p *parser) document(raw []byte, span syntax.Span) {
 		}
 	case d.isArr("contents"):
 		for _, c := range d.arr("contents") {
-			content := object(c)
+			content := p.object(c)
 			p.geminiContent(content.arr("parts"), content.s("role"), span)
 		}
 	case d.s("role") != "" || typ == "message":
@@ -63,9 +63,9 @@ func (p *parser) messageArray(raw []byte, span syntax.Span) {
 }
 
 func (p *parser) conversationMessage(raw []byte, span syntax.Span) {
-	m := object(raw)
+	m := p.probe(raw)
 	switch {
-	case m == nil:
+	case m.none():
 		p.Errorf(syntax.CodeMalformed, p.docStart, span, raw, "conversation message is not an object")
 	case m.isArr("parts"): // Gemini content
 		p.geminiContent(m.arr("parts"), m.s("role"), span)
@@ -85,9 +85,16 @@ func (p *parser) message(d fields, span syntax.Span) {
 		p.Emit(syntax.Event{Type: syntax.Result, Tool: name, ID: d.s("tool_call_id"), Status: syntax.Success, Value: contentValue(d.get("content")), Span: span})
 		return
 	case "user", "system", "developer":
-		// Only tool results are read from these (Anthropic tool_result blocks).
+		// Only tool results are read from these (Anthropic tool_result
+		// blocks): content given as a string holds none.
+		if !d.isArr("content") {
+			if k := jsonscan.Kind(d.get("content")); k != '"' && k != 'n' && k != 0 {
+				p.wrongType("content", k, '"')
+			}
+			return
+		}
 		for _, b := range d.arr("content") {
-			if blk := object(b); blk.s("type") == "tool_result" {
+			if blk := p.object(b); blk.s("type") == "tool_result" {
 				p.toolResult(blk, span)
 			}
 		}
@@ -100,7 +107,7 @@ func (p *parser) message(d fields, span syntax.Span) {
 	} else {
 		var bs []fields // each block walked once
 		for _, raw := range d.arr("content") {
-			bs = append(bs, object(raw))
+			bs = append(bs, p.object(raw))
 		}
 		cut := anthropicCut(d.s("stop_reason"))
 		lastUse := -1 // cut off by max_tokens: the last tool_use is left for endMessage to report
@@ -120,7 +127,7 @@ func (p *parser) message(d fields, span syntax.Span) {
 		p.refuse(d.obj("stop_details").get("explanation"), span)
 	}
 	for i, tc := range d.arr("tool_calls") {
-		p.chatToolCall(object(tc), i, span)
+		p.chatToolCall(p.object(tc), i, span)
 	}
 	p.EndRun()
 	p.endMessage(span, anthropicCut(d.s("stop_reason")))
@@ -217,21 +224,21 @@ func (p *parser) first(c fields, what string, span syntax.Span) bool {
 // chatCompletion reads an OpenAI Chat Completions response or stream chunk.
 func (p *parser) chatCompletion(d fields, span syntax.Span) {
 	for _, raw := range d.arr("choices") {
-		ch := object(raw)
+		ch := p.object(raw)
 		if !p.first(ch, "choice", span) {
 			continue
 		}
 		m := ch.obj("message")
-		whole := m != nil
-		if m == nil {
+		whole := !m.none()
+		if m.none() {
 			m = ch.obj("delta")
 		}
-		if m != nil {
+		if !m.none() {
 			p.reasoning(m, span)
 			p.content(m.get("content"), span)
 			p.refuse(m.get("refusal"), span)
 			for i, tc := range m.arr("tool_calls") {
-				p.chatToolCall(object(tc), i, span)
+				p.chatToolCall(p.object(tc), i, span)
 			}
 		}
 		if finish := ch.s("finish_reason"); finish != "" {
@@ -248,11 +255,11 @@ func (p *parser) chatCompletion(d fields, span syntax.Span) {
 // chunk (one JSON object a line). Text and thinking stream as deltas; each
 // tool call comes whole, its arguments an object; "done" ends the message.
 func (p *parser) ollama(d fields, span syntax.Span) {
-	if m := d.obj("message"); m != nil {
+	if m := d.obj("message"); !m.none() {
 		p.text(syntax.Think, m.get("thinking"), span)
 		p.content(m.get("content"), span)
 		for _, raw := range m.arr("tool_calls") {
-			tc := object(raw)
+			tc := p.object(raw)
 			fn := tc.obj("function")
 			// Each call is whole: a key of its own, so that calls in later
 			// chunks (whose positions start again at 0) are not merged.
@@ -268,6 +275,9 @@ func (p *parser) ollama(d fields, span syntax.Span) {
 			p.completeCall(c, "")
 		}
 	} else {
+		if d.has("message") && !d.has("response") { // a message of null: nothing to read
+			p.wrongType("message", jsonscan.Kind(d.get("message")), '{')
+		}
 		p.text(syntax.Think, d.get("thinking"), span)
 		p.text(syntax.Respond, d.get("response"), span)
 	}
@@ -292,6 +302,9 @@ func (p *parser) chatToolCall(tc fields, pos int, span syntax.Span) {
 		p.addArgs(c, []byte(s), span)
 	case '{':
 		p.setWhole(c, args) // some servers send the arguments as an object
+	case 'n', 0:
+	default:
+		p.setWhole(c, args) // reported: arguments that are not an object
 	}
 }
 
@@ -462,7 +475,7 @@ func (p *parser) respCall(key string, outIdx int, hasOut bool) *call {
 // one is left for endMessage to report as cut off.
 func (p *parser) responsesOutput(items [][]byte, span syntax.Span, incomplete bool) {
 	for i, raw := range items {
-		it := object(raw)
+		it := p.object(raw)
 		switch it.s("type") {
 		case "message":
 			if r := it.s("role"); r == "user" || r == "system" || r == "developer" {
@@ -475,7 +488,7 @@ func (p *parser) responsesOutput(items [][]byte, span syntax.Span, incomplete bo
 			}
 		case "reasoning":
 			for _, s := range it.arr("summary") {
-				p.text(syntax.Think, object(s).get("text"), span)
+				p.text(syntax.Think, p.object(s).get("text"), span)
 				p.EndRun()
 			}
 		case "function_call":
@@ -509,7 +522,7 @@ func (p *parser) endTurn(span syntax.Span) {
 // gemini reads a Gemini response or stream chunk.
 func (p *parser) gemini(d fields, span syntax.Span) {
 	for _, raw := range d.arr("candidates") {
-		cand := object(raw)
+		cand := p.object(raw)
 		if !p.first(cand, "candidate", span) {
 			continue
 		}
@@ -533,7 +546,7 @@ func (p *parser) geminiContent(parts [][]byte, role string, span syntax.Span) {
 
 func (p *parser) geminiParts(parts [][]byte, role string, span syntax.Span) {
 	for _, raw := range parts {
-		pt := object(raw)
+		pt := p.object(raw)
 		switch {
 		case pt.has("functionCall"):
 			p.geminiCall(pt.obj("functionCall"), span)
@@ -545,13 +558,16 @@ func (p *parser) geminiParts(parts [][]byte, role string, span syntax.Span) {
 			if role == "user" {
 				continue
 			}
+			if jsonscan.Kind(pt.get("text")) == 'n' {
+				p.wrongType("text", 'n', '"') // a text part with no text
+			}
 			t := syntax.Respond
 			if pt.boolean("thought") {
 				t = syntax.Think
 			}
 			p.text(t, pt.get("text"), span)
 		default:
-			for _, m := range pt {
+			for _, m := range pt.m {
 				if k := string(m.key); k != "thoughtSignature" && k != "thought" {
 					p.Errorf(syntax.CodeUnsupported, p.docStart, span, nil, "a part with %q is not read", k)
 					break
