@@ -36,18 +36,33 @@ func (p *parser) object(raw []byte) fields {
 }
 
 // probe returns the members of raw, or no members when raw is not an
-// object (nothing is noted).
+// object (nothing is noted). The members are kept in the parser's slab,
+// which the next document reuses: fields never outlive their document.
 func (p *parser) probe(raw []byte) fields {
 	if jsonscan.Kind(raw) != '{' {
 		return fields{p: p}
 	}
-	f := fields{m: make([]member, 0, 8), p: p}
+	if p == nil {
+		f := fields{m: make([]member, 0, 8)}
+		jsonscan.MembersRaw(raw, func(k, v []byte) bool {
+			f.m = append(f.m, member{k, v})
+			return true
+		})
+		return f
+	}
+	start := len(p.slab)
 	jsonscan.MembersRaw(raw, func(k, v []byte) bool {
-		f.m = append(f.m, member{k, v})
+		p.slab = append(p.slab, member{k, v})
 		return true
 	})
-	return f
+	if len(p.slab) == start {
+		return fields{m: noMembers, p: p}
+	}
+	return fields{m: p.slab[start:len(p.slab):len(p.slab)], p: p}
 }
+
+// noMembers is the members of an empty object: none, but an object.
+var noMembers = []member{}
 
 // none reports whether f is not an object.
 func (f fields) none() bool { return f.m == nil }

@@ -72,8 +72,9 @@ type parser struct {
 	refusal     []byte
 	refusalSpan syntax.Span
 
-	typeProblem string // the first wrong-typed member of the document being read
-	typeMore    int    // how many more
+	slab        []member // the members of the document's objects (see probe)
+	typeProblem string   // the first wrong-typed member of the document being read
+	typeMore    int      // how many more
 
 	msg       message
 	names     nameTable // call id → tool name, to name results
@@ -310,6 +311,10 @@ func (p *parser) docBytes(data []byte) int {
 		if p.doc.Over {
 			p.Errorf(syntax.CodeOverLimit, p.docStart, span, nil, "JSON document longer than the limit of %d bytes", p.Options().BlockLimit())
 		} else {
+			if cap(p.slab) > 4096 {
+				p.slab = nil // a large document's slab is not kept
+			}
+			p.slab = p.slab[:0]
 			p.document(p.doc.Bytes, span)
 			p.reportTypes(span)
 		}
