@@ -8,8 +8,10 @@ import (
 
 // Detect makes native's detector (see syntax.Detector). Its evidence is at
 // the first byte of the input that is not white space: a JSON object, an
-// array whose first element is an object (or an empty array), or an SSE
-// line "data:" or "event:" followed by a space or a JSON value. Input that
+// array whose first element is an object (or an empty array), an SSE
+// comment (a line starting with ':'), an SSE line "data:", "event:",
+// "id:" or "retry:" followed by a space or a JSON value, or one of those
+// field names alone on its line. A leading byte order mark is passed over. Input that
 // starts with anything else is never native (a provider's output never
 // starts with prose), and native reads no prose as text.
 //
@@ -24,20 +26,41 @@ type detector struct {
 	inArray int // after a leading '[': the white space before inArray is skipped
 	at      int // the evidence, once found; -1 before
 	never   bool
+	bom     bool // the input starts with a byte order mark
 }
+
+// bom is the UTF-8 byte order mark, which an SSE stream may start with.
+const bom = "\xEF\xBB\xBF"
 
 func (d *detector) Look(seen []byte, eof bool) syntax.Evidence {
 	if d.at < 0 && !d.never {
+		if d.pos == 0 {
+			switch full, partial := scan.MatchPrefix(seen, bom); {
+			case partial && !eof:
+				return syntax.Evidence{At: -1, Pending: 0}
+			case full:
+				d.pos, d.bom = len(bom), true
+			}
+		}
 		d.pos = jsonscan.SkipSpace(seen, d.pos)
 		if d.pos == len(seen) {
 			d.never = eof
+			if d.bom && !eof { // evidence after the mark would start at it
+				return syntax.Evidence{At: -1, Pending: 0}
+			}
 			return syntax.Evidence{At: -1, Pending: -1, Never: d.never}
 		}
 		switch found := d.first(seen, eof); found {
 		case 0:
+			if d.bom {
+				return syntax.Evidence{At: -1, Pending: 0}
+			}
 			return syntax.Evidence{At: -1, Pending: d.pos}
 		case 1:
 			d.at = d.pos
+			if d.bom {
+				d.at = 0 // the mark belongs to the input native reads
+			}
 		default:
 			d.never = true
 		}
@@ -64,7 +87,16 @@ func (d *detector) first(seen []byte, eof bool) int {
 		}
 		return -1
 	}
-	for _, f := range [...]string{"data:", "event:"} {
+	if b[0] == ':' { // an SSE comment (OpenRouter's ": OPENROUTER PROCESSING")
+		return 1
+	}
+	for _, f := range [...]string{"data", "event", "id", "retry"} {
+		// A field with no value: its name alone on its line.
+		if full, _ := scan.MatchPrefix(b, f); full && len(b) > len(f) && (b[len(f)] == '\n' || b[len(f)] == '\r') {
+			return 1
+		}
+	}
+	for _, f := range [...]string{"data:", "event:", "id:", "retry:"} {
 		full, partial := scan.MatchPrefix(b, f)
 		switch {
 		case partial && !eof, full && len(b) == len(f) && !eof:

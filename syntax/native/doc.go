@@ -5,6 +5,57 @@
 // results (OpenAI "tool" messages, Anthropic tool_result blocks, Gemini
 // functionResponse parts, Responses function_call_output items).
 //
+// # Shapes read
+//
+// Each document is read by its shape; every shape below has golden cases
+// in testdata.
+//
+//	Shape (how it is recognised)            What is read
+//	--------------------------------------  ------------------------------------------------------------
+//	OpenAI Chat, whole: choices[].message    content (string or typed parts), reasoning_content or
+//	  (or object chat.completion)            reasoning, refusal, tool_calls[].function{name, arguments}
+//	OpenAI Chat, stream: choices[].delta     the same as deltas; tool calls by index; finish_reason
+//	  (object chat.completion.chunk)
+//	  — Groq, OpenRouter, vLLM, DeepSeek,    delta.reasoning / message.reasoning (Groq, OpenRouter,
+//	    Mistral, Qwen through the same API   newer vLLM), reasoning_content (DeepSeek, vLLM, Qwen),
+//	                                         Mistral's text and thinking parts
+//	OpenAI Responses, whole: output[]        message (output_text, refusal parts), reasoning summary,
+//	  (or object response)                   function_call, custom_tool_call, local_shell_call,
+//	                                         shell_call, apply_patch_call, hosted items (below),
+//	                                         function_call_output (a result)
+//	OpenAI Responses, stream: type           output_item.added/.done, function_call_arguments.delta/
+//	  response.*                             .done, output_text.delta, refusal.delta,
+//	                                         reasoning_summary_text.delta, reasoning_text.delta,
+//	                                         content_part.done, reasoning_summary_part.done,
+//	                                         completed, incomplete, failed
+//	Anthropic Messages, whole: role and      content[] blocks: text, thinking, tool_use,
+//	  content[] (or type message)            server_tool_use, mcp_tool_use, *_tool_result,
+//	                                         tool_result; stop_reason, stop_details
+//	Anthropic Messages, stream: type         message_start, content_block_start/_delta (text_delta,
+//	  message_start, content_block_*, …      thinking_delta, input_json_delta)/_stop, message_delta,
+//	                                         message_stop, ping, error
+//	Gemini: candidates[] (a response or a    content.parts[]: text, thought, functionCall (whole, or
+//	  stream chunk); contents[] and          streamed with willContinue and partialArgs),
+//	  parts[] (a conversation)               functionResponse (a result); finishReason
+//	Ollama: done beside message or           message.content, message.thinking, message.tool_calls
+//	  response (/api/chat, /api/generate)    (arguments an object); response, thinking; done
+//	Conversations: messages[], a top-level   each message as above; OpenAI role "tool" messages and
+//	  array, or one message per line         Anthropic tool_result blocks are results
+//
+// # Streams
+//
+// SSE is read as the WHATWG spec says: lines end at LF, CR or CRLF; a
+// leading byte order mark is passed over; comments (lines starting with
+// ':'), id:, retry: and event: lines, and those field names alone on a
+// line (a field with no value) give no event; the data: lines of one event
+// are joined with a line feed, so one document may span several of them. A
+// blank line ends the event. In SSE and JSON-lines input a document never
+// runs past the end of its line (its event): a broken line is one error,
+// and the next line is read afresh. Input is taken as JSON lines once a
+// document has been read whole on a line of its own; before that a
+// document may span lines (a pretty-printed response), and one that breaks
+// at the first byte of a line that starts another document is cut there.
+//
 // The stream is split into JSON documents by the same incremental JSON scanner
 // the other syntaxes use, so a chunk boundary may fall anywhere; each document
 // is then read by its shape (choices, a "type" of the Responses or Anthropic
@@ -67,6 +118,28 @@
 // content part, output item or Gemini part of a kind the parser does not
 // read is an unsupported error, never nothing.
 //
+// A field of the wrong type is never silently nothing: each document
+// whose members the parser reads with another type than it expects (a
+// number where text is, a string where an index is, an element of a list
+// of objects that is not one) gives one malformed error naming the first
+// such member, after the document's events; what the member held is read
+// as absent. A null member is absent. Arguments that are neither a JSON
+// string nor an object are the call's malformed error.
+//
+// # Limits
+//
+// Memory is bounded by Options.MaxBlock beyond the document being read:
+// a message's open calls — their ids, names, arguments and 64 bytes each
+// for the parser's record — count against it together, and a call that
+// would take them over it is an over_limit error, not kept (each later
+// document about it another); a call whose own arguments or name go over
+// it is an over_limit error when it ends. The call id → tool name table
+// kept to name results is bounded by MaxBlock too: past it the oldest ids
+// are forgotten, and one over_limit error says so. No per-document cost
+// grows with the number of calls or pieces seen: a call's end finds it by
+// its key, finished calls are dropped in batches, and a name streamed in
+// pieces is appended to, not made anew.
+//
 // Quirks handled, each with a golden case: arguments absent, "" or {} for a
 // parameterless tool (→ {}); a first fragment of ""; an index of -1 or
 // starting above 0; the name, or the whole arguments, sent again in later
@@ -75,7 +148,21 @@
 // objects glued together (an error). Argument text is kept byte for byte:
 // escapes such as \u00e9 are not re-serialised.
 //
-// Choices where the spec is silent: only the first choice (or candidate) is
+// Choices where the spec is silent: an SSE line of a field other than
+// data, event, id and retry (which SSE would ignore) is an error, as
+// any line that is not JSON: no provider sends one, and a broken stream
+// does; a line of only spaces and tabs ends an SSE event as a blank line
+// does; a data: line that is not JSON is an error; JSON lines are known
+// only once a document has been read on a line of its own (see Streams).
+// A second message_start while a message is open (a proxy's retry) ends
+// that message, which never ended: its open calls are truncated errors and
+// its emitted calls get one truncated error instead of execute. Chat
+// reasoning: reasoning_content is read when it is a non-empty string,
+// reasoning otherwise (servers that send both send the same text), and
+// OpenRouter's reasoning_details, which repeat reasoning, are not read. In
+// a Responses conversation a function_call_output or a user, system or
+// developer message ends the assistant turn before it: its calls execute,
+// then the results come. Only the first choice (or candidate) is
 // read, and one error says so when there are others; user and system messages
 // give no events (parsers produce no "user" events), except their tool
 // results; a result's tool name comes from the call with its id seen earlier

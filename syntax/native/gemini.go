@@ -18,7 +18,7 @@ func (p *parser) geminiCall(fc fields, span syntax.Span) {
 	c := p.msg.gemini
 	if c == nil && !cont && !fc.has("partialArgs") { // a call given whole
 		c = p.callFor("gemini:"+strconv.Itoa(p.msg.seen), fc.s("id"), fc.s("name"), span)
-		c.whole = fc.get("args")
+		p.setWhole(c, fc.get("args"))
 		p.completeCall(c, "")
 		return
 	}
@@ -37,16 +37,16 @@ func (p *parser) geminiCall(fc fields, span syntax.Span) {
 		c = p.callFor(c.key, fc.s("id"), fc.s("name"), span)
 	}
 	for _, raw := range fc.arr("partialArgs") {
-		p.partialArg(c, object(raw))
+		p.partialArg(c, p.object(raw))
 	}
 	if jsonscan.Kind(fc.get("args")) == '{' && c.tree.empty() {
-		c.whole = fc.get("args")
+		p.setWhole(c, fc.get("args"))
 	}
 	if !cont {
 		p.msg.gemini = nil
 		c.unclosed = false
 		if c.whole == nil && c.problem == "" && !c.tooLong {
-			c.whole = c.tree.appendJSON(nil)
+			p.setWhole(c, c.tree.appendJSON(nil))
 		}
 		c.tree = nil
 		p.completeCall(c, "")

@@ -26,10 +26,10 @@ func (p *parser) hostedResult(b fields, span syntax.Span) {
 	id := b.s("tool_use_id")
 	content := b.get("content")
 	status := syntax.Success
-	if b.boolean("is_error") || strings.HasSuffix(object(content).s("type"), "_error") {
+	if b.boolean("is_error") || strings.HasSuffix(p.probe(content).s("type"), "_error") {
 		status = syntax.Failure
 	}
-	tool := p.names[id]
+	tool := p.toolName(id)
 	if tool == "" {
 		tool = b.s("name") // not Anthropic's: the renderer's name for a result whose call had no id
 	}
@@ -108,15 +108,15 @@ func (p *parser) responsesItem(it fields, key string, span syntax.Span, now bool
 	c.unclosed = false
 	if typ == "custom_tool_call" {
 		c.custom = true
-		c.whole = append(append([]byte(`{"input":`), jsonscan.Compact(it.get("input"))...), '}')
+		p.setWhole(c, append(append([]byte(`{"input":`), jsonscan.Compact(it.get("input"))...), '}'))
 		if jsonscan.Kind(it.get("input")) != '"' {
-			c.whole = it.get("input") // not a string: reported as arguments that are not an object
+			p.setWhole(c, it.get("input")) // not a string: reported as arguments that are not an object
 		}
 	} else {
-		c.whole = it.get(field)
+		p.setWhole(c, it.get(field))
 	}
 	if c.whole == nil {
-		c.whole = []byte("null")
+		p.setWhole(c, []byte("null"))
 	}
 	if now {
 		p.completeCall(c, "")
@@ -132,15 +132,15 @@ func (p *parser) hostedItem(it fields, typ, key string, req []string, span synta
 	if typ == "mcp_call" {
 		// The MCP tool's own arguments, a JSON string, are the args.
 		args, ok := it.str("arguments")
-		c.whole = []byte(args)
+		p.setWhole(c, []byte(args))
 		if !ok {
-			c.whole = it.get("arguments")
+			p.setWhole(c, it.get("arguments"))
 		}
 		skip = func(k string) bool {
 			return k == "id" || k == "type" || k == "status" || k == "arguments" || k == "name"
 		}
 	} else {
-		c.whole = pick(it, func(k string) bool { return contains(req, k) })
+		p.setWhole(c, pick(it, func(k string) bool { return contains(req, k) }))
 		old := skip
 		skip = func(k string) bool { return old(k) || contains(req, k) }
 	}
@@ -167,7 +167,7 @@ func contains(list []string, s string) bool {
 // object.
 func pick(f fields, keep func(string) bool) []byte {
 	b := []byte{'{'}
-	for _, m := range f {
+	for _, m := range f.m {
 		k := string(m.key)
 		if !keep(k) {
 			continue

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"strconv"
+	"unsafe"
 
 	"github.com/toolparse/toolparse/internal/jsonscan"
 	"github.com/toolparse/toolparse/syntax"
@@ -15,6 +16,7 @@ import (
 type call struct {
 	key      string
 	id, name string
+	nameBuf  []byte        // a name streamed in pieces (name views it)
 	pos      syntax.Pos    // the document where it started
 	span     syntax.Span   // from its first document to its last
 	args     []byte        // argument text accumulated from fragments
@@ -23,8 +25,11 @@ type call struct {
 	js       jsonscan.JSON // scans args as they arrive
 	trailing bool          // text came after the arguments' JSON value
 	tooLong  bool
-	started  bool // token mode: its first partial event was sent
-	index    int  // its place among the message's calls
+	over     string // why it is over the limit, when not for its arguments alone
+	started  bool   // token mode: its first partial event was sent
+	index    int    // its place among the message's calls
+	done     bool   // completed: no longer open
+	cost     int    // bytes counted against MaxBlock while it is open
 
 	hosted   bool   // run by the provider: a hosted_call, never a call
 	custom   bool   // a free-text input, given as args {"input": text}
@@ -34,10 +39,16 @@ type call struct {
 	problem  string // Gemini: why the partialArgs cannot be assembled
 }
 
+// callOverhead is what an open call costs against MaxBlock beside its id,
+// name and arguments: the parser's own record of it.
+const callOverhead = 64
+
 // message is the assistant message whose calls are being assembled.
 type message struct {
-	calls   []*call // not yet finished, in order of first appearance
+	calls   []*call // in order of first appearance; finished ones are dropped now and then
 	byKey   map[string]*call
+	nOpen   int // calls open
+	used    int // bytes the open calls cost, against MaxBlock
 	emitted int // valid calls emitted
 	seen    int // calls started
 	first   syntax.Pos
@@ -49,12 +60,108 @@ func (m *message) reset() {
 	if m.byKey == nil || len(m.byKey) > 0 {
 		m.byKey = map[string]*call{}
 	}
-	m.emitted, m.seen = 0, 0
+	m.nOpen, m.used, m.emitted, m.seen = 0, 0, 0, 0
 	m.gemini = nil
 }
 
+// open is the number of calls open.
+func (m *message) open() int { return m.nOpen }
+
+// charge counts n more bytes of c against the limit of the message's open
+// calls. It reports false, counting nothing, when they would go over it.
+func (p *parser) charge(c *call, n int) bool {
+	if p.msg.used+n > p.Options().BlockLimit() {
+		return false
+	}
+	c.cost += n
+	p.msg.used += n
+	return true
+}
+
+// overOpen says that what of a call takes its message's open calls over
+// the limit.
+func (p *parser) overOpen(what string) string {
+	return fmt.Sprintf("%s would take the open calls of its message over the limit of %d bytes", what, p.Options().BlockLimit())
+}
+
+// setWhole gives c its arguments whole, a copy of raw (nil: none), counted
+// against the limit.
+func (p *parser) setWhole(c *call, raw []byte) {
+	p.charge(c, -len(c.whole))
+	c.whole = nil
+	if raw == nil || c.tooLong {
+		return
+	}
+	if !p.charge(c, len(raw)) {
+		c.tooLong, c.over = true, p.overOpen("its arguments")
+		return
+	}
+	c.whole = keep(raw)
+}
+
+// nameTable maps call ids to tool names, to name the results that answer
+// them. It is bounded by MaxBlock: past it, the oldest ids are forgotten.
+type nameTable struct {
+	m      map[string]string
+	order  []string // ids, oldest first, from head on
+	head   int
+	bytes  int
+	warned bool
+}
+
+// nameCost is what an entry of the table costs beside its id and name.
+const nameCost = 32
+
+// remember records the tool name of call id.
+func (p *parser) remember(id, name string, pos syntax.Pos, span syntax.Span) {
+	t := &p.names
+	if t.m == nil {
+		t.m = map[string]string{}
+	}
+	if old, ok := t.m[id]; ok {
+		t.bytes += len(name) - len(old)
+		t.m[id] = name
+	} else {
+		t.m[id] = name
+		t.order = append(t.order, id)
+		t.bytes += len(id) + len(name) + nameCost
+	}
+	evicted := false
+	for t.bytes > p.Options().BlockLimit() && t.head < len(t.order) {
+		old := t.order[t.head]
+		t.order[t.head] = ""
+		t.head++
+		t.bytes -= len(old) + len(t.m[old]) + nameCost
+		delete(t.m, old)
+		evicted = true
+	}
+	if t.head > 32 && t.head > len(t.order)/2 {
+		t.order = append(t.order[:0], t.order[t.head:]...)
+		t.head = 0
+	}
+	if evicted && !t.warned {
+		t.warned = true
+		p.Errorf(syntax.CodeOverLimit, pos, span, nil,
+			"the call ids kept to name their results are over the limit of %d bytes: the oldest are forgotten, and a result that answers one of them has no tool name", p.Options().BlockLimit())
+	}
+}
+
+// toolName is the tool name of call id, "" when it is not known.
+func (p *parser) toolName(id string) string { return p.names.m[id] }
+
+// keep copies a value of the document being read that a call keeps beyond
+// it: the document's buffer is reused by the next one.
+func keep(b []byte) []byte {
+	if b == nil {
+		return nil
+	}
+	return bytes.Clone(b)
+}
+
 // callFor returns the call at key, starting one if there is none, or if the
-// call there has another id (parallel calls that share one index).
+// call there has another id (parallel calls that share one index). A call
+// that would take the message's open calls over MaxBlock is not started: an
+// over_limit error reports it, and a call that reads nothing is returned.
 func (p *parser) callFor(key, id, name string, span syntax.Span) *call {
 	c := p.msg.byKey[key]
 	if c != nil && id != "" && c.id != "" && id != c.id {
@@ -62,25 +169,49 @@ func (p *parser) callFor(key, id, name string, span syntax.Span) *call {
 		c = nil
 	}
 	if c == nil {
-		if len(p.msg.calls) == 0 && p.msg.emitted == 0 {
+		c = &call{key: key, pos: p.docStart, span: span, index: p.msg.seen}
+		if !p.charge(c, callOverhead+len(id)+len(name)) {
+			c.id, c.name = id, name
+			p.Errorf(syntax.CodeOverLimit, p.docStart, span, nil, "call %s: the message's open calls are over the limit of %d bytes (%d open), so it is not read",
+				c.label(), p.Options().BlockLimit(), p.msg.nOpen)
+			c.done, c.tooLong = true, true
+			return c
+		}
+		if p.msg.nOpen == 0 && p.msg.emitted == 0 {
 			p.msg.first = p.docStart
 		}
-		c = &call{key: key, pos: p.docStart, span: span, index: p.msg.seen}
 		p.msg.seen++
+		p.msg.nOpen++
 		c.js.Reset(p.Options().DepthLimit())
 		p.msg.byKey[key] = c
 		p.msg.calls = append(p.msg.calls, c)
+		c.id, c.name = id, name
+		return c
 	}
 	c.span.End = span.End
-	if c.id == "" {
+	if c.done {
+		return c
+	}
+	if c.id == "" && id != "" && p.charge(c, len(id)) {
 		c.id = id
 	}
 	switch {
 	case name == "" || name == c.name:
 	case c.name == "":
-		c.name = name
-	default:
-		c.name += name // a name streamed in pieces
+		if p.charge(c, len(name)) {
+			c.name = name
+		}
+	case !p.charge(c, len(name)):
+		c.tooLong, c.over = true, p.overOpen("its name")
+	default: // a name streamed in pieces: appended, not concatenated anew
+		if c.nameBuf == nil {
+			c.nameBuf = append([]byte(nil), c.name...)
+		}
+		c.nameBuf = scan.Append(c.nameBuf, []byte(name))
+		// The bytes of nameBuf up to its length are never written again
+		// (Append writes past them, or copies them), so the view is a
+		// string that does not change.
+		c.name = unsafe.String(unsafe.SliceData(c.nameBuf), len(c.nameBuf))
 	}
 	return c
 }
@@ -96,7 +227,13 @@ func (p *parser) addArgs(c *call, frag []byte, span syntax.Span) {
 		return
 	}
 	if len(c.args)+len(frag) > p.Options().BlockLimit() {
-		c.tooLong, c.args = true, nil
+		c.tooLong = true
+	} else if !p.charge(c, len(frag)) {
+		c.tooLong, c.over = true, p.overOpen("its arguments")
+	}
+	if c.tooLong {
+		p.charge(c, -len(c.args))
+		c.args = nil
 		return
 	}
 	c.args = scan.Append(c.args, frag)
@@ -126,20 +263,37 @@ func (p *parser) addArgs(c *call, frag []byte, span syntax.Span) {
 // hosted_call), anything else becomes an error naming the call. cut, if set,
 // says why the call was cut off. It reports whether the call was emitted.
 func (p *parser) completeCall(c *call, cut string) bool {
-	delete(p.msg.byKey, c.key)
-	for i, x := range p.msg.calls {
-		if x == c {
-			p.msg.calls = append(p.msg.calls[:i], p.msg.calls[i+1:]...)
-			break
+	if c.done {
+		return false // not read: over the limit, and reported
+	}
+	c.done = true
+	if p.msg.byKey[c.key] == c {
+		delete(p.msg.byKey, c.key)
+	}
+	p.msg.nOpen--
+	p.msg.used -= c.cost
+	if n := len(p.msg.calls); n >= 16 && p.msg.nOpen < n/2 {
+		// Drop the finished calls: each one is copied at most once
+		// for every call finished before it, so the cost stays linear.
+		open := p.msg.calls[:0]
+		for _, x := range p.msg.calls {
+			if !x.done {
+				open = append(open, x)
+			}
 		}
+		clear(p.msg.calls[len(open):])
+		p.msg.calls = open
 	}
 	if c.id != "" && c.name != "" {
-		p.names[c.id] = c.name
+		p.remember(c.id, c.name, c.pos, c.span)
 	}
 	args, code, problem := c.finalArgs(p.Options().DepthLimit())
 	switch {
 	case c.tooLong:
 		code, problem = syntax.CodeOverLimit, fmt.Sprintf("its arguments are longer than the limit of %d bytes", p.Options().BlockLimit())
+		if c.over != "" {
+			problem = c.over
+		}
 	case cut != "":
 		code, problem = syntax.CodeTruncated, "it was cut off ("+cut+") and is not executed"
 	case c.unclosed:
@@ -217,10 +371,14 @@ func (c *call) finalArgs(maxDepth int) ([]byte, syntax.Code, string) {
 // reported as cut off), and execute follows if any call was valid.
 func (p *parser) endMessage(span syntax.Span, cut string) {
 	calls := p.msg.calls
-	p.msg.calls = nil // so that completing each one does not search the list
+	p.msg.calls = nil // so that completing each one does not compact the list
+	last := len(calls) - 1
+	for last >= 0 && calls[last].done {
+		last--
+	}
 	for i, c := range calls {
 		reason := ""
-		if i == len(calls)-1 {
+		if i == last {
 			reason = cut
 		}
 		p.completeCall(c, reason)
@@ -233,15 +391,22 @@ func (p *parser) endMessage(span syntax.Span, cut string) {
 
 // endOfStream reports what the stream left unfinished.
 func (p *parser) endOfStream() {
+	p.abandon("the stream ended before the call was complete", "the stream ended before the message did")
+}
+
+// abandon ends a message that will never end: its open calls are truncated
+// errors (cut says why), and if it emitted calls, one truncated error
+// (ended says why) stands for the execute they do not get.
+func (p *parser) abandon(cut, ended string) {
 	p.EndRun()
 	calls := p.msg.calls
 	p.msg.calls = nil
 	for _, c := range calls {
-		p.completeCall(c, "the stream ended before the call was complete")
+		p.completeCall(c, cut)
 	}
 	if p.msg.emitted > 0 {
 		p.Errorf(syntax.CodeTruncated, p.msg.first, syntax.Span{Start: p.msg.first.Offset, End: p.msg.first.Offset}, nil,
-			"the stream ended before the message did: its %d call(s) get no execute", p.msg.emitted)
+			"%s: its %d call(s) get no execute", ended, p.msg.emitted)
 	}
 	p.msg.reset()
 }

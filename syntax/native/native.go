@@ -3,6 +3,7 @@ package native
 import (
 	"bytes"
 	"fmt"
+	"strconv"
 
 	"github.com/toolparse/toolparse/internal/jsonscan"
 	"github.com/toolparse/toolparse/syntax"
@@ -28,27 +29,37 @@ var Syntax = syntax.Syntax{
 		"Each call's arguments must be a JSON object that fits the tool's parameters. The examples show the calls in the API's message form.",
 }
 
-var wakeSet = scan.Bytes("}]\n")
+var wakeSet = scan.Bytes("}]\n\r")
 
 type state uint8
 
 const (
 	atLine   state = iota // between documents
 	inDoc                 // inside a JSON document
-	skipLine              // skipping the rest of an SSE field line (event:, id:, …)
+	skipLine              // skipping the rest of an SSE field line (event:, id:, a comment)
 	badLine               // gathering a line that is not JSON
 )
 
 type parser struct {
 	scan.Core
 	state     state
-	lineStart bool // only white space since the last newline
+	began     bool // past the start of the input and its byte order mark, if any
+	lineStart bool // only spaces and tabs since the last line end
+	cr        bool // the last byte taken was a CR line end: an LF right after it is part of it
+	inData    bool // in the value of an SSE data: line
 	afterData bool // just after "data:": "[DONE]" may follow
+	lines     bool // the input is JSON lines: a document was read whole on a line of its own
 
 	// The document being read.
 	docStart syntax.Pos
+	docEnd   int64 // the offset just past the bytes it took so far
 	doc      scan.Block
 	js       jsonscan.JSON
+	docSSE   bool // it is the data of an SSE event: the event's next data: line may go on with it
+	docLine  bool // it is a line of JSON lines: it ends with its line
+	docFirst bool // it started at the start of a line
+	docBreak bool // it took a line end
+	held     bool // an SSE document is open at a line end, waiting for its event's next data: line
 
 	// A line that is not JSON.
 	badStart syntax.Pos
@@ -61,14 +72,18 @@ type parser struct {
 	refusal     []byte
 	refusalSpan syntax.Span
 
+	slab        []member // the members of the document's objects (see probe)
+	typeProblem string   // the first wrong-typed member of the document being read
+	typeMore    int      // how many more
+
 	msg       message
-	names     map[string]string // call id → tool name, to name results
-	otherSeen bool              // a choice other than the first was reported
+	names     nameTable // call id → tool name, to name results
+	otherSeen bool      // a choice other than the first was reported
 }
 
 // New returns a native parser that sends its events to h.
 func New(h syntax.Handler, opts syntax.Options) syntax.Parser {
-	p := &parser{lineStart: true, names: map[string]string{}}
+	p := &parser{lineStart: true}
 	p.msg.reset()
 	p.Init(h, opts, p.step, p.finish)
 	// Events complete only where a document ends ('}' or ']'), or at a line
@@ -89,17 +104,63 @@ func (p *parser) step(data []byte, eof bool) int {
 	return p.between(data, eof)
 }
 
-// sseFields are the SSE field names; only data: carries a document.
-var sseFields = [...]string{"data:", "event:", "id:", "retry:", ":"}
+// sseFields are the SSE field names read; only data carries a document.
+var sseFields = [...]string{"data", "event", "id", "retry"}
 
-// between handles the bytes between documents: white space, SSE field
-// names, "data: [DONE]", the start of a document, or a line that is not JSON.
+// between handles the bytes between documents: line ends, white space, SSE
+// field names and comments, "data: [DONE]", the start of a document, or a
+// line that is not JSON. Lines end at LF, CR or CRLF, as SSE says.
 func (p *parser) between(data []byte, eof bool) int {
-	if i := jsonscan.SkipSpace(data, 0); i > 0 {
-		if bytes.IndexByte(data[:i], '\n') >= 0 {
-			p.lineStart, p.afterData = true, false
+	if !p.began {
+		full, partial := scan.MatchPrefix(data, bom)
+		if partial && !eof {
+			return 0
 		}
+		p.began = true
+		if full {
+			return len(bom)
+		}
+	}
+	switch data[0] {
+	case '\n':
+		if p.cr { // the LF of a CRLF
+			p.cr = false
+			return 1
+		}
+		p.lineEnd()
+		return 1
+	case '\r':
+		p.lineEnd()
+		p.cr = true
+		return 1
+	case ' ', '\t':
+		i := 1
+		for i < len(data) && (data[i] == ' ' || data[i] == '\t') {
+			i++
+		}
+		p.cr = false
 		return i
+	}
+	p.cr = false
+	if p.lineStart {
+		n, name := sseField(data, eof)
+		switch {
+		case n < 0:
+			return 0
+		case name == "data":
+			p.lineStart, p.inData, p.afterData = false, true, true
+			if p.held { // the event's next data line: the document goes on
+				p.held, p.state = false, inDoc
+			}
+			return n
+		case n > 0:
+			p.lineStart, p.state = false, skipLine
+			return n
+		}
+		if p.held {
+			p.endHeld("the event went on with a line that is not data")
+			return scan.Again
+		}
 	}
 	if p.afterData {
 		full, partial := scan.MatchPrefix(data, "[DONE]")
@@ -113,28 +174,14 @@ func (p *parser) between(data []byte, eof bool) int {
 	}
 	if c := data[0]; c == '{' || c == '[' {
 		p.state = inDoc
-		p.docStart = p.Pos()
+		p.docStart, p.docEnd = p.Pos(), p.Offset()
+		p.docSSE, p.docLine, p.docFirst, p.docBreak = p.inData, p.lines && !p.inData, p.lineStart, false
+		p.lineStart = false
 		p.doc.Reset()
 		p.js.Reset(p.Options().DepthLimit())
 		return scan.Again // docBytes reads it
 	}
-	if p.lineStart {
-		for _, f := range sseFields {
-			full, partial := scan.MatchPrefix(data, f)
-			if partial && !eof {
-				return 0
-			}
-			if !full {
-				continue
-			}
-			if f != "data:" {
-				p.state = skipLine
-				return len(f)
-			}
-			p.lineStart, p.afterData = false, true
-			return len(f)
-		}
-	}
+	p.lineStart = false
 	p.state = badLine
 	p.badStart = p.Pos()
 	p.bad.Reset()
@@ -142,62 +189,189 @@ func (p *parser) between(data []byte, eof bool) int {
 	return scan.Again // badBytes gathers the line
 }
 
+// sseField matches an SSE field name at the start of a line: data, event,
+// id or retry, followed by its colon or by the line's end (a field with no
+// value), or a comment (a line starting with ':', name ":"). It returns the
+// bytes to take (-1: more input is needed) and the name, or 0 and "" when
+// the line is no field read.
+func sseField(data []byte, eof bool) (int, string) {
+	if data[0] == ':' {
+		return 1, ":"
+	}
+	for _, f := range sseFields {
+		full, partial := scan.MatchPrefix(data, f)
+		if partial && !eof {
+			return -1, ""
+		}
+		if !full {
+			continue
+		}
+		if len(data) == len(f) {
+			if !eof {
+				return -1, ""
+			}
+			return len(f), f
+		}
+		switch data[len(f)] {
+		case ':':
+			return len(f) + 1, f
+		case '\n', '\r':
+			return len(f), f
+		}
+	}
+	return 0, ""
+}
+
+// lineEnd notes the end of a line. A blank line ends an SSE event: a
+// document still open in it is cut off.
+func (p *parser) lineEnd() {
+	blank := p.lineStart
+	p.lineStart, p.inData, p.afterData = true, false, false
+	if blank && p.held {
+		p.endHeld("the event ended inside it")
+	}
+}
+
+// endHeld reports the SSE document that its event left unfinished.
+func (p *parser) endHeld(why string) {
+	p.held = false
+	var raw []byte
+	if !p.doc.Over {
+		raw = jsonscan.TrimSpace(p.doc.Bytes)
+	}
+	p.Errorf(syntax.CodeTruncated, p.docStart, syntax.Span{Start: p.docStart.Offset, End: p.docEnd}, raw, "truncated JSON document: %s", why)
+}
+
+// lineEndAt returns the index of the first line end (CR or LF) in data, or -1.
+func lineEndAt(data []byte) int { return bytes.IndexAny(data, "\r\n") }
+
 func (p *parser) skipLineBytes(data []byte) int {
-	i := bytes.IndexByte(data, '\n')
+	i := lineEndAt(data)
 	if i < 0 {
 		return len(data)
 	}
-	p.state, p.lineStart = atLine, true
-	return i + 1
+	p.state = atLine
+	if i == 0 {
+		return scan.Again
+	}
+	return i
 }
 
 // badBytes gathers the rest of a line that is not JSON, for its error.
 func (p *parser) badBytes(data []byte) int {
-	i := bytes.IndexByte(data, '\n')
+	i := lineEndAt(data)
 	n := len(data)
 	if i >= 0 {
-		n = i + 1
+		n = i
 	}
 	p.bad.Keep(data[:n], p.Options().BlockLimit())
-	if i >= 0 {
-		p.endBadLine(p.Offset() + int64(n))
-		p.lineStart = true
+	if i < 0 {
+		return n
+	}
+	p.endBadLine(p.Offset() + int64(n))
+	if n == 0 {
+		return scan.Again
 	}
 	return n
 }
 
 func (p *parser) endBadLine(end int64) {
 	p.state = atLine
-	p.Errorf(p.badCode, p.badStart, syntax.Span{Start: p.badStart.Offset, End: end}, jsonscan.TrimSpace(p.bad.Bytes), "%s", p.badMsg)
+	var raw []byte
+	if !p.bad.Over {
+		raw = jsonscan.TrimSpace(p.bad.Bytes)
+	}
+	p.Errorf(p.badCode, p.badStart, syntax.Span{Start: p.badStart.Offset, End: end}, raw, "%s", p.badMsg)
 }
 
-// docBytes reads a JSON document, JSON-aware, to its end.
+// docBytes reads a JSON document, JSON-aware, to its end. A document of an
+// SSE event or of JSON lines never runs past its line: at the line's end, a
+// line of JSON lines is cut off, and an SSE document waits for its event's
+// next data: line (the data lines of an event are joined with LF).
 func (p *parser) docBytes(data []byte) int {
-	n := p.js.Scan(data)
+	lim, brk := len(data), false
+	if p.docSSE || p.docLine {
+		if i := lineEndAt(data); i >= 0 {
+			lim, brk = i, true
+		}
+	}
+	n := p.js.Scan(data[:lim])
 	p.doc.Keep(data[:n], p.Options().BlockLimit())
-	span := syntax.Span{Start: p.docStart.Offset, End: p.docStart.Offset + p.doc.Len}
+	p.docEnd = p.Offset() + int64(n)
+	if !brk && !p.docBreak && lineEndAt(data[:n]) >= 0 {
+		p.docBreak = true
+	}
+	span := syntax.Span{Start: p.docStart.Offset, End: p.docEnd}
 	switch {
 	case p.js.Done():
-		p.state, p.lineStart = atLine, false
+		p.state = atLine
+		if p.docFirst && !p.docSSE && !p.docBreak {
+			p.lines = true // a document on a line of its own: JSON lines
+		}
 		if p.doc.Over {
 			p.Errorf(syntax.CodeOverLimit, p.docStart, span, nil, "JSON document longer than the limit of %d bytes", p.Options().BlockLimit())
 		} else {
+			if cap(p.slab) > 4096 {
+				p.slab = nil // a large document's slab is not kept
+			}
+			p.slab = p.slab[:0]
 			p.document(p.doc.Bytes, span)
+			p.reportTypes(span)
 		}
 	case p.js.Err() != nil:
+		at := scan.Advance(p.Pos(), data[:n])
+		if !p.docSSE && n < len(data) && (data[n] == '{' || data[n] == '[') && p.brokenAtLineStart() {
+			// A line cut off before a line that starts another
+			// document (JSON lines not yet known as such): the cut
+			// line is one error, and the next one is read afresh.
+			p.state, p.lineStart = atLine, true
+			p.Errorf(syntax.CodeTruncated, p.docStart, span, jsonscan.TrimSpace(p.doc.Bytes), "truncated JSON document: the next line, at %s, starts another document", at)
+			break
+		}
 		// The rest of the line joins the error; the next line starts afresh.
 		p.state = badLine
 		p.badStart = p.docStart
-		p.badMsg = fmt.Sprintf("invalid JSON at %s: %s", scan.Advance(p.docStart, p.doc.Bytes), p.js.Err().Msg)
+		p.badMsg = fmt.Sprintf("invalid JSON at %s: %s", at, p.js.Err().Msg)
 		p.badCode = p.js.Err().Code()
 		p.bad.Reset()
 		p.bad.Over = p.doc.Over // a line longer than the limit has no raw text, however it came in
 		p.bad.Keep(p.doc.Bytes, p.Options().BlockLimit())
-		if n == 0 { // the error was at the first byte: badBytes reads it
-			return scan.Again
+	case brk && p.docLine:
+		p.state = atLine
+		var raw []byte
+		if !p.doc.Over {
+			raw = p.doc.Bytes
 		}
+		p.Errorf(syntax.CodeTruncated, p.docStart, span, raw, "truncated JSON document: its line ended inside it")
+	case brk: // an SSE document: it may go on in the event's next data line
+		p.state = atLine
+		if p.js.Scan(newline); p.js.Err() != nil { // the line ended inside a string
+			var raw []byte
+			if !p.doc.Over {
+				raw = p.doc.Bytes
+			}
+			p.Errorf(syntax.CodeTruncated, p.docStart, span, raw, "truncated JSON document: its line ended inside a string")
+			break
+		}
+		p.doc.Keep(newline, p.Options().BlockLimit())
+		p.held = true
+	}
+	if n == 0 && p.state != inDoc {
+		return scan.Again
 	}
 	return n
+}
+
+var newline = []byte{'\n'}
+
+// brokenAtLineStart reports whether the document read so far ends with a
+// line end and white space: the byte that broke it starts a line.
+func (p *parser) brokenAtLineStart() bool {
+	if p.doc.Over {
+		return false
+	}
+	b := bytes.TrimRight(p.doc.Bytes, " \t")
+	return len(b) > 0 && (b[len(b)-1] == '\n' || b[len(b)-1] == '\r')
 }
 
 func (p *parser) finish(end int64) {
@@ -209,8 +383,60 @@ func (p *parser) finish(end int64) {
 		}
 		p.Errorf(syntax.CodeTruncated, p.docStart, syntax.Span{Start: p.docStart.Offset, End: end}, raw,
 			"truncated JSON document: the stream ended inside it")
+	case atLine:
+		if p.held {
+			p.endHeld("the stream ended inside it")
+		}
 	case badLine:
 		p.endBadLine(end)
 	}
 	p.endOfStream()
+}
+
+// wrongType notes a member of the document being read whose value has kind
+// got ('.' for a number that is no integer) where the parser reads kind
+// want.
+func (p *parser) wrongType(key string, got, want byte) {
+	p.wrongValue(strconv.Quote(key), got, want)
+}
+
+// wrongValue notes a value, what, of kind got where the parser reads kind
+// want.
+func (p *parser) wrongValue(what string, got, want byte) {
+	if p == nil {
+		return
+	}
+	if p.typeProblem != "" {
+		p.typeMore++
+		return
+	}
+	gotName := jsonscan.KindName(got)
+	if got == '.' {
+		gotName = "a number that is not an integer"
+	}
+	p.typeProblem = fmt.Sprintf("%s is %s, not %s", what, gotName, kindName(want))
+}
+
+func kindName(k byte) string {
+	switch k {
+	case '0':
+		return "an integer"
+	case 't':
+		return "a boolean"
+	}
+	return jsonscan.KindName(k)
+}
+
+// reportTypes reports the wrong-typed members noted while the document
+// was read: what they held was read as absent.
+func (p *parser) reportTypes(span syntax.Span) {
+	if p.typeProblem == "" {
+		return
+	}
+	more := ""
+	if p.typeMore > 0 {
+		more = fmt.Sprintf(" (and %d more member(s) of the wrong type)", p.typeMore)
+	}
+	p.Errorf(syntax.CodeMalformed, p.docStart, span, nil, "document: %s, so it was read as absent%s", p.typeProblem, more)
+	p.typeProblem, p.typeMore = "", 0
 }

@@ -14,7 +14,7 @@ func (p *parser) document(raw []byte, span syntax.Span) {
 		p.messageArray(raw, span)
 		return
 	}
-	d := object(raw)
+	d := p.object(raw)
 	typ, kind := d.s("type"), d.s("object")
 	switch {
 	case d.isArr("choices") || strings.HasPrefix(kind, "chat.completion"):
@@ -37,7 +37,7 @@ func (p *parser) document(raw []byte, span syntax.Span) {
 		}
 	case d.isArr("contents"):
 		for _, c := range d.arr("contents") {
-			content := object(c)
+			content := p.object(c)
 			p.geminiContent(content.arr("parts"), content.s("role"), span)
 		}
 	case d.s("role") != "" || typ == "message":
@@ -63,9 +63,9 @@ func (p *parser) messageArray(raw []byte, span syntax.Span) {
 }
 
 func (p *parser) conversationMessage(raw []byte, span syntax.Span) {
-	m := object(raw)
+	m := p.probe(raw)
 	switch {
-	case m == nil:
+	case m.none():
 		p.Errorf(syntax.CodeMalformed, p.docStart, span, raw, "conversation message is not an object")
 	case m.isArr("parts"): // Gemini content
 		p.geminiContent(m.arr("parts"), m.s("role"), span)
@@ -80,27 +80,34 @@ func (p *parser) message(d fields, span syntax.Span) {
 	case "tool": // OpenAI tool result
 		name := d.s("name")
 		if name == "" {
-			name = p.names[d.s("tool_call_id")]
+			name = p.toolName(d.s("tool_call_id"))
 		}
 		p.Emit(syntax.Event{Type: syntax.Result, Tool: name, ID: d.s("tool_call_id"), Status: syntax.Success, Value: contentValue(d.get("content")), Span: span})
 		return
 	case "user", "system", "developer":
-		// Only tool results are read from these (Anthropic tool_result blocks).
+		// Only tool results are read from these (Anthropic tool_result
+		// blocks): content given as a string holds none.
+		if !d.isArr("content") {
+			if k := jsonscan.Kind(d.get("content")); k != '"' && k != 'n' && k != 0 {
+				p.wrongType("content", k, '"')
+			}
+			return
+		}
 		for _, b := range d.arr("content") {
-			if blk := object(b); blk.s("type") == "tool_result" {
+			if blk := p.object(b); blk.s("type") == "tool_result" {
 				p.toolResult(blk, span)
 			}
 		}
 		return
 	}
 	// An assistant message.
-	p.text(syntax.Think, d.get("reasoning_content"), span)
+	p.reasoning(d, span)
 	if jsonscan.Kind(d.get("content")) != '[' {
 		p.text(syntax.Respond, d.get("content"), span)
 	} else {
 		var bs []fields // each block walked once
 		for _, raw := range d.arr("content") {
-			bs = append(bs, object(raw))
+			bs = append(bs, p.object(raw))
 		}
 		cut := anthropicCut(d.s("stop_reason"))
 		lastUse := -1 // cut off by max_tokens: the last tool_use is left for endMessage to report
@@ -120,10 +127,23 @@ func (p *parser) message(d fields, span syntax.Span) {
 		p.refuse(d.obj("stop_details").get("explanation"), span)
 	}
 	for i, tc := range d.arr("tool_calls") {
-		p.chatToolCall(object(tc), i, span)
+		p.chatToolCall(p.object(tc), i, span)
 	}
 	p.EndRun()
 	p.endMessage(span, anthropicCut(d.s("stop_reason")))
+}
+
+// reasoning reads a Chat message's or delta's reasoning: reasoning_content
+// (DeepSeek, vLLM, Qwen) or reasoning (Groq, OpenRouter, newer vLLM). A
+// server that sends both sends the same text twice: reasoning_content is
+// read, and reasoning only when reasoning_content is absent, null or "".
+func (p *parser) reasoning(m fields, span syntax.Span) {
+	rc := m.get("reasoning_content")
+	if s, ok := jsonscan.Unquote(rc); (ok && s != "") || (rc != nil && jsonscan.Kind(rc) != 'n' && !ok) {
+		p.text(syntax.Think, rc, span)
+		return
+	}
+	p.text(syntax.Think, m.get("reasoning"), span)
 }
 
 // contentValue is a result's content: a string stays a string; parts or
@@ -144,9 +164,10 @@ func (p *parser) wholeBlock(b fields, key string, span syntax.Span, complete boo
 	switch typ {
 	case "tool_use": // complete: emitted at its place among the blocks
 		c := p.callFor("block:"+key, b.s("id"), b.s("name"), span)
-		c.whole, c.custom = b.get("input"), b.boolean("custom")
-		if len(c.whole) == 0 {
-			c.whole = []byte("{}")
+		c.custom = b.boolean("custom")
+		p.setWhole(c, b.get("input"))
+		if len(c.whole) == 0 && !c.tooLong {
+			p.setWhole(c, []byte("{}"))
 		}
 		if complete {
 			p.completeCall(c, "")
@@ -155,9 +176,10 @@ func (p *parser) wholeBlock(b fields, key string, span syntax.Span, complete boo
 		p.toolResult(b, span)
 	case "server_tool_use", "mcp_tool_use":
 		c := p.callFor("block:"+key, b.s("id"), b.s("name"), span)
-		c.hosted, c.whole = true, b.get("input")
-		if len(c.whole) == 0 {
-			c.whole = []byte("{}")
+		c.hosted = true
+		p.setWhole(c, b.get("input"))
+		if len(c.whole) == 0 && !c.tooLong {
+			p.setWhole(c, []byte("{}"))
 		}
 		p.completeCall(c, "")
 	default:
@@ -174,7 +196,7 @@ func (p *parser) toolResult(b fields, span syntax.Span) {
 	if b.boolean("is_error") {
 		status = syntax.Failure
 	}
-	tool := p.names[b.s("tool_use_id")]
+	tool := p.toolName(b.s("tool_use_id"))
 	if tool == "" {
 		tool = b.s("name") // not Anthropic's: the renderer's name for a result whose call had no id
 	}
@@ -202,25 +224,21 @@ func (p *parser) first(c fields, what string, span syntax.Span) bool {
 // chatCompletion reads an OpenAI Chat Completions response or stream chunk.
 func (p *parser) chatCompletion(d fields, span syntax.Span) {
 	for _, raw := range d.arr("choices") {
-		ch := object(raw)
+		ch := p.object(raw)
 		if !p.first(ch, "choice", span) {
 			continue
 		}
 		m := ch.obj("message")
-		whole := m != nil
-		if m == nil {
+		whole := !m.none()
+		if m.none() {
 			m = ch.obj("delta")
 		}
-		if m != nil {
-			if m.has("reasoning_content") {
-				p.text(syntax.Think, m.get("reasoning_content"), span)
-			} else {
-				p.text(syntax.Think, m.get("reasoning"), span)
-			}
+		if !m.none() {
+			p.reasoning(m, span)
 			p.content(m.get("content"), span)
 			p.refuse(m.get("refusal"), span)
 			for i, tc := range m.arr("tool_calls") {
-				p.chatToolCall(object(tc), i, span)
+				p.chatToolCall(p.object(tc), i, span)
 			}
 		}
 		if finish := ch.s("finish_reason"); finish != "" {
@@ -237,11 +255,11 @@ func (p *parser) chatCompletion(d fields, span syntax.Span) {
 // chunk (one JSON object a line). Text and thinking stream as deltas; each
 // tool call comes whole, its arguments an object; "done" ends the message.
 func (p *parser) ollama(d fields, span syntax.Span) {
-	if m := d.obj("message"); m != nil {
+	if m := d.obj("message"); !m.none() {
 		p.text(syntax.Think, m.get("thinking"), span)
 		p.content(m.get("content"), span)
 		for _, raw := range m.arr("tool_calls") {
-			tc := object(raw)
+			tc := p.object(raw)
 			fn := tc.obj("function")
 			// Each call is whole: a key of its own, so that calls in later
 			// chunks (whose positions start again at 0) are not merged.
@@ -252,11 +270,14 @@ func (p *parser) ollama(d fields, span syntax.Span) {
 				p.addArgs(c, []byte(s), span)
 			case 0:
 			default:
-				c.whole = args
+				p.setWhole(c, args)
 			}
 			p.completeCall(c, "")
 		}
 	} else {
+		if d.has("message") && !d.has("response") { // a message of null: nothing to read
+			p.wrongType("message", jsonscan.Kind(d.get("message")), '{')
+		}
 		p.text(syntax.Think, d.get("thinking"), span)
 		p.text(syntax.Respond, d.get("response"), span)
 	}
@@ -280,7 +301,10 @@ func (p *parser) chatToolCall(tc fields, pos int, span syntax.Span) {
 		s, _ := jsonscan.Unquote(args)
 		p.addArgs(c, []byte(s), span)
 	case '{':
-		c.whole = args // some servers send the arguments as an object
+		p.setWhole(c, args) // some servers send the arguments as an object
+	case 'n', 0:
+	default:
+		p.setWhole(c, args) // reported: arguments that are not an object
 	}
 }
 
@@ -296,12 +320,17 @@ func (p *parser) anthropicEvent(d fields, typ string, span syntax.Span) {
 		key += strconv.Itoa(idx)
 	}
 	switch typ {
+	case "message_start":
+		// A message_start while a message is open (a proxy's retry, or a
+		// stream that lost its end) ends the message before it: that one
+		// never ended, so nothing of it is executed.
+		p.abandon("a new message started before the call was complete", "a new message started before this one ended")
 	case "content_block_start":
 		b := d.obj("content_block")
 		switch typ := b.s("type"); {
 		case typ == "tool_use" || anthropicHostedUse(typ):
 			c := p.callFor(key, b.s("id"), b.s("name"), span)
-			c.start, c.hosted, c.custom = b.get("input"), typ != "tool_use", b.boolean("custom")
+			c.start, c.hosted, c.custom = keep(b.get("input")), typ != "tool_use", b.boolean("custom")
 		case anthropicHostedResult(typ):
 			p.hostedResult(b, span)
 		case typ == "text":
@@ -381,7 +410,7 @@ func (p *parser) responsesEvent(d fields, typ string, span syntax.Span) {
 	case "response.function_call_arguments.done":
 		if c := p.respCall(key, outIdx, hasOut); c != nil {
 			if args, ok := d.str("arguments"); ok {
-				c.whole = []byte(args)
+				p.setWhole(c, []byte(args))
 				c.span.End = span.End
 			}
 		}
@@ -390,7 +419,7 @@ func (p *parser) responsesEvent(d fields, typ string, span syntax.Span) {
 		case "function_call":
 			c := p.callFor(respKey(it, outIdx, hasOut), it.s("call_id"), it.s("name"), span)
 			if args, ok := it.str("arguments"); ok {
-				c.whole = []byte(args)
+				p.setWhole(c, []byte(args))
 			}
 			p.completeCall(c, "")
 		case "message", "reasoning": // their text came in deltas
@@ -446,11 +475,12 @@ func (p *parser) respCall(key string, outIdx int, hasOut bool) *call {
 // one is left for endMessage to report as cut off.
 func (p *parser) responsesOutput(items [][]byte, span syntax.Span, incomplete bool) {
 	for i, raw := range items {
-		it := object(raw)
+		it := p.object(raw)
 		switch it.s("type") {
 		case "message":
 			if r := it.s("role"); r == "user" || r == "system" || r == "developer" {
-				continue // input of a Responses conversation: no events
+				p.endTurn(span) // input of a Responses conversation: no events
+				continue
 			}
 			for _, c := range it.arr("content") {
 				p.content(append(append([]byte{'['}, c...), ']'), span)
@@ -458,20 +488,20 @@ func (p *parser) responsesOutput(items [][]byte, span syntax.Span, incomplete bo
 			}
 		case "reasoning":
 			for _, s := range it.arr("summary") {
-				p.text(syntax.Think, object(s).get("text"), span)
+				p.text(syntax.Think, p.object(s).get("text"), span)
 				p.EndRun()
 			}
 		case "function_call":
 			c := p.callFor("output:"+strconv.Itoa(i), it.s("call_id"), it.s("name"), span)
 			if args, ok := it.str("arguments"); ok {
-				c.whole = []byte(args)
+				p.setWhole(c, []byte(args))
 			}
 			if !incomplete {
 				p.completeCall(c, "")
 			}
 		case "function_call_output":
-			p.EndRun()
-			p.Emit(syntax.Event{Type: syntax.Result, Tool: p.names[it.s("call_id")], ID: it.s("call_id"), Status: syntax.Success, Value: contentValue(it.get("output")), Span: span})
+			p.endTurn(span) // the batch of calls before it executes first
+			p.Emit(syntax.Event{Type: syntax.Result, Tool: p.toolName(it.s("call_id")), ID: it.s("call_id"), Status: syntax.Success, Value: contentValue(it.get("output")), Span: span})
 		default:
 			p.responsesItem(it, "output:"+strconv.Itoa(i), span, !incomplete)
 		}
@@ -479,10 +509,20 @@ func (p *parser) responsesOutput(items [][]byte, span syntax.Span, incomplete bo
 	p.EndRun()
 }
 
+// endTurn ends the assistant turn before an item of a Responses
+// conversation that is not the assistant's (a function_call_output, a user
+// message): its calls execute before their results come.
+func (p *parser) endTurn(span syntax.Span) {
+	p.EndRun()
+	if p.msg.open() > 0 || p.msg.emitted > 0 {
+		p.endMessage(span, "")
+	}
+}
+
 // gemini reads a Gemini response or stream chunk.
 func (p *parser) gemini(d fields, span syntax.Span) {
 	for _, raw := range d.arr("candidates") {
-		cand := object(raw)
+		cand := p.object(raw)
 		if !p.first(cand, "candidate", span) {
 			continue
 		}
@@ -506,7 +546,7 @@ func (p *parser) geminiContent(parts [][]byte, role string, span syntax.Span) {
 
 func (p *parser) geminiParts(parts [][]byte, role string, span syntax.Span) {
 	for _, raw := range parts {
-		pt := object(raw)
+		pt := p.object(raw)
 		switch {
 		case pt.has("functionCall"):
 			p.geminiCall(pt.obj("functionCall"), span)
@@ -518,13 +558,16 @@ func (p *parser) geminiParts(parts [][]byte, role string, span syntax.Span) {
 			if role == "user" {
 				continue
 			}
+			if jsonscan.Kind(pt.get("text")) == 'n' {
+				p.wrongType("text", 'n', '"') // a text part with no text
+			}
 			t := syntax.Respond
 			if pt.boolean("thought") {
 				t = syntax.Think
 			}
 			p.text(t, pt.get("text"), span)
 		default:
-			for _, m := range pt {
+			for _, m := range pt.m {
 				if k := string(m.key); k != "thoughtSignature" && k != "thought" {
 					p.Errorf(syntax.CodeUnsupported, p.docStart, span, nil, "a part with %q is not read", k)
 					break

@@ -14,6 +14,9 @@ import (
 // refuse adds a refusal's text, when raw is a string.
 func (p *parser) refuse(raw []byte, span syntax.Span) {
 	s, ok := jsonscan.Unquote(raw)
+	if k := jsonscan.Kind(raw); !ok && k != 0 && k != 'n' {
+		p.wrongValue("a refusal", k, '"')
+	}
 	if !ok || s == "" {
 		return
 	}
@@ -64,7 +67,11 @@ func (p *parser) Errorf(code syntax.Code, pos syntax.Pos, span syntax.Span, raw 
 func (p *parser) text(t syntax.Type, raw []byte, span syntax.Span) {
 	// An empty string is no text: it must not end a run of the other kind
 	// (Ollama's chunks carry "content":"" beside each thinking delta).
-	if s, ok := jsonscan.Unquote(raw); ok && s != "" {
+	s, ok := jsonscan.Unquote(raw)
+	if k := jsonscan.Kind(raw); !ok && k != 0 && k != 'n' {
+		p.wrongValue("a text value", k, '"')
+	}
+	if ok && s != "" {
 		p.flushRefusal()
 		p.TextDecoded(t, []byte(s), span)
 	}
@@ -79,7 +86,7 @@ func (p *parser) content(raw []byte, span syntax.Span) {
 		return
 	}
 	jsonscan.Elements(raw, func(e []byte, _ int) bool {
-		part := object(e)
+		part := p.object(e)
 		if typ := part.s("type"); !p.textPart(typ, part, span) {
 			p.Errorf(syntax.CodeUnsupported, p.docStart, span, nil, "a content part of type %q is not read", typ)
 		}
@@ -95,7 +102,7 @@ func (p *parser) thinking(raw []byte, span syntax.Span) {
 		return
 	}
 	jsonscan.Elements(raw, func(e []byte, _ int) bool {
-		part := object(e)
+		part := p.object(e)
 		if typ := part.s("type"); typ != "text" {
 			p.Errorf(syntax.CodeUnsupported, p.docStart, span, nil, "a thinking part of type %q is not read", typ)
 			return true
