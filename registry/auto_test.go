@@ -17,6 +17,9 @@ import (
 // another syntax's: auto cannot tell, and its choice is documented.
 var ambiguous = map[string]string{
 	"xmltag/unterminated-thinking.txtar":      "an unclosed <thinking> with no tool is prose to xmljson; auto needs </thinking> or a <tool:NAME> to pick xmltag",
+	"glm/hermes-is-text.txtar":                hermesCallElsewhere,
+	"qwen3coder/hermes-json-is-text.txtar":    hermesCallElsewhere,
+	"hermes/prose-mentions-tag.txtar":         glmBareName,
 	"llama3/json-answer-is-text.txtar":        jsonNotACall,
 	"llama3/missing-name-is-text.txtar":       jsonNotACall,
 	"llama3/adversarial-braces-is-text.txtar": jsonNotACall,

@@ -56,7 +56,10 @@
 // input whose first non-blank byte is "{" is taken for provider JSON, unless
 // its first member is "name" or "type": "function" (a Llama 3 call written
 // as text); so a model's JSON answer that is not a call ({"answer": 42}) is
-// read as a provider document that fits no shape, an error. An
+// read as a provider document that fits no shape, an error. <tool_call> is
+// shared by hermes, qwen3coder and glm, and what follows it decides ('{',
+// <function=, a name): prose that quotes "<tool_call>WORD</tool_call>" is a
+// GLM call without arguments. An
 // unclosed xmltag <thinking> holds the decision (and, in token mode, the
 // text) back to the end of the input or of the window. And a stream cut off
 // early may be read in another syntax than the whole would be: a prefix of

@@ -77,8 +77,15 @@ func (p *parser) conversationMessage(raw []byte, span syntax.Span) {
 // message reads one whole message in OpenAI or Anthropic form.
 func (p *parser) message(d fields, span syntax.Span) {
 	switch d.s("role") {
-	case "tool": // OpenAI tool result
+	case "tool", "user", "system", "developer":
+		p.endTurn(span) // the assistant's calls before it execute first
+	}
+	switch d.s("role") {
+	case "tool": // an OpenAI (or Ollama: tool_name) tool result
 		name := d.s("name")
+		if name == "" {
+			name = d.s("tool_name")
+		}
 		if name == "" {
 			name = p.toolName(d.s("tool_call_id"))
 		}
@@ -136,14 +143,17 @@ func (p *parser) message(d fields, span syntax.Span) {
 // reasoning reads a Chat message's or delta's reasoning: reasoning_content
 // (DeepSeek, vLLM, Qwen) or reasoning (Groq, OpenRouter, newer vLLM). A
 // server that sends both sends the same text twice: reasoning_content is
-// read, and reasoning only when reasoning_content is absent, null or "".
+// read, and reasoning only when reasoning_content is absent, null or "";
+// thinking (an Ollama message) when neither is there.
 func (p *parser) reasoning(m fields, span syntax.Span) {
-	rc := m.get("reasoning_content")
-	if s, ok := jsonscan.Unquote(rc); (ok && s != "") || (rc != nil && jsonscan.Kind(rc) != 'n' && !ok) {
-		p.text(syntax.Think, rc, span)
-		return
+	for _, k := range [...]string{"reasoning_content", "reasoning"} {
+		v := m.get(k)
+		if s, ok := jsonscan.Unquote(v); (ok && s != "") || (v != nil && jsonscan.Kind(v) != 'n' && !ok) {
+			p.text(syntax.Think, v, span)
+			return
+		}
 	}
-	p.text(syntax.Think, m.get("reasoning"), span)
+	p.text(syntax.Think, m.get("thinking"), span) // an Ollama message
 }
 
 // contentValue is a result's content: a string stays a string; parts or
