@@ -23,6 +23,7 @@
 //	  (or object response)                   function_call, custom_tool_call, local_shell_call,
 //	                                         shell_call, apply_patch_call, hosted items (below),
 //	                                         function_call_output (a result)
+//	OpenAI Responses, a request: input[]     the same items (user messages end the turn, give nothing)
 //	OpenAI Responses, stream: type           output_item.added/.done, function_call_arguments.delta/
 //	  response.*                             .done, output_text.delta, refusal.delta,
 //	                                         reasoning_summary_text.delta, reasoning_text.delta,
@@ -225,7 +226,8 @@
 //     with its result (web_search_call, file_search_call,
 //     code_interpreter_call, image_generation_call when the args are that
 //     item's request fields, else mcp_call); results as
-//     function_call_output items (output a string) in an output array. It
+//     function_call_output items (output a string) in a request's input
+//     array ({"input":[…]}), as the next request sends them. It
 //     cannot carry a failure status, a result that is not a string, the
 //     tool name of a result whose call is not in the output, a hosted call
 //     without its result (or the reverse), or a hosted result that is not

@@ -21,9 +21,9 @@ import (
 // part for a refusal), a function_call item per call (call_id, name, and
 // arguments as a JSON string), a custom_tool_call item per custom call
 // (its input the text), and an item per hosted call with its result. A run
-// of results is a document whose output holds a function_call_output item
-// per result (call_id, output a string): the items the next request's input
-// takes, in the output array this parser reads.
+// of results is a request's input, {"input":[…]}, holding a
+// function_call_output item per result (call_id, output a string), as the
+// next request sends them.
 //
 // A hosted call of a built-in tool (web_search, file_search,
 // code_interpreter, image_generation) whose args are that item's request
@@ -69,6 +69,9 @@ type (
 		Object string `json:"object,omitempty"`
 		Status string `json:"status,omitempty"`
 		Output []any  `json:"output"`
+	}
+	rInput struct {
+		Input []any `json:"input"`
 	}
 )
 
@@ -280,7 +283,7 @@ func (u *responsesUnits) Results(rs []syntax.Event) error {
 		}
 		items[i] = rItem{Type: "function_call_output", CallID: r.ID, Output: &content}
 	}
-	return errors.Join(err, writeLine(u.w, rResponse{Output: items}))
+	return errors.Join(err, writeLine(u.w, rInput{Input: items}))
 }
 
 func (u *responsesUnits) Flush() error { return u.w.Flush() }

@@ -25,6 +25,11 @@ func (p *parser) document(raw []byte, span syntax.Span) {
 		incomplete := d.s("status") == "incomplete"
 		p.responsesOutput(d.arr("output"), span, incomplete)
 		p.endMessage(span, cutReason(incomplete, "status incomplete"))
+	case d.isArr("input") && typ == "" && kind == "":
+		// A Responses request's input: the conversation so far (the
+		// results of the last turn's calls, user messages, earlier output).
+		p.responsesOutput(d.arr("input"), span, false)
+		p.endMessage(span, "")
 	case anthropicEvents[typ]:
 		p.anthropicEvent(d, typ, span)
 	case d.isArr("candidates"):
