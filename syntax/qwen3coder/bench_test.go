@@ -5,12 +5,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"runtime"
-	"runtime/metrics"
 	"strings"
-	"sync"
 	"testing"
-	"time"
 
+	"github.com/toolparse/toolparse/internal/memtest"
 	"github.com/toolparse/toolparse/syntax"
 	"github.com/toolparse/toolparse/syntax/qwen3coder"
 	"github.com/toolparse/toolparse/syntax/syntaxtest"
@@ -98,47 +96,6 @@ func emptyParams(size int) []byte {
 	return []byte(open + strings.Repeat(param, n) + end)
 }
 
-// peakHeap runs f and returns the most heap in use while it ran, above what
-// was in use before, sampled every 100µs, and what f allocated in all.
-func peakHeap(f func()) (peak, total uint64) {
-	runtime.GC()
-	sample := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
-	read := func() uint64 { metrics.Read(sample); return sample[0].Value.Uint64() }
-	var ms runtime.MemStats
-	runtime.ReadMemStats(&ms)
-	base, alloc := read(), ms.TotalAlloc
-	var (
-		wg   sync.WaitGroup
-		hi   uint64
-		stop = make(chan struct{})
-	)
-	wg.Go(func() {
-		t := time.NewTicker(100 * time.Microsecond)
-		defer t.Stop()
-		for {
-			if v := read(); v > hi {
-				hi = v
-			}
-			select {
-			case <-stop:
-				return
-			case <-t.C:
-			}
-		}
-	})
-	f()
-	close(stop)
-	wg.Wait()
-	if v := read(); v > hi {
-		hi = v
-	}
-	runtime.ReadMemStats(&ms)
-	if hi < base {
-		return 0, ms.TotalAlloc - alloc
-	}
-	return hi - base, ms.TotalAlloc - alloc
-}
-
 // BenchmarkEmptyParams8MB: one block just under the default 8 MiB limit
 // made of about 440,000 empty params. It reports the heap's peak and the
 // bytes allocated per parse, in MB and as multiples of the block's size.
@@ -153,7 +110,7 @@ func BenchmarkEmptyParams8MB(b *testing.B) {
 			var peak, total uint64
 			for b.Loop() {
 				calls := 0
-				pk, tot := peakHeap(func() {
+				pk, tot := memtest.PeakHeap(func() {
 					p := qwen3coder.New(func(e syntax.Event) {
 						if e.Type == syntax.Call {
 							calls++
