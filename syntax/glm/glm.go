@@ -105,7 +105,7 @@ type parser struct {
 
 	batch rawbatch.Batch // the calls since the last execute or results
 
-	names map[string]string
+	names rawvalue.Names // the call names read
 }
 
 // New returns a glm parser that sends its events to h.
@@ -304,7 +304,7 @@ func (p *parser) openCall(tag, name []byte) {
 	p.start = p.Pos()
 	p.blk.Reset()
 	p.keep(tag)
-	p.name = p.intern(name)
+	p.name = p.names.Intern(name)
 	p.bodyAt = len(tag)
 	p.rd.Reset(&format, p.Options().Mode == syntax.TokenMode)
 	if p.Options().Mode == syntax.TokenMode {
@@ -418,20 +418,6 @@ func (p *parser) finish(end int64) {
 			"unterminated <tool_response>: the stream ended before </tool_response>")
 	}
 	p.batch.Execute(&p.Core)
-}
-
-func (p *parser) intern(name []byte) string {
-	if s, ok := p.names[string(name)]; ok {
-		return s
-	}
-	s := string(name)
-	if len(name) <= 64 {
-		if p.names == nil || len(p.names) >= 256 {
-			p.names = make(map[string]string)
-		}
-		p.names[s] = s
-	}
-	return s
 }
 
 func skipSpace(b []byte) int {

@@ -121,7 +121,7 @@ type parser struct {
 
 	batch rawbatch.Batch // the calls since the last execute or results
 
-	names map[string]string
+	names rawvalue.Names // the call names read
 }
 
 // New returns a qwen3coder parser that sends its events to h.
@@ -425,7 +425,7 @@ func (p *parser) readCall(final bool) {
 			p.nameErr = "a <function=NAME> tag whose name does not end with '>' on its line"
 			return
 		}
-		p.name = p.intern(name)
+		p.name = p.names.Intern(name)
 		p.bodyAt = p.funcAt + n
 		if p.Options().Mode == syntax.TokenMode {
 			p.Emit(syntax.Event{Type: syntax.Call, Partial: true, Name: p.name, Span: p.span(0, p.bodyAt)})
@@ -564,20 +564,6 @@ func (p *parser) finish(end int64) {
 			"unterminated <tool_response>: the stream ended before </tool_response>")
 	}
 	p.batch.Execute(&p.Core)
-}
-
-func (p *parser) intern(name []byte) string {
-	if s, ok := p.names[string(name)]; ok {
-		return s
-	}
-	s := string(name)
-	if len(name) <= 64 {
-		if p.names == nil || len(p.names) >= 256 {
-			p.names = make(map[string]string)
-		}
-		p.names[s] = s
-	}
-	return s
 }
 
 func skipSpace(b []byte) int {
