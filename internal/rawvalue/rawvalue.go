@@ -425,3 +425,23 @@ func clip(b []byte) string {
 	}
 	return strconv.Quote(string(b))
 }
+
+// Names interns the call names a parser reads, so that a stream of calls to
+// the same few tools allocates each name once. The zero value is ready.
+type Names struct{ m map[string]string }
+
+// Intern returns name as a string, the same string each time for a short
+// name; it holds at most 256 names, and starts over when full.
+func (n *Names) Intern(name []byte) string {
+	if s, ok := n.m[string(name)]; ok {
+		return s
+	}
+	s := string(name)
+	if len(name) <= 64 {
+		if n.m == nil || len(n.m) >= 256 {
+			n.m = make(map[string]string)
+		}
+		n.m[s] = s
+	}
+	return s
+}

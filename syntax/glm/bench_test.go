@@ -4,16 +4,12 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"runtime"
-	"runtime/metrics"
 	"strings"
-	"sync"
 	"testing"
-	"time"
 
+	"github.com/toolparse/toolparse/internal/parsebench"
 	"github.com/toolparse/toolparse/syntax"
 	"github.com/toolparse/toolparse/syntax/glm"
-	"github.com/toolparse/toolparse/syntax/syntaxtest"
 )
 
 const denseTools = 10000
@@ -35,44 +31,14 @@ func toolDense(n int) (in, doc []byte) {
 	return b.Bytes(), j.Bytes()
 }
 
-// benchParseMode is benchParse in a given mode, reporting the cost per tool
-// when tools > 0.
-func benchParseMode(b *testing.B, in []byte, chunk int, mode syntax.Mode, tools int) {
-	b.SetBytes(int64(len(in)))
-	b.ReportAllocs()
-	var ms runtime.MemStats
-	runtime.ReadMemStats(&ms)
-	mallocs := ms.Mallocs
-	for b.Loop() {
-		p := glm.New(func(syntax.Event) {}, syntax.Options{Mode: mode})
-		syntaxtest.Feed(p, in, chunk)
-	}
-	if tools > 0 {
-		runtime.ReadMemStats(&ms)
-		b.ReportMetric(float64(ms.Mallocs-mallocs)/float64(b.N*tools), "allocs/tool")
-		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*tools), "ns/tool")
-	}
-}
-
-func benchValid(b *testing.B, doc []byte) {
-	if !json.Valid(doc) {
-		b.Fatal("baseline document is not JSON")
-	}
-	b.SetBytes(int64(len(doc)))
-	b.ReportAllocs()
-	for b.Loop() {
-		json.Valid(doc)
-	}
-}
-
 // BenchmarkToolDense: 10,000 tools of three params each (about 1.3 MB),
 // with encoding/json.Valid over a JSON document of the same calls.
 func BenchmarkToolDense(b *testing.B) {
 	in, doc := toolDense(denseTools)
-	b.Run("whole", func(b *testing.B) { benchParseMode(b, in, 0, syntax.EventMode, denseTools) })
-	b.Run("chunk4", func(b *testing.B) { benchParseMode(b, in, 4, syntax.EventMode, denseTools) })
-	b.Run("token/chunk4", func(b *testing.B) { benchParseMode(b, in, 4, syntax.TokenMode, denseTools) })
-	b.Run("json.Valid", func(b *testing.B) { benchValid(b, doc) })
+	b.Run("whole", func(b *testing.B) { parsebench.Parse(b, glm.New, in, 0, syntax.EventMode, denseTools) })
+	b.Run("chunk4", func(b *testing.B) { parsebench.Parse(b, glm.New, in, 4, syntax.EventMode, denseTools) })
+	b.Run("token/chunk4", func(b *testing.B) { parsebench.Parse(b, glm.New, in, 4, syntax.TokenMode, denseTools) })
+	b.Run("json.Valid", func(b *testing.B) { parsebench.Valid(b, doc) })
 }
 
 // BenchmarkValue300KModes: one tool with a 300 KB value, event and token
@@ -82,11 +48,11 @@ func BenchmarkValue300KModes(b *testing.B) {
 	start := bytes.Index(in, []byte("<arg_key>content</arg_key>\n<arg_value>")) + len("<arg_key>content</arg_key>\n<arg_value>")
 	end := bytes.LastIndex(in, []byte("</arg_value>\n</tool_call>"))
 	doc, _ := json.Marshal(map[string]any{"name": "write_file", "args": map[string]string{"path": "big.go", "content": string(in[start:end])}})
-	b.Run("whole", func(b *testing.B) { benchParseMode(b, in, 0, syntax.EventMode, 0) })
-	b.Run("chunk4", func(b *testing.B) { benchParseMode(b, in, 4, syntax.EventMode, 0) })
-	b.Run("token/whole", func(b *testing.B) { benchParseMode(b, in, 0, syntax.TokenMode, 0) })
-	b.Run("token/chunk4", func(b *testing.B) { benchParseMode(b, in, 4, syntax.TokenMode, 0) })
-	b.Run("json.Valid", func(b *testing.B) { benchValid(b, doc) })
+	b.Run("whole", func(b *testing.B) { parsebench.Parse(b, glm.New, in, 0, syntax.EventMode, 0) })
+	b.Run("chunk4", func(b *testing.B) { parsebench.Parse(b, glm.New, in, 4, syntax.EventMode, 0) })
+	b.Run("token/whole", func(b *testing.B) { parsebench.Parse(b, glm.New, in, 0, syntax.TokenMode, 0) })
+	b.Run("token/chunk4", func(b *testing.B) { parsebench.Parse(b, glm.New, in, 4, syntax.TokenMode, 0) })
+	b.Run("json.Valid", func(b *testing.B) { parsebench.Valid(b, doc) })
 }
 
 // emptyParams is one tool block of about size bytes holding nothing but
@@ -98,78 +64,9 @@ func emptyParams(size int) []byte {
 	return []byte(open + strings.Repeat(param, n) + end)
 }
 
-// peakHeap runs f and returns the most heap in use while it ran, above what
-// was in use before, sampled every 100µs, and what f allocated in all.
-func peakHeap(f func()) (peak, total uint64) {
-	runtime.GC()
-	sample := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
-	read := func() uint64 { metrics.Read(sample); return sample[0].Value.Uint64() }
-	var ms runtime.MemStats
-	runtime.ReadMemStats(&ms)
-	base, alloc := read(), ms.TotalAlloc
-	var (
-		wg   sync.WaitGroup
-		hi   uint64
-		stop = make(chan struct{})
-	)
-	wg.Go(func() {
-		t := time.NewTicker(100 * time.Microsecond)
-		defer t.Stop()
-		for {
-			if v := read(); v > hi {
-				hi = v
-			}
-			select {
-			case <-stop:
-				return
-			case <-t.C:
-			}
-		}
-	})
-	f()
-	close(stop)
-	wg.Wait()
-	if v := read(); v > hi {
-		hi = v
-	}
-	runtime.ReadMemStats(&ms)
-	if hi < base {
-		return 0, ms.TotalAlloc - alloc
-	}
-	return hi - base, ms.TotalAlloc - alloc
-}
-
 // BenchmarkEmptyParams8MB: one block just under the default 8 MiB limit
 // made of about 440,000 empty params. It reports the heap's peak and the
 // bytes allocated per parse, in MB and as multiples of the block's size.
 func BenchmarkEmptyParams8MB(b *testing.B) {
-	in := emptyParams(syntax.DefaultMaxBlock)
-	for _, c := range []struct {
-		name  string
-		chunk int
-	}{{"whole", 0}, {"chunk64K", 64 << 10}} {
-		b.Run(c.name, func(b *testing.B) {
-			b.SetBytes(int64(len(in)))
-			var peak, total uint64
-			for b.Loop() {
-				calls := 0
-				pk, tot := peakHeap(func() {
-					p := glm.New(func(e syntax.Event) {
-						if e.Type == syntax.Call {
-							calls++
-						}
-					}, syntax.Options{})
-					syntaxtest.Feed(p, in, c.chunk)
-				})
-				if calls != 1 {
-					b.Fatalf("%d calls, want 1", calls)
-				}
-				peak, total = max(peak, pk), max(total, tot)
-			}
-			b.ReportMetric(float64(peak)/1e6, "peak-MB")
-			b.ReportMetric(float64(total)/1e6, "alloc-MB")
-			b.ReportMetric(float64(peak)/float64(len(in)), "peak/block")
-			b.ReportMetric(float64(total)/float64(len(in)), "alloc/block")
-		})
-	}
+	parsebench.PeakHeap(b, glm.New, emptyParams(syntax.DefaultMaxBlock))
 }

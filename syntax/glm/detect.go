@@ -1,10 +1,8 @@
 package glm
 
 import (
-	"bytes"
-
+	"github.com/toolparse/toolparse/internal/rawdetect"
 	"github.com/toolparse/toolparse/syntax"
-	"github.com/toolparse/toolparse/syntax/scan"
 )
 
 // Detect makes glm's detector (see syntax.Detector). Its evidence is a
@@ -15,135 +13,27 @@ import (
 // but are no evidence by themselves; nothing inside <think> or
 // <tool_response> is evidence. With Options.ThinkOpen the input starts in
 // reasoning, which a call opener ends as </think> does.
-func Detect(opts syntax.Options) syntax.Detector {
-	d := &detector{at: -1, prose: -1}
-	if opts.ThinkOpen {
-		d.state, d.prose = detOpenThink, 0
-	}
-	return d
-}
+func Detect(opts syntax.Options) syntax.Detector { return rawdetect.New(&detectMarkers, opts) }
 
-type detectState uint8
-
-const (
-	detText      detectState = iota
-	detThink                 // inside <think>: looking for </think>
-	detOpenThink             // reasoning opened by the prompt
-	detResponse              // inside <tool_response>
-)
-
-type detector struct {
-	state detectState
-	pos   int // every marker that starts before pos is decided
-	prose int // where prose ended, once known; -1 before
-	at    int // the evidence, once found; -1 before
-}
-
-func (d *detector) fix(at int) {
-	if d.prose < 0 {
-		d.prose = at
-	}
-}
-
-func (d *detector) Look(seen []byte, eof bool) syntax.Evidence {
-	pending := -1
-	for d.at < 0 && pending < 0 && d.pos < len(seen) {
-		switch d.state {
-		case detThink, detResponse:
-			closer := closeThink
-			if d.state == detResponse {
-				closer = closeResponse
-			}
-			if k := bytes.Index(seen[d.pos:], []byte(closer)); k >= 0 {
-				d.pos += k + len(closer)
-				d.state = detText
-				continue
-			}
-			d.pos = max(d.pos, len(seen)-len(closer)+1)
-			return d.evidence(seen, -1)
-		}
-		j := bytes.IndexByte(seen[d.pos:], '<')
-		if j < 0 {
-			d.pos = len(seen)
-			break
-		}
-		i := d.pos + j
-		d.pos = i
-		rest := seen[i:]
-		wait := false // a marker that is no evidence may start here
-		if d.state == detOpenThink {
-			full, partial := scan.MatchPrefix(rest, closeThink)
-			if full {
-				d.state = detText
-				d.pos = i + len(closeThink)
-				continue
-			}
-			wait = partial && !eof
-		} else {
-			opened := false
-			for _, m := range [...]string{openThink, openResponse} {
-				full, partial := scan.MatchPrefix(rest, m)
-				if full {
-					d.fix(i)
-					d.state = detThink
-					if m == openResponse {
-						d.state = detResponse
-					}
-					d.pos = i + len(m)
-					opened = true
-					break
-				}
-				wait = wait || partial && !eof
-			}
-			if opened {
-				continue
-			}
-		}
-		switch callAt(rest, eof) {
-		case 1:
-			d.fix(i)
-			d.at = i
-		case -1:
-			if d.state == detText && bytes.HasPrefix(rest, []byte(openToolCall)) {
-				d.fix(i)
-			}
-			pending = i
-		default:
-			if wait {
-				return d.evidence(seen, -1)
-			}
-			if d.state == detText && bytes.HasPrefix(rest, []byte(openToolCall)) {
-				d.fix(i) // a shared marker: prose ends here whatever it turns out to be
-			}
-			d.pos = i + 1
-		}
-	}
-	return d.evidence(seen, pending)
+var detectMarkers = rawdetect.Markers{
+	OpenThink:     openThink,
+	CloseThink:    closeThink,
+	OpenResponse:  openResponse,
+	CloseResponse: closeResponse,
+	Shared:        []string{openToolCall},
+	CallAt:        callAt,
 }
 
 // callAt reports whether b, which starts with '<', starts a call as the
-// parser reads it: 1 yes, 0 no, -1 when more input is needed.
-func callAt(b []byte, eof bool) int {
+// parser reads it: 1 yes, 0 no, -1 when more input is needed. It reads
+// no run of white space to remember, so its second result is always 0.
+func callAt(b []byte, eof bool, _ int) (int, int) {
 	n, _, _ := callOpener(b, eof)
 	switch {
 	case n > 0:
-		return 1
+		return 1, 0
 	case n == -1:
-		return -1
+		return -1, 0
 	}
-	return 0
-}
-
-func (d *detector) evidence(seen []byte, pending int) syntax.Evidence {
-	ev := syntax.Evidence{At: d.at, Pending: pending, Prose: d.prose}
-	if ev.At >= 0 {
-		ev.Pending = -1
-	}
-	if ev.Prose < 0 {
-		ev.Prose = d.pos
-		if pending >= 0 {
-			ev.Prose = min(ev.Prose, pending)
-		}
-	}
-	return ev
+	return 0, 0
 }

@@ -3,6 +3,7 @@ package glm
 import (
 	"bytes"
 
+	"github.com/toolparse/toolparse/internal/rawbatch"
 	"github.com/toolparse/toolparse/internal/rawvalue"
 	"github.com/toolparse/toolparse/syntax"
 	"github.com/toolparse/toolparse/syntax/scan"
@@ -102,14 +103,9 @@ type parser struct {
 	name   string
 	rd     rawvalue.Reader
 
-	// The batch: names of the calls since the last execute or results, for
-	// results to name their tool by position.
-	batch                []string
-	executed             bool
-	resultIdx            int
-	batchStart, batchEnd int64
+	batch rawbatch.Batch // the calls since the last execute or results
 
-	names map[string]string
+	names rawvalue.Names // the call names read
 }
 
 // New returns a glm parser that sends its events to h.
@@ -303,14 +299,12 @@ func (p *parser) openThink(data []byte, eof bool) int {
 // openCall starts a call: tag is <tool_call>, white space and the name.
 func (p *parser) openCall(tag, name []byte) {
 	p.EndRun() // a call opener also ends reasoning opened by the prompt
-	if p.executed {
-		p.batch, p.executed, p.resultIdx = p.batch[:0], false, 0
-	}
+	p.batch.Open()
 	p.state = inCall
 	p.start = p.Pos()
 	p.blk.Reset()
 	p.keep(tag)
-	p.name = p.intern(name)
+	p.name = p.names.Intern(name)
 	p.bodyAt = len(tag)
 	p.rd.Reset(&format, p.Options().Mode == syntax.TokenMode)
 	if p.Options().Mode == syntax.TokenMode {
@@ -378,69 +372,28 @@ func (p *parser) closeCall(bodyEnd int, end int64) {
 	}
 	args := p.rd.AppendJSON(nil, body)
 	p.Emit(syntax.Event{Type: syntax.Call, Name: p.name, Args: args, Strings: true, Pos: p.start, Span: span})
-	if len(p.batch) == 0 {
-		p.batchStart = p.start.Offset
-	}
-	p.batch = append(p.batch, p.name)
-	p.batchEnd = end
+	p.batch.Add(p.name, p.start.Offset, end)
 }
 
 // openResponse starts a <tool_response> block: the calls before it were
 // executed.
 func (p *parser) openResponse() {
 	p.EndRun()
-	p.execute()
+	p.batch.Execute(&p.Core)
 	p.state = inResponse
 	p.start = p.Pos()
 	p.blk.Reset()
 	p.keep([]byte(openResponse))
 }
 
-// execute emits the execute of the batch, if it has calls not executed. It
-// covers the batch's blocks.
-func (p *parser) execute() {
-	if len(p.batch) > 0 && !p.executed {
-		p.Emit(syntax.Event{Type: syntax.Execute, Span: syntax.Span{Start: p.batchStart, End: p.batchEnd}})
-		p.executed = true
-		p.resultIdx = 0
-	}
-}
-
 // response keeps a tool response's bytes up to </tool_response>.
 func (p *parser) response(data []byte, eof bool) int {
-	if i := bytes.Index(data, []byte(closeResponse)); i >= 0 {
-		n := i + len(closeResponse)
-		p.keep(data[:n])
-		p.closeResponse()
-		return n
-	}
-	n := len(data)
-	if !eof {
-		n -= scan.PartialSuffix(data, closeResponse)
-	}
-	p.keep(data[:n])
-	if n == 0 && !eof {
-		return 0
+	n, closed := rawbatch.Response(&p.Core, &p.blk, data, eof, closeResponse)
+	if closed {
+		p.state = inText
+		p.batch.Result(&p.Core, &p.blk, p.start, openResponse, closeResponse)
 	}
 	return n
-}
-
-func (p *parser) closeResponse() {
-	p.state = inText
-	span := syntax.Span{Start: p.start.Offset, End: p.start.Offset + p.blk.Len}
-	if p.blk.Over {
-		p.Errorf(syntax.CodeOverLimit, p.start, span, nil, "a tool response longer than the limit of %d bytes", p.Options().BlockLimit())
-		return
-	}
-	content := p.blk.Bytes[len(openResponse) : len(p.blk.Bytes)-len(closeResponse)]
-	content = bytes.TrimPrefix(content, []byte{'\n'})
-	content = bytes.TrimSuffix(content, []byte{'\n'})
-	tool := ""
-	if p.executed && p.resultIdx < len(p.batch) {
-		tool = p.batch[p.resultIdx]
-	}
-	p.resultIdx++
-	p.Emit(syntax.Event{Type: syntax.Result, Tool: tool, Status: syntax.Success, Value: syntax.AppendQuote(nil, string(content)), Span: span})
 }
 
 func (p *parser) finish(end int64) {
@@ -464,21 +417,7 @@ func (p *parser) finish(end int64) {
 		p.Errorf(syntax.CodeTruncated, p.start, syntax.Span{Start: p.start.Offset, End: end}, raw,
 			"unterminated <tool_response>: the stream ended before </tool_response>")
 	}
-	p.execute()
-}
-
-func (p *parser) intern(name []byte) string {
-	if s, ok := p.names[string(name)]; ok {
-		return s
-	}
-	s := string(name)
-	if len(name) <= 64 {
-		if p.names == nil || len(p.names) >= 256 {
-			p.names = make(map[string]string)
-		}
-		p.names[s] = s
-	}
-	return s
+	p.batch.Execute(&p.Core)
 }
 
 func skipSpace(b []byte) int {

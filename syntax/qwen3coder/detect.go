@@ -1,8 +1,7 @@
 package qwen3coder
 
 import (
-	"bytes"
-
+	"github.com/toolparse/toolparse/internal/rawdetect"
 	"github.com/toolparse/toolparse/syntax"
 	"github.com/toolparse/toolparse/syntax/scan"
 )
@@ -16,118 +15,15 @@ import (
 // but are no evidence by themselves; nothing inside <think> or
 // <tool_response> is evidence. With Options.ThinkOpen the input starts in
 // reasoning, which a call opener ends as </think> does.
-func Detect(opts syntax.Options) syntax.Detector {
-	d := &detector{at: -1, prose: -1, wsFor: -1}
-	if opts.ThinkOpen {
-		d.state, d.prose = detOpenThink, 0
-	}
-	return d
-}
+func Detect(opts syntax.Options) syntax.Detector { return rawdetect.New(&detectMarkers, opts) }
 
-type detectState uint8
-
-const (
-	detText      detectState = iota
-	detThink                 // inside <think>: looking for </think>
-	detOpenThink             // reasoning opened by the prompt
-	detResponse              // inside <tool_response>
-)
-
-type detector struct {
-	state detectState
-	pos   int // every marker that starts before pos is decided
-	prose int // where prose ended, once known; -1 before
-	at    int // the evidence, once found; -1 before
-	wsFor int // the pending opener whose white space was read up to ws (relative to it)
-	ws    int
-}
-
-func (d *detector) fix(at int) {
-	if d.prose < 0 {
-		d.prose = at
-	}
-}
-
-func (d *detector) Look(seen []byte, eof bool) syntax.Evidence {
-	pending := -1
-	for d.at < 0 && pending < 0 && d.pos < len(seen) {
-		switch d.state {
-		case detThink, detResponse:
-			closer := closeThink
-			if d.state == detResponse {
-				closer = closeResponse
-			}
-			if k := bytes.Index(seen[d.pos:], []byte(closer)); k >= 0 {
-				d.pos += k + len(closer)
-				d.state = detText
-				continue
-			}
-			d.pos = max(d.pos, len(seen)-len(closer)+1)
-			return d.evidence(seen, -1)
-		}
-		j := bytes.IndexByte(seen[d.pos:], '<')
-		if j < 0 {
-			d.pos = len(seen)
-			break
-		}
-		i := d.pos + j
-		d.pos = i
-		rest := seen[i:]
-		wait := false // a marker that is no evidence may start here
-		if d.state == detOpenThink {
-			full, partial := scan.MatchPrefix(rest, closeThink)
-			if full {
-				d.state = detText
-				d.pos = i + len(closeThink)
-				continue
-			}
-			wait = partial && !eof
-		} else {
-			opened := false
-			for _, m := range [...]string{openThink, openResponse} {
-				full, partial := scan.MatchPrefix(rest, m)
-				if full {
-					d.fix(i)
-					d.state = detThink
-					if m == openResponse {
-						d.state = detResponse
-					}
-					d.pos = i + len(m)
-					opened = true
-					break
-				}
-				wait = wait || partial && !eof
-			}
-			if opened {
-				continue
-			}
-		}
-		ws := 0
-		if d.wsFor == i {
-			ws = d.ws
-		}
-		c, ws := callAt(rest, eof, ws)
-		d.wsFor, d.ws = i, ws
-		switch c {
-		case 1:
-			d.fix(i)
-			d.at = i
-		case -1:
-			if d.state == detText && (bytes.HasPrefix(rest, []byte(openToolCall)) || bytes.HasPrefix(rest, []byte(openFunction))) {
-				d.fix(i)
-			}
-			pending = i
-		default:
-			if wait {
-				return d.evidence(seen, -1)
-			}
-			if d.state == detText && (bytes.HasPrefix(rest, []byte(openToolCall)) || bytes.HasPrefix(rest, []byte(openFunction))) {
-				d.fix(i) // a shared marker: prose ends here whatever it turns out to be
-			}
-			d.pos = i + 1
-		}
-	}
-	return d.evidence(seen, pending)
+var detectMarkers = rawdetect.Markers{
+	OpenThink:     openThink,
+	CloseThink:    closeThink,
+	OpenResponse:  openResponse,
+	CloseResponse: closeResponse,
+	Shared:        []string{openToolCall, openFunction},
+	CallAt:        callAt,
 }
 
 // callAt reports whether b, which starts with '<', starts a call as the
@@ -169,18 +65,4 @@ func callAt(b []byte, eof bool, ws int) (int, int) {
 		return -1, i
 	}
 	return 0, i
-}
-
-func (d *detector) evidence(seen []byte, pending int) syntax.Evidence {
-	ev := syntax.Evidence{At: d.at, Pending: pending, Prose: d.prose}
-	if ev.At >= 0 {
-		ev.Pending = -1
-	}
-	if ev.Prose < 0 {
-		ev.Prose = d.pos
-		if pending >= 0 {
-			ev.Prose = min(ev.Prose, pending)
-		}
-	}
-	return ev
 }

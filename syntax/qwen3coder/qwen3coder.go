@@ -3,6 +3,7 @@ package qwen3coder
 import (
 	"bytes"
 
+	"github.com/toolparse/toolparse/internal/rawbatch"
 	"github.com/toolparse/toolparse/internal/rawvalue"
 	"github.com/toolparse/toolparse/syntax"
 	"github.com/toolparse/toolparse/syntax/scan"
@@ -118,14 +119,9 @@ type parser struct {
 	failed  bool  // afterCall: the call is not valid; its error waits for closeCall
 	wrapped bool  // the call opened with <tool_call>
 
-	// The batch: names of the calls since the last execute or results, for
-	// results to name their tool by position.
-	batch                []string
-	executed             bool  // an execute closed batch
-	batchStart, batchEnd int64 // the source of the batch's blocks
-	resultIdx            int
+	batch rawbatch.Batch // the calls since the last execute or results
 
-	names map[string]string
+	names rawvalue.Names // the call names read
 }
 
 // New returns a qwen3coder parser that sends its events to h.
@@ -364,9 +360,7 @@ func (p *parser) probe(data []byte, eof bool) int {
 // white space.
 func (p *parser) openCall(wrapped bool) {
 	p.EndRun() // a call opener also ends reasoning opened by the prompt
-	if p.executed {
-		p.batch, p.executed, p.resultIdx = p.batch[:0], false, 0
-	}
+	p.batch.Open()
 	p.state = inCall
 	p.start = p.heldPos
 	p.wrapped = wrapped
@@ -431,7 +425,7 @@ func (p *parser) readCall(final bool) {
 			p.nameErr = "a <function=NAME> tag whose name does not end with '>' on its line"
 			return
 		}
-		p.name = p.intern(name)
+		p.name = p.names.Intern(name)
 		p.bodyAt = p.funcAt + n
 		if p.Options().Mode == syntax.TokenMode {
 			p.Emit(syntax.Event{Type: syntax.Call, Partial: true, Name: p.name, Span: p.span(0, p.bodyAt)})
@@ -491,21 +485,18 @@ func (p *parser) endCall() {
 	args := p.rd.AppendJSON(nil, body)
 	span := syntax.Span{Start: p.start.Offset, End: p.callEnd}
 	p.Emit(syntax.Event{Type: syntax.Call, Name: p.name, Args: args, Strings: true, Pos: p.start, Span: span})
-	if len(p.batch) == 0 {
-		p.batchStart = p.start.Offset
-	}
-	p.batch = append(p.batch, p.name)
-	p.batchEnd = p.callEnd
+	p.batch.Add(p.name, p.start.Offset, p.callEnd)
 }
 
 // closeCall ends the call after what follows its </function>: end is
 // where the call's bytes end (after </tool_call>, when it came). A call that
 // failed is reported here, with that span; the execute's span takes the
-// bytes of a valid one.
+// bytes of a valid one (the </tool_call> after its </function> is in no
+// call's span, but in the execute's).
 func (p *parser) closeCall(end int64) {
 	p.state = inText
 	if !p.failed {
-		p.batchEnd = end
+		p.batch.Extend(end)
 		return
 	}
 	span := syntax.Span{Start: p.start.Offset, End: end}
@@ -526,60 +517,21 @@ func (p *parser) closeCall(end int64) {
 // executed.
 func (p *parser) openResponse() {
 	p.EndRun()
-	p.execute()
+	p.batch.Execute(&p.Core)
 	p.state = inResponse
 	p.start = p.Pos()
 	p.blk.Reset()
 	p.keep([]byte(openResponse))
 }
 
-// execute emits the execute of the batch, if it has calls not executed.
-func (p *parser) execute() {
-	if len(p.batch) > 0 && !p.executed {
-		// The execute covers the batch's blocks, markers included, as
-		// xmljson's covers its <execute> block: the </tool_call> after a
-		// call's </function> is in no call's span.
-		p.Emit(syntax.Event{Type: syntax.Execute, Span: syntax.Span{Start: p.batchStart, End: p.batchEnd}})
-		p.executed = true
-		p.resultIdx = 0
-	}
-}
-
 // response keeps a tool response's bytes up to </tool_response>.
 func (p *parser) response(data []byte, eof bool) int {
-	if i := bytes.Index(data, []byte(closeResponse)); i >= 0 {
-		n := i + len(closeResponse)
-		p.keep(data[:n])
-		p.closeResponse()
-		return n
-	}
-	n := len(data)
-	if !eof {
-		n -= scan.PartialSuffix(data, closeResponse)
-	}
-	p.keep(data[:n])
-	if n == 0 && !eof {
-		return 0
+	n, closed := rawbatch.Response(&p.Core, &p.blk, data, eof, closeResponse)
+	if closed {
+		p.state = inText
+		p.batch.Result(&p.Core, &p.blk, p.start, openResponse, closeResponse)
 	}
 	return n
-}
-
-func (p *parser) closeResponse() {
-	p.state = inText
-	span := syntax.Span{Start: p.start.Offset, End: p.start.Offset + p.blk.Len}
-	if p.blk.Over {
-		p.Errorf(syntax.CodeOverLimit, p.start, span, nil, "a tool response longer than the limit of %d bytes", p.Options().BlockLimit())
-		return
-	}
-	content := p.blk.Bytes[len(openResponse) : len(p.blk.Bytes)-len(closeResponse)]
-	content = trimNewline(content)
-	tool := ""
-	if p.executed && p.resultIdx < len(p.batch) {
-		tool = p.batch[p.resultIdx]
-	}
-	p.resultIdx++
-	c := syntax.AppendQuote(nil, string(content))
-	p.Emit(syntax.Event{Type: syntax.Result, Tool: tool, Status: syntax.Success, Value: c, Span: span})
 }
 
 func (p *parser) finish(end int64) {
@@ -611,21 +563,7 @@ func (p *parser) finish(end int64) {
 		p.Errorf(syntax.CodeTruncated, p.start, syntax.Span{Start: p.start.Offset, End: end}, raw,
 			"unterminated <tool_response>: the stream ended before </tool_response>")
 	}
-	p.execute()
-}
-
-func (p *parser) intern(name []byte) string {
-	if s, ok := p.names[string(name)]; ok {
-		return s
-	}
-	s := string(name)
-	if len(name) <= 64 {
-		if p.names == nil || len(p.names) >= 256 {
-			p.names = make(map[string]string)
-		}
-		p.names[s] = s
-	}
-	return s
+	p.batch.Execute(&p.Core)
 }
 
 func skipSpace(b []byte) int {
@@ -634,10 +572,4 @@ func skipSpace(b []byte) int {
 		i++
 	}
 	return i
-}
-
-// trimNewline removes one leading and one trailing "\n".
-func trimNewline(b []byte) []byte {
-	b = bytes.TrimPrefix(b, []byte{'\n'})
-	return bytes.TrimSuffix(b, []byte{'\n'})
 }
