@@ -5,6 +5,7 @@ import (
 
 	"github.com/toolparse/toolparse/internal/invokexml"
 	"github.com/toolparse/toolparse/internal/jsonscan"
+	"github.com/toolparse/toolparse/internal/thinkblock"
 	"github.com/toolparse/toolparse/syntax"
 	"github.com/toolparse/toolparse/syntax/scan"
 )
@@ -70,12 +71,8 @@ const (
 
 type parser struct {
 	scan.Core
-	state    state
-	implicit bool // the reasoning block was opened by the prompt (ThinkOpen)
-	noThink  bool // ThinkOpen: the reasoning is over, and <think> is text (see doc.go)
-	thinkHas bool // the open reasoning: text other than white space was read
-
-	thinkStart syntax.Pos
+	state state
+	think thinkblock.Block // the reasoning (see doc.go for ThinkOpen)
 
 	// The opener being decided (afterOpen).
 	open      string
@@ -98,10 +95,9 @@ func New(h syntax.Handler, opts syntax.Options) syntax.Parser {
 	p.Init(h, opts, p.step, p.finish)
 	p.calls.Init(&p.Core, tags)
 	p.calls.OnCall = p.called
-	if opts.ThinkOpen {
-		p.state, p.implicit, p.noThink = inThink, true, true
-		p.thinkStart = syntax.Pos{Line: 1, Column: 1}
-		p.BeginRun(syntax.Think, 0)
+	p.think = thinkblock.Block{Open: openThink, Close: closeThink, Lead: markerLeadByte}
+	if p.think.Init(&p.Core, opts) {
+		p.state = inThink
 	}
 	p.WakeOn(wakeSet)
 	return p
@@ -123,7 +119,11 @@ func (p *parser) step(data []byte, eof bool) int {
 func (p *parser) stateStep(data []byte, eof bool) int {
 	switch p.state {
 	case inThink:
-		return p.think(data, eof)
+		n, done := p.think.Step(&p.Core, data, eof, callOpeners[:], p.endsThought)
+		if done {
+			p.state = inText
+		}
+		return n
 	case afterOpen:
 		return p.afterOpenTag(data, eof)
 	case inCalls:
@@ -141,35 +141,20 @@ func (p *parser) stateStep(data []byte, eof bool) int {
 	return p.text(data, eof)
 }
 
-// matchAny matches the markers at the start of data: the one it starts
-// with, or whether it may start one once more input comes.
-func matchAny(data []byte, eof bool, markers []string) (string, bool) {
-	wait := false
-	for _, m := range markers {
-		full, partial := scan.MatchPrefix(data, m)
-		if full {
-			return m, false
-		}
-		wait = wait || partial && !eof
-	}
-	return "", wait
-}
-
 // text handles input outside blocks: respond text and the openers.
 func (p *parser) text(data []byte, eof bool) int {
 	if n := p.TextBefore(syntax.Respond, data, markerLeadByte); n > 0 {
 		return n
 	}
 	off := p.Offset()
-	m, wait := matchAny(data, eof, textMarkers[:])
-	if m == openThink && p.noThink {
+	m, wait := thinkblock.MatchAny(data, eof, textMarkers[:])
+	if m == openThink && !p.think.Opens(m) {
 		m = ""
 	}
 	switch m {
 	case openThink:
-		p.BeginRun(syntax.Think, off)
-		p.thinkStart = p.Pos()
-		p.state, p.thinkHas = inThink, false
+		p.think.Begin(&p.Core, off)
+		p.state = inThink
 		return len(m)
 	case "":
 	default:
@@ -182,8 +167,8 @@ func (p *parser) text(data []byte, eof bool) int {
 		return 0
 	}
 	n := scan.TextUntil(data, markerLeadByte, func(rest []byte) bool {
-		m, wait := matchAny(rest, eof, textMarkers[:])
-		return m != "" && (m != openThink || !p.noThink) || wait
+		m, wait := thinkblock.MatchAny(rest, eof, textMarkers[:])
+		return m != "" && (m != openThink || p.think.Opens(m)) || wait
 	})
 	p.Text(syntax.Respond, data[:n], off)
 	return n
@@ -258,79 +243,21 @@ func (p *parser) openAsText() {
 	p.state = inText
 }
 
-// think handles reasoning: it ends at the first </think>, or, when the
-// prompt opened it, at a call opener.
-func (p *parser) think(data []byte, eof bool) int {
-	if !p.implicit {
-		n, closed := p.Inside(syntax.Think, data, eof, closeThink)
-		if closed {
-			p.state = inText
-			if !p.thinkHas {
-				// An empty thought gives no event: the text after it, if
-				// any, takes in its markers.
-				p.BeginRun(syntax.Respond, p.thinkStart.Offset)
-			}
-		} else {
-			p.thinkHas = p.thinkHas || spaces(data[:n]) < n
-		}
-		return n
+// endsThought reports whether data starts a call opener that opens a
+// section, which ends the reasoning the prompt opened; it decides that
+// without leaving the reasoning.
+func (p *parser) endsThought(data []byte, eof bool) (yes, wait bool) {
+	m, wait := thinkblock.MatchAny(data, eof, callOpeners[:])
+	if m == "" {
+		return false, wait
 	}
-	if n := p.TextBefore(syntax.Think, data, markerLeadByte); n > 0 {
-		p.thinkHas = p.thinkHas || spaces(data[:n]) < n
-		return n
+	rest := data[len(m):]
+	i := jsonscan.SkipSpace(rest, 0)
+	if i == len(rest) && !eof {
+		return false, len(rest) <= p.Options().BlockLimit()
 	}
-	off := p.Offset()
-	if full, partial := scan.MatchPrefix(data, closeThink); full {
-		p.EndRunAt(off + int64(len(closeThink)))
-		p.state, p.implicit = inText, false
-		if !p.thinkHas {
-			p.BeginRun(syntax.Respond, off) // an empty thought: the text after it takes in its closer
-		}
-		return len(closeThink)
-	} else if partial && !eof {
-		return 0
-	}
-	m, wait := matchAny(data, eof, callOpeners[:])
-	if m != "" {
-		// A call opener ends the reasoning only if it opens a section;
-		// decide that here, without leaving the reasoning.
-		rest := data[len(m):]
-		i := jsonscan.SkipSpace(rest, 0)
-		if i == len(rest) && !eof {
-			if len(rest) > p.Options().BlockLimit() {
-				m = ""
-			} else {
-				return 0
-			}
-		} else if yes, w := opens(m, rest[i:], eof); w {
-			return 0
-		} else if !yes {
-			m = ""
-		}
-		if m != "" {
-			p.EndRun()
-			p.state, p.implicit = inText, false
-			return scan.Again
-		}
-	} else if wait {
-		return 0
-	}
-	n := scan.TextUntil(data, markerLeadByte, func(rest []byte) bool {
-		full, partial := scan.MatchPrefix(rest, closeThink)
-		m, wait := matchAny(rest, eof, callOpeners[:])
-		return full || partial && !eof || m != "" || wait
-	})
-	p.Text(syntax.Think, data[:n], off)
-	p.thinkHas = p.thinkHas || spaces(data[:n]) < n
-	return n
-}
-
-func spaces(data []byte) int {
-	i := 0
-	for i < len(data) && jsonscan.IsSpace(data[i]) {
-		i++
-	}
-	return i
+	yes, wait = opens(m, rest[i:], eof)
+	return yes && !wait, wait
 }
 
 func (p *parser) keep(b []byte) { p.blk.Keep(b, p.Options().BlockLimit()) }
@@ -387,7 +314,7 @@ func (p *parser) closeResults() {
 	base := span.Start + int64(len(openResults))
 	var evs []syntax.Event
 	for i := 0; ; {
-		i += spaces(body[i:])
+		i += thinkblock.Spaces(body[i:])
 		if i == len(body) {
 			break
 		}
@@ -427,7 +354,7 @@ func readResult(b []byte) (syntax.Event, int, string) {
 	e := syntax.Event{Type: syntax.Result, Status: syntax.Success}
 	haveTool, haveOut := false, false
 	for i := 0; ; {
-		i += spaces(inner[i:])
+		i += thinkblock.Spaces(inner[i:])
 		if i == len(inner) {
 			break
 		}
@@ -490,13 +417,7 @@ func trimLine(v []byte) []byte {
 func (p *parser) finish(end int64) {
 	switch p.state {
 	case inThink:
-		p.EndRun()
-		what := "unterminated <think>"
-		if p.implicit {
-			what = "unterminated reasoning (opened by the prompt)"
-		}
-		p.Errorf(syntax.CodeTruncated, p.thinkStart, syntax.Span{Start: p.thinkStart.Offset, End: end}, nil,
-			"%s: the stream ended before %s", what, closeThink)
+		p.think.Finish(&p.Core, end)
 	case afterOpen:
 		p.afterOpenTag(nil, true)
 	case inCalls:

@@ -1,0 +1,133 @@
+// Package thinkblock reads the <think>…</think> reasoning block of the
+// syntaxes built on scan.Core whose reasoning the prompt may open
+// (Options.ThinkOpen), and holds the small marker helpers they share. Each
+// syntax passes its own markers.
+package thinkblock
+
+import (
+	"github.com/toolparse/toolparse/internal/jsonscan"
+	"github.com/toolparse/toolparse/syntax"
+	"github.com/toolparse/toolparse/syntax/scan"
+)
+
+// Block is the state of a syntax's reasoning block.
+type Block struct {
+	Open     string // the opener, <think>
+	Close    string // the closer, </think>
+	Lead     byte   // the first byte of every marker
+	Implicit bool   // the open block was opened by the prompt (ThinkOpen)
+	NoThink  bool   // ThinkOpen: the reasoning is over, and Open is text
+	has      bool   // the open block: text other than white space was read
+	start    syntax.Pos
+}
+
+// Init prepares b; with opts.ThinkOpen the stream starts inside the block,
+// and Init reports true (the syntax's state is then its reasoning state).
+func (b *Block) Init(c *scan.Core, opts syntax.Options) bool {
+	if !opts.ThinkOpen {
+		return false
+	}
+	b.Implicit, b.NoThink = true, true
+	b.start = syntax.Pos{Line: 1, Column: 1}
+	c.BeginRun(syntax.Think, 0)
+	return true
+}
+
+// Begin opens an explicit block: its opener was read at off, the core's
+// position.
+func (b *Block) Begin(c *scan.Core, off int64) {
+	c.BeginRun(syntax.Think, off)
+	b.start = c.Pos()
+	b.has = false
+}
+
+// Opens reports whether m, a marker read in text, opens a block.
+func (b *Block) Opens(m string) bool { return m == b.Open && !b.NoThink }
+
+// Step reads the block's bytes at the start of data; done reports that the
+// block is over. An explicit block ends at its closer; one the prompt
+// opened also ends before a call opener (openers, in the text), where ends
+// reports whether data starts one that ends the reasoning, or wait for more
+// input.
+func (b *Block) Step(c *scan.Core, data []byte, eof bool, openers []string, ends func(data []byte, eof bool) (yes, wait bool)) (n int, done bool) {
+	if !b.Implicit {
+		n, closed := c.Inside(syntax.Think, data, eof, b.Close)
+		if closed {
+			if !b.has {
+				// An empty thought gives no event: the text after it, if
+				// any, takes in its markers.
+				c.BeginRun(syntax.Respond, b.start.Offset)
+			}
+			return n, true
+		}
+		b.has = b.has || Spaces(data[:n]) < n
+		return n, false
+	}
+	if n := c.TextBefore(syntax.Think, data, b.Lead); n > 0 {
+		b.has = b.has || Spaces(data[:n]) < n
+		return n, false
+	}
+	off := c.Offset()
+	if full, partial := scan.MatchPrefix(data, b.Close); full {
+		c.EndRunAt(off + int64(len(b.Close)))
+		b.Implicit = false
+		if !b.has {
+			// An empty thought gives no event: the text after it, if any,
+			// takes in its closer.
+			c.BeginRun(syntax.Respond, off)
+		}
+		return len(b.Close), true
+	} else if partial && !eof {
+		return 0, false
+	}
+	switch yes, wait := ends(data, eof); {
+	case yes:
+		c.EndRun()
+		b.Implicit = false
+		return scan.Again, true
+	case wait:
+		return 0, false
+	}
+	n = scan.TextUntil(data, b.Lead, func(rest []byte) bool {
+		full, partial := scan.MatchPrefix(rest, b.Close)
+		m, wait := MatchAny(rest, eof, openers)
+		return full || partial && !eof || m != "" || wait
+	})
+	c.Text(syntax.Think, data[:n], off)
+	b.has = b.has || Spaces(data[:n]) < n
+	return n, false
+}
+
+// Finish reports the open block at the end of the stream, at end.
+func (b *Block) Finish(c *scan.Core, end int64) {
+	c.EndRun()
+	what := "unterminated " + b.Open
+	if b.Implicit {
+		what = "unterminated reasoning (opened by the prompt)"
+	}
+	c.Errorf(syntax.CodeTruncated, b.start, syntax.Span{Start: b.start.Offset, End: end}, nil,
+		"%s: the stream ended before %s", what, b.Close)
+}
+
+// MatchAny matches the markers at the start of data: the one it starts
+// with, or whether it may start one once more input comes.
+func MatchAny(data []byte, eof bool, markers []string) (string, bool) {
+	wait := false
+	for _, m := range markers {
+		full, partial := scan.MatchPrefix(data, m)
+		if full {
+			return m, false
+		}
+		wait = wait || partial && !eof
+	}
+	return "", wait
+}
+
+// Spaces is the length of the JSON white space at the start of data.
+func Spaces(data []byte) int {
+	i := 0
+	for i < len(data) && jsonscan.IsSpace(data[i]) {
+		i++
+	}
+	return i
+}
