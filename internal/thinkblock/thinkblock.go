@@ -1,10 +1,14 @@
 // Package thinkblock reads the <think>…</think> reasoning block of the
 // syntaxes built on scan.Core whose reasoning the prompt may open
-// (Options.ThinkOpen), and holds the small marker helpers they share. Each
+// (Options.ThinkOpen), and holds the small marker helpers their parsers and
+// renderers share. Each
 // syntax passes its own markers.
 package thinkblock
 
 import (
+	"io"
+	"strings"
+
 	"github.com/toolparse/toolparse/internal/jsonscan"
 	"github.com/toolparse/toolparse/syntax"
 	"github.com/toolparse/toolparse/syntax/scan"
@@ -130,4 +134,34 @@ func Spaces(data []byte) int {
 		i++
 	}
 	return i
+}
+
+// HoldsMarker returns the first of the markers that s holds, or "".
+func HoldsMarker(s string, markers []string) string {
+	for _, m := range markers {
+		if strings.Contains(s, m) {
+			return m
+		}
+	}
+	return ""
+}
+
+// WriteThought writes, for a renderer, the thought s as a block between
+// opener and closer, or, inside the block the prompt opened, s and closer. It
+// writes nothing and returns the marker s holds when s holds closer or,
+// inside, one of the call openers, which would end the thought early.
+func WriteThought(w io.StringWriter, s string, inside bool, opener, closer string, openers []string) (held string) {
+	m := HoldsMarker(s, []string{closer})
+	if m == "" && inside {
+		m = HoldsMarker(s, openers)
+	}
+	if m != "" {
+		return m
+	}
+	if inside {
+		w.WriteString(s + closer + "\n")
+	} else {
+		w.WriteString(opener + s + closer + "\n")
+	}
+	return ""
 }

@@ -382,7 +382,7 @@ func readResult(b []byte) (syntax.Event, int, string) {
 			if name == "error" {
 				e.Status = syntax.Failure
 			}
-			e.Value = syntax.AppendQuote(nil, string(trimLine(v)))
+			e.Value = syntax.AppendQuote(nil, string(invokexml.TrimLine(v)))
 		default:
 			return e, 0, "a second " + open + " in <result>"
 		}
@@ -395,21 +395,6 @@ func readResult(b []byte) (syntax.Event, int, string) {
 		e.Value = []byte(`""`)
 	}
 	return e, n, ""
-}
-
-// trimLine removes one leading and one trailing line end (LF or CRLF).
-func trimLine(v []byte) []byte {
-	if bytes.HasPrefix(v, []byte("\r\n")) {
-		v = v[2:]
-	} else if bytes.HasPrefix(v, []byte("\n")) {
-		v = v[1:]
-	}
-	if bytes.HasSuffix(v, []byte("\r\n")) {
-		v = v[:len(v)-2]
-	} else if bytes.HasSuffix(v, []byte("\n")) {
-		v = v[:len(v)-1]
-	}
-	return v
 }
 
 // finish reports what the end of the stream left open, then executes the
