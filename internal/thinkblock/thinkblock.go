@@ -1,8 +1,7 @@
 // Package thinkblock reads the <think>…</think> reasoning block of the
 // syntaxes built on scan.Core whose reasoning the prompt may open
 // (Options.ThinkOpen), and holds the small marker helpers their parsers and
-// renderers share. Each
-// syntax passes its own markers.
+// renderers share. Each syntax passes its own markers.
 package thinkblock
 
 import (
