@@ -6,7 +6,7 @@ import (
 
 	"github.com/toolparse/toolparse/internal/invokexml"
 	"github.com/toolparse/toolparse/internal/jsonscan"
-	"github.com/toolparse/toolparse/internal/thinkblock"
+	"github.com/toolparse/toolparse/internal/markup"
 	"github.com/toolparse/toolparse/syntax"
 	"github.com/toolparse/toolparse/syntax/scan"
 )
@@ -87,7 +87,7 @@ const (
 type parser struct {
 	scan.Core
 	state state
-	think thinkblock.Block // the reasoning (see doc.go for ThinkOpen)
+	think markup.Think // the reasoning (see doc.go for ThinkOpen)
 
 	// The open section (calls or outputs).
 	sectionAt syntax.Pos
@@ -165,7 +165,7 @@ func New(h syntax.Handler, opts syntax.Options) syntax.Parser {
 	p.Init(h, opts, p.step, p.finish)
 	p.dsml.Init(&p.Core, dsmlTags)
 	p.dsml.OnCall = p.called
-	p.think = thinkblock.Block{Open: openThink, Close: closeThink, Lead: markerLeadByte}
+	p.think = markup.Think{Open: openThink, Close: closeThink, Lead: markerLeadByte}
 	if p.think.Init(&p.Core, opts) {
 		p.state = inThink
 	}
@@ -223,7 +223,7 @@ func (p *parser) text(data []byte, eof bool) int {
 		return n
 	}
 	off := p.Offset()
-	m, wait := thinkblock.MatchAny(data, eof, textMarkers[:])
+	m, wait := markup.MatchAny(data, eof, textMarkers[:])
 	if m == openThink && !p.think.Opens(m) {
 		m = ""
 	}
@@ -260,7 +260,7 @@ func (p *parser) text(data []byte, eof bool) int {
 		return 0
 	}
 	n := scan.TextUntil(data, markerLeadByte, func(rest []byte) bool {
-		m, wait := thinkblock.MatchAny(rest, eof, textMarkers[:])
+		m, wait := markup.MatchAny(rest, eof, textMarkers[:])
 		return m != "" && (m != openThink || p.think.Opens(m)) || wait
 	})
 	p.Text(syntax.Respond, data[:n], off)
@@ -270,13 +270,13 @@ func (p *parser) text(data []byte, eof bool) int {
 // endsThought reports whether data starts a call opener, which ends the
 // reasoning the prompt opened.
 func endsThought(data []byte, eof bool) (yes, wait bool) {
-	m, wait := thinkblock.MatchAny(data, eof, callOpeners[:])
+	m, wait := markup.MatchAny(data, eof, callOpeners[:])
 	return m != "", wait
 }
 
 // section handles a calls section between its calls.
 func (p *parser) section(data []byte, eof bool) int {
-	if i := thinkblock.Spaces(data); i > 0 {
+	if i := markup.Spaces(data); i > 0 {
 		return i
 	}
 	if full, partial := scan.MatchPrefix(data, callsEnd); full {
@@ -357,7 +357,7 @@ func (p *parser) call(data []byte, eof bool) int {
 			}
 			return i
 		}
-		m, wait := thinkblock.MatchAny(data, eof, []string{toolSep, callEnd})
+		m, wait := markup.MatchAny(data, eof, []string{toolSep, callEnd})
 		switch {
 		case m == toolSep:
 			p.keep(data[:len(m)])
@@ -373,7 +373,7 @@ func (p *parser) call(data []byte, eof bool) int {
 		p.header = append(p.header, data[0])
 		return 1
 	case phAfterSep:
-		if i := thinkblock.Spaces(data); i > 0 {
+		if i := markup.Spaces(data); i > 0 {
 			p.keep(data[:i])
 			return i
 		}
@@ -421,7 +421,7 @@ func (p *parser) call(data []byte, eof bool) int {
 		p.phase = phFence
 		return scan.Again
 	case phFence:
-		if i := thinkblock.Spaces(data); i > 0 {
+		if i := markup.Spaces(data); i > 0 {
 			p.keep(data[:i])
 			return i
 		}
@@ -444,7 +444,7 @@ func (p *parser) call(data []byte, eof bool) int {
 				return j
 			}
 		}
-		if m, wait := thinkblock.MatchAny(data, eof, []string{callEnd}); m != "" || wait {
+		if m, wait := markup.MatchAny(data, eof, []string{callEnd}); m != "" || wait {
 			if wait {
 				return 0
 			}
@@ -458,11 +458,11 @@ func (p *parser) call(data []byte, eof bool) int {
 	case phJSON:
 		return p.jsonBytes(data)
 	case phAfter:
-		if i := thinkblock.Spaces(data); i > 0 {
+		if i := markup.Spaces(data); i > 0 {
 			p.keep(data[:i])
 			return i
 		}
-		if m, wait := thinkblock.MatchAny(data, eof, []string{callEnd, fence}); m == callEnd {
+		if m, wait := markup.MatchAny(data, eof, []string{callEnd, fence}); m == callEnd {
 			p.keep(data[:len(m)])
 			p.closeCall()
 			return len(m)
@@ -516,7 +516,7 @@ func (p *parser) startJSON() {
 func (p *parser) jsonBytes(data []byte) int {
 	token := p.Options().Mode == syntax.TokenMode
 	if token && !p.js.Started() {
-		if i := thinkblock.Spaces(data); i > 0 {
+		if i := markup.Spaces(data); i > 0 {
 			p.keep(data[:i])
 			p.jsonAt += i
 			return i
@@ -623,7 +623,7 @@ func validJSON(b []byte) bool {
 	if !js.Done() {
 		js.End()
 	}
-	return js.Done() && js.Err() == nil && thinkblock.Spaces(b[n:]) == len(b)-n
+	return js.Done() && js.Err() == nil && markup.Spaces(b[n:]) == len(b)-n
 }
 
 // called counts a valid call into the batch; from is where its section (or
@@ -653,7 +653,7 @@ func (p *parser) executeBefore(off int64) {
 
 // outputs handles an outputs section between its outputs.
 func (p *parser) outputs(data []byte, eof bool) int {
-	if i := thinkblock.Spaces(data); i > 0 {
+	if i := markup.Spaces(data); i > 0 {
 		return i
 	}
 	if full, partial := scan.MatchPrefix(data, outputsEnd); full {

@@ -8,7 +8,7 @@ import (
 
 	"github.com/toolparse/toolparse/internal/invokexml"
 	"github.com/toolparse/toolparse/internal/jsonscan"
-	"github.com/toolparse/toolparse/internal/thinkblock"
+	"github.com/toolparse/toolparse/internal/markup"
 	"github.com/toolparse/toolparse/syntax"
 	"github.com/toolparse/toolparse/syntax/wire"
 )
@@ -92,13 +92,13 @@ func (u *units) Text(t syntax.Type, s string) error {
 		if u.implicit && !implicit {
 			return cannot("a thought after the reasoning the prompt opened (with ThinkOpen, a later <think> is text); not written")
 		}
-		if m := thinkblock.WriteThought(u.w, s, implicit, openThink, closeThink, callOpeners[:]); m != "" {
+		if m := markup.WriteThought(u.w, s, implicit, openThink, closeThink, callOpeners[:]); m != "" {
 			return cannot("a thought holding %s; not written", m)
 		}
 		return err
 	}
 	u.think.Begin(u.w, false)
-	if m := thinkblock.HoldsMarker(s, textMarkers[:]); m != "" {
+	if m := markup.HoldsMarker(s, textMarkers[:]); m != "" {
 		return cannot("text holding %s; not written", m)
 	}
 	u.w.WriteString(s + "\n")

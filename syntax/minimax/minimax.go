@@ -5,7 +5,7 @@ import (
 
 	"github.com/toolparse/toolparse/internal/invokexml"
 	"github.com/toolparse/toolparse/internal/jsonscan"
-	"github.com/toolparse/toolparse/internal/thinkblock"
+	"github.com/toolparse/toolparse/internal/markup"
 	"github.com/toolparse/toolparse/syntax"
 	"github.com/toolparse/toolparse/syntax/scan"
 )
@@ -72,7 +72,7 @@ const (
 type parser struct {
 	scan.Core
 	state state
-	think thinkblock.Block // the reasoning (see doc.go for ThinkOpen)
+	think markup.Think // the reasoning (see doc.go for ThinkOpen)
 
 	// The opener being decided (afterOpen).
 	open      string
@@ -95,7 +95,7 @@ func New(h syntax.Handler, opts syntax.Options) syntax.Parser {
 	p.Init(h, opts, p.step, p.finish)
 	p.calls.Init(&p.Core, tags)
 	p.calls.OnCall = p.called
-	p.think = thinkblock.Block{Open: openThink, Close: closeThink, Lead: markerLeadByte}
+	p.think = markup.Think{Open: openThink, Close: closeThink, Lead: markerLeadByte}
 	if p.think.Init(&p.Core, opts) {
 		p.state = inThink
 	}
@@ -147,7 +147,7 @@ func (p *parser) text(data []byte, eof bool) int {
 		return n
 	}
 	off := p.Offset()
-	m, wait := thinkblock.MatchAny(data, eof, textMarkers[:])
+	m, wait := markup.MatchAny(data, eof, textMarkers[:])
 	if m == openThink && !p.think.Opens(m) {
 		m = ""
 	}
@@ -167,7 +167,7 @@ func (p *parser) text(data []byte, eof bool) int {
 		return 0
 	}
 	n := scan.TextUntil(data, markerLeadByte, func(rest []byte) bool {
-		m, wait := thinkblock.MatchAny(rest, eof, textMarkers[:])
+		m, wait := markup.MatchAny(rest, eof, textMarkers[:])
 		return m != "" && (m != openThink || p.think.Opens(m)) || wait
 	})
 	p.Text(syntax.Respond, data[:n], off)
@@ -247,7 +247,7 @@ func (p *parser) openAsText() {
 // section, which ends the reasoning the prompt opened; it decides that
 // without leaving the reasoning.
 func (p *parser) endsThought(data []byte, eof bool) (yes, wait bool) {
-	m, wait := thinkblock.MatchAny(data, eof, callOpeners[:])
+	m, wait := markup.MatchAny(data, eof, callOpeners[:])
 	if m == "" {
 		return false, wait
 	}
@@ -314,7 +314,7 @@ func (p *parser) closeResults() {
 	base := span.Start + int64(len(openResults))
 	var evs []syntax.Event
 	for i := 0; ; {
-		i += thinkblock.Spaces(body[i:])
+		i += markup.Spaces(body[i:])
 		if i == len(body) {
 			break
 		}
@@ -354,7 +354,7 @@ func readResult(b []byte) (syntax.Event, int, string) {
 	e := syntax.Event{Type: syntax.Result, Status: syntax.Success}
 	haveTool, haveOut := false, false
 	for i := 0; ; {
-		i += thinkblock.Spaces(inner[i:])
+		i += markup.Spaces(inner[i:])
 		if i == len(inner) {
 			break
 		}

@@ -8,7 +8,7 @@ import (
 
 	"github.com/toolparse/toolparse/internal/invokexml"
 	"github.com/toolparse/toolparse/internal/jsonscan"
-	"github.com/toolparse/toolparse/internal/thinkblock"
+	"github.com/toolparse/toolparse/internal/markup"
 	"github.com/toolparse/toolparse/syntax"
 	"github.com/toolparse/toolparse/syntax/wire"
 )
@@ -62,7 +62,7 @@ func (u *units) Text(t syntax.Type, s string) error {
 		if u.implicit && !implicit {
 			return cannot("a thought after the reasoning the prompt opened (with ThinkOpen, a later <think> is text); not written")
 		}
-		if m := thinkblock.WriteThought(u.w, s, implicit, openThink, closeThink, callOpeners[:]); m != "" {
+		if m := markup.WriteThought(u.w, s, implicit, openThink, closeThink, callOpeners[:]); m != "" {
 			return cannot("a thought holding %s; not written", m)
 		}
 		return err
@@ -78,7 +78,7 @@ func (u *units) Text(t syntax.Type, s string) error {
 // plainText reports whether s, parsed alone, is one run of text: a tag in
 // it that opens no block (prose that names <minimax:tool_call>) is fine.
 func plainText(s string) bool {
-	if thinkblock.HoldsMarker(s, textMarkers[:]) == "" {
+	if markup.HoldsMarker(s, textMarkers[:]) == "" {
 		return true
 	}
 	evs := syntax.Parse(Syntax, []byte(s), syntax.Options{})

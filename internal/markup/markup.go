@@ -1,8 +1,10 @@
-// Package thinkblock reads the <think>…</think> reasoning block of the
-// syntaxes built on scan.Core whose reasoning the prompt may open
-// (Options.ThinkOpen), and holds the small marker helpers their parsers and
-// renderers share. Each syntax passes its own markers.
-package thinkblock
+// Package markup holds what the tag-marked syntaxes built on scan.Core
+// (deepseek, minimax) share besides the invoke XML (internal/invokexml): the
+// <think>…</think> reasoning block, which the prompt may open
+// (Options.ThinkOpen), a block kept whole up to its closer, the batch of
+// calls an execute closes, and small marker helpers for their parsers and
+// renderers. Each syntax passes its own markers.
+package markup
 
 import (
 	"io"
@@ -13,8 +15,8 @@ import (
 	"github.com/toolparse/toolparse/syntax/scan"
 )
 
-// Block is the state of a syntax's reasoning block.
-type Block struct {
+// Think is the state of a syntax's reasoning block.
+type Think struct {
 	Open     string // the opener, <think>
 	Close    string // the closer, </think>
 	Lead     byte   // the first byte of every marker
@@ -26,7 +28,7 @@ type Block struct {
 
 // Init prepares b; with opts.ThinkOpen the stream starts inside the block,
 // and Init reports true (the syntax's state is then its reasoning state).
-func (b *Block) Init(c *scan.Core, opts syntax.Options) bool {
+func (b *Think) Init(c *scan.Core, opts syntax.Options) bool {
 	if !opts.ThinkOpen {
 		return false
 	}
@@ -38,21 +40,21 @@ func (b *Block) Init(c *scan.Core, opts syntax.Options) bool {
 
 // Begin opens an explicit block: its opener was read at off, the core's
 // position.
-func (b *Block) Begin(c *scan.Core, off int64) {
+func (b *Think) Begin(c *scan.Core, off int64) {
 	c.BeginRun(syntax.Think, off)
 	b.start = c.Pos()
 	b.has = false
 }
 
 // Opens reports whether m, a marker read in text, opens a block.
-func (b *Block) Opens(m string) bool { return m == b.Open && !b.NoThink }
+func (b *Think) Opens(m string) bool { return m == b.Open && !b.NoThink }
 
 // Step reads the block's bytes at the start of data; done reports that the
 // block is over. An explicit block ends at its closer; one the prompt
 // opened also ends before a call opener (openers, in the text), where ends
 // reports whether data starts one that ends the reasoning, or wait for more
 // input.
-func (b *Block) Step(c *scan.Core, data []byte, eof bool, openers []string, ends func(data []byte, eof bool) (yes, wait bool)) (n int, done bool) {
+func (b *Think) Step(c *scan.Core, data []byte, eof bool, openers []string, ends func(data []byte, eof bool) (yes, wait bool)) (n int, done bool) {
 	if !b.Implicit {
 		n, closed := c.Inside(syntax.Think, data, eof, b.Close)
 		if closed {
@@ -102,7 +104,7 @@ func (b *Block) Step(c *scan.Core, data []byte, eof bool, openers []string, ends
 }
 
 // Finish reports the open block at the end of the stream, at end.
-func (b *Block) Finish(c *scan.Core, end int64) {
+func (b *Think) Finish(c *scan.Core, end int64) {
 	c.EndRun()
 	what := "unterminated " + b.Open
 	if b.Implicit {
