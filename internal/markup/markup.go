@@ -7,6 +7,7 @@
 package markup
 
 import (
+	"bytes"
 	"io"
 	"strings"
 
@@ -165,4 +166,50 @@ func WriteThought(w io.StringWriter, s string, inside bool, opener, closer strin
 		w.WriteString(opener + s + closer + "\n")
 	}
 	return ""
+}
+
+// KeepUntil keeps in blk (up to limit) the bytes at the start of data up to
+// the first closer and it; closed reports that the closer was kept. Without
+// it, a partial closer at the end of data waits for more input (n is 0 when
+// nothing else is there).
+func KeepUntil(blk *scan.Block, limit int, data []byte, eof bool, closer string) (n int, closed bool) {
+	if i := bytes.Index(data, []byte(closer)); i >= 0 {
+		n = i + len(closer)
+		blk.Keep(data[:n], limit)
+		return n, true
+	}
+	n = len(data)
+	if !eof {
+		n -= scan.PartialSuffix(data, closer)
+	}
+	blk.Keep(data[:n], limit)
+	return n, false
+}
+
+// Batch is the calls since the last execute.
+type Batch struct {
+	N     int   // the calls
+	Start int64 // where the first one's section (or the call) starts
+}
+
+// Add counts a call whose section (or the call) starts at from; first
+// reports that it opens the batch.
+func (b *Batch) Add(from int64) (first bool) {
+	first = b.N == 0
+	if first {
+		b.Start = from
+	}
+	b.N++
+	return first
+}
+
+// Execute closes the batch, if it holds calls, with an execute that ends at
+// end, and reports whether it did.
+func (b *Batch) Execute(c *scan.Core, end int64) bool {
+	if b.N == 0 {
+		return false
+	}
+	c.Emit(syntax.Event{Type: syntax.Execute, Span: syntax.Span{Start: b.Start, End: end}})
+	b.N = 0
+	return true
 }

@@ -55,10 +55,9 @@ const (
 // textMarkers are the markers read in text. A section closer with no
 // section open is text.
 var (
-	textMarkers  = [...]string{openThink, callsBegin, callBegin, outputsBegin, outputBegin, dsmlCalls}
-	callOpeners  = [...]string{callsBegin, callBegin, dsmlCalls}
-	dsmlTags     = invokexml.Tags{Syntax: "deepseek", Invoke: "<｜DSML｜invoke", InvokeEnd: "</｜DSML｜invoke>", Param: "<｜DSML｜parameter", ParamEnd: "</｜DSML｜parameter>", SectionEnd: dsmlCallsEnd, Typed: true}
-	callEndBytes = []byte(callEnd)
+	textMarkers = [...]string{openThink, callsBegin, callBegin, outputsBegin, outputBegin, dsmlCalls}
+	callOpeners = [...]string{callsBegin, callBegin, dsmlCalls}
+	dsmlTags    = invokexml.Tags{Syntax: "deepseek", Invoke: "<｜DSML｜invoke", InvokeEnd: "</｜DSML｜invoke>", Param: "<｜DSML｜parameter", ParamEnd: "</｜DSML｜parameter>", SectionEnd: dsmlCallsEnd, Typed: true}
 )
 
 type state uint8
@@ -113,11 +112,10 @@ type parser struct {
 	outFrom   int64
 
 	// The batch: calls since the last execute.
-	calls      int
-	batchStart int64
-	names      []string // the names of the batch's calls
-	last       []string // the names of the last executed batch, for results
-	results    int      // results read since it
+	batch   markup.Batch
+	names   []string // the names of the batch's calls
+	last    []string // the names of the last executed batch, for results
+	results int      // results read since it
 
 	// The open output.
 	outStart syntax.Pos
@@ -477,19 +475,9 @@ func (p *parser) call(data []byte, eof bool) int {
 		return scan.Again
 	}
 	// phSearch: the call ends at the next <｜tool▁call▁end｜>.
-	if i := bytes.Index(data, callEndBytes); i >= 0 {
-		n := i + len(callEnd)
-		p.keep(data[:n])
+	n, closed := markup.KeepUntil(&p.blk, p.Options().BlockLimit(), data, eof, callEnd)
+	if closed {
 		p.closeCall()
-		return n
-	}
-	n := len(data)
-	if !eof {
-		n -= scan.PartialSuffix(data, callEnd)
-	}
-	p.keep(data[:n])
-	if n == 0 && !eof {
-		return 0
 	}
 	return n
 }
@@ -629,24 +617,20 @@ func validJSON(b []byte) bool {
 // called counts a valid call into the batch; from is where its section (or
 // the call) starts.
 func (p *parser) called(name string, from int64) {
-	if p.calls == 0 {
-		p.batchStart = from
+	if p.batch.Add(from) {
 		p.names = p.names[:0]
 	}
 	if len(p.names) < 1024 { // enough to name the results of any real batch; memory stays bounded
 		p.names = append(p.names, name)
 	}
-	p.calls++
 }
 
 // executeBefore closes the batch, if calls are pending, before the output
 // that starts at off: its outputs answer them.
 func (p *parser) executeBefore(off int64) {
-	if p.calls == 0 {
+	if !p.batch.Execute(&p.Core, off) {
 		return
 	}
-	p.Emit(syntax.Event{Type: syntax.Execute, Span: syntax.Span{Start: p.batchStart, End: off}})
-	p.calls = 0
 	p.last, p.names = p.names, p.last[:0]
 	p.results = 0
 }
@@ -703,19 +687,9 @@ func (p *parser) openOutput(inSection bool) {
 
 // output keeps an output's text up to its <｜tool▁output▁end｜>.
 func (p *parser) output(data []byte, eof bool) int {
-	if i := bytes.Index(data, []byte(outputEnd)); i >= 0 {
-		n := i + len(outputEnd)
-		p.keep(data[:n])
+	n, closed := markup.KeepUntil(&p.blk, p.Options().BlockLimit(), data, eof, outputEnd)
+	if closed {
 		p.closeOutput()
-		return n
-	}
-	n := len(data)
-	if !eof {
-		n -= scan.PartialSuffix(data, outputEnd)
-	}
-	p.keep(data[:n])
-	if n == 0 && !eof {
-		return 0
 	}
 	return n
 }
@@ -772,8 +746,5 @@ func (p *parser) finish(end int64) {
 	case inDSML:
 		p.dsml.Finish(end)
 	}
-	if p.calls > 0 {
-		p.Emit(syntax.Event{Type: syntax.Execute, Span: syntax.Span{Start: p.batchStart, End: end}})
-		p.calls = 0
-	}
+	p.batch.Execute(&p.Core, end)
 }

@@ -82,8 +82,7 @@ type parser struct {
 	calls invokexml.Reader
 
 	// The batch: calls since the last execute.
-	pending    int
-	batchStart int64
+	batch markup.Batch
 
 	// The open results block.
 	blk scan.Block
@@ -216,7 +215,7 @@ func (p *parser) afterOpenTag(data []byte, eof bool) int {
 	case yes:
 		p.EndRun()
 		if p.open == openResults {
-			p.executeBefore(p.openAt.Offset)
+			p.batch.Execute(&p.Core, p.openAt.Offset) // the results answer the pending calls
 			p.blk.Reset()
 			p.keep([]byte(p.open))
 			p.keep(p.openSpace)
@@ -264,38 +263,13 @@ func (p *parser) keep(b []byte) { p.blk.Keep(b, p.Options().BlockLimit()) }
 
 // called counts a valid call into the batch; from is where its section (or
 // the call) starts.
-func (p *parser) called(_ string, from int64) {
-	if p.pending == 0 {
-		p.batchStart = from
-	}
-	p.pending++
-}
-
-// executeBefore closes the batch, if calls are pending, before the results
-// that start at off: they answer them.
-func (p *parser) executeBefore(off int64) {
-	if p.pending == 0 {
-		return
-	}
-	p.Emit(syntax.Event{Type: syntax.Execute, Span: syntax.Span{Start: p.batchStart, End: off}})
-	p.pending = 0
-}
+func (p *parser) called(_ string, from int64) { p.batch.Add(from) }
 
 // results keeps a <function_results> block up to its closer.
 func (p *parser) results(data []byte, eof bool) int {
-	if i := bytes.Index(data, []byte(closeResults)); i >= 0 {
-		n := i + len(closeResults)
-		p.keep(data[:n])
+	n, closed := markup.KeepUntil(&p.blk, p.Options().BlockLimit(), data, eof, closeResults)
+	if closed {
 		p.closeResults()
-		return n
-	}
-	n := len(data)
-	if !eof {
-		n -= scan.PartialSuffix(data, closeResults)
-	}
-	p.keep(data[:n])
-	if n == 0 && !eof {
-		return 0
 	}
 	return n
 }
@@ -415,8 +389,5 @@ func (p *parser) finish(end int64) {
 		p.Errorf(syntax.CodeTruncated, p.openAt, syntax.Span{Start: p.openAt.Offset, End: end}, raw,
 			"unterminated %s: the stream ended before %s", openResults, closeResults)
 	}
-	if p.pending > 0 {
-		p.Emit(syntax.Event{Type: syntax.Execute, Span: syntax.Span{Start: p.batchStart, End: end}})
-		p.pending = 0
-	}
+	p.batch.Execute(&p.Core, end)
 }
