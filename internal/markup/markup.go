@@ -47,8 +47,36 @@ func (b *Think) Begin(c *scan.Core, off int64) {
 	b.has = false
 }
 
-// Opens reports whether m, a marker read in text, opens a block.
-func (b *Think) Opens(m string) bool { return m == b.Open && !b.NoThink }
+// Text reads the syntax's text outside blocks at the start of data: respond
+// text up to one of the markers (b's opener among them, which is text where
+// it opens no block), or a marker. It returns the marker data starts with,
+// having opened the block when it is b's opener, and the bytes consumed (0
+// when it waits for more input).
+func (b *Think) Text(c *scan.Core, data []byte, eof bool, markers []string) (m string, n int) {
+	if n := c.TextBefore(syntax.Respond, data, b.Lead); n > 0 {
+		return "", n
+	}
+	off := c.Offset()
+	m, wait := MatchAny(data, eof, markers)
+	if m == b.Open && b.NoThink {
+		m = ""
+	}
+	switch {
+	case m == b.Open:
+		b.Begin(c, off)
+		return m, len(m)
+	case m != "":
+		return m, len(m)
+	case wait:
+		return "", 0
+	}
+	n = scan.TextUntil(data, b.Lead, func(rest []byte) bool {
+		m, wait := MatchAny(rest, eof, markers)
+		return m != "" && (m != b.Open || !b.NoThink) || wait
+	})
+	c.Text(syntax.Respond, data[:n], off)
+	return "", n
+}
 
 // Step reads the block's bytes at the start of data; done reports that the
 // block is over. An explicit block ends at its closer; one the prompt

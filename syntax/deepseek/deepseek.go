@@ -217,19 +217,11 @@ func (p *parser) stateStep(data []byte, eof bool) int {
 
 // text handles input outside blocks: respond text and the markers.
 func (p *parser) text(data []byte, eof bool) int {
-	if n := p.TextBefore(syntax.Respond, data, markerLeadByte); n > 0 {
-		return n
-	}
 	off := p.Offset()
-	m, wait := markup.MatchAny(data, eof, textMarkers[:])
-	if m == openThink && !p.think.Opens(m) {
-		m = ""
-	}
+	m, n := p.think.Text(&p.Core, data, eof, textMarkers[:])
 	switch m {
 	case openThink:
-		p.think.Begin(&p.Core, off)
 		p.state = inThink
-		return len(m)
 	case callsBegin, outputsBegin, dsmlCalls:
 		p.EndRun()
 		p.sectionAt, p.sectionN = p.Pos(), 0
@@ -243,25 +235,14 @@ func (p *parser) text(data []byte, eof bool) int {
 			p.dsml.Open(m, "", p.sectionAt)
 			p.state = inDSML
 		}
-		return len(m)
 	case callBegin:
 		p.EndRun()
 		p.openCall(false, len(m))
-		return len(m)
 	case outputBegin:
 		p.EndRun()
 		p.executeBefore(off)
 		p.openOutput(false)
-		return len(m)
 	}
-	if wait {
-		return 0
-	}
-	n := scan.TextUntil(data, markerLeadByte, func(rest []byte) bool {
-		m, wait := markup.MatchAny(rest, eof, textMarkers[:])
-		return m != "" && (m != openThink || p.think.Opens(m)) || wait
-	})
-	p.Text(syntax.Respond, data[:n], off)
 	return n
 }
 

@@ -142,34 +142,16 @@ func (p *parser) stateStep(data []byte, eof bool) int {
 
 // text handles input outside blocks: respond text and the openers.
 func (p *parser) text(data []byte, eof bool) int {
-	if n := p.TextBefore(syntax.Respond, data, markerLeadByte); n > 0 {
-		return n
-	}
-	off := p.Offset()
-	m, wait := markup.MatchAny(data, eof, textMarkers[:])
-	if m == openThink && !p.think.Opens(m) {
-		m = ""
-	}
+	m, n := p.think.Text(&p.Core, data, eof, textMarkers[:])
 	switch m {
 	case openThink:
-		p.think.Begin(&p.Core, off)
 		p.state = inThink
-		return len(m)
 	case "":
 	default:
 		p.open, p.openAt = m, p.Pos()
 		p.openSpace = p.openSpace[:0]
 		p.state = afterOpen
-		return len(m)
 	}
-	if wait {
-		return 0
-	}
-	n := scan.TextUntil(data, markerLeadByte, func(rest []byte) bool {
-		m, wait := markup.MatchAny(rest, eof, textMarkers[:])
-		return m != "" && (m != openThink || p.think.Opens(m)) || wait
-	})
-	p.Text(syntax.Respond, data[:n], off)
 	return n
 }
 
