@@ -39,9 +39,9 @@ func (b *Think) Init(c *scan.Core, opts syntax.Options) bool {
 	return true
 }
 
-// Begin opens an explicit block: its opener was read at off, the core's
+// begin opens an explicit block: its opener was read at off, the core's
 // position.
-func (b *Think) Begin(c *scan.Core, off int64) {
+func (b *Think) begin(c *scan.Core, off int64) {
 	c.BeginRun(syntax.Think, off)
 	b.start = c.Pos()
 	b.has = false
@@ -63,7 +63,7 @@ func (b *Think) Text(c *scan.Core, data []byte, eof bool, markers []string) (m s
 	}
 	switch {
 	case m == b.Open:
-		b.Begin(c, off)
+		b.begin(c, off)
 		return m, len(m)
 	case m != "":
 		return m, len(m)
