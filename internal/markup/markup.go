@@ -21,8 +21,8 @@ type Think struct {
 	Open     string // the opener, <think>
 	Close    string // the closer, </think>
 	Lead     byte   // the first byte of every marker
-	Implicit bool   // the open block was opened by the prompt (ThinkOpen)
-	NoThink  bool   // ThinkOpen: the reasoning is over, and Open is text
+	implicit bool   // the open block was opened by the prompt (ThinkOpen)
+	noThink  bool   // ThinkOpen: the reasoning is over, and Open is text
 	has      bool   // the open block: text other than white space was read
 	start    syntax.Pos
 }
@@ -33,7 +33,7 @@ func (b *Think) Init(c *scan.Core, opts syntax.Options) bool {
 	if !opts.ThinkOpen {
 		return false
 	}
-	b.Implicit, b.NoThink = true, true
+	b.implicit, b.noThink = true, true
 	b.start = syntax.Pos{Line: 1, Column: 1}
 	c.BeginRun(syntax.Think, 0)
 	return true
@@ -58,7 +58,7 @@ func (b *Think) Text(c *scan.Core, data []byte, eof bool, markers []string) (m s
 	}
 	off := c.Offset()
 	m, wait := MatchAny(data, eof, markers)
-	if m == b.Open && b.NoThink {
+	if m == b.Open && b.noThink {
 		m = ""
 	}
 	switch {
@@ -72,7 +72,7 @@ func (b *Think) Text(c *scan.Core, data []byte, eof bool, markers []string) (m s
 	}
 	n = scan.TextUntil(data, b.Lead, func(rest []byte) bool {
 		m, wait := MatchAny(rest, eof, markers)
-		return m != "" && (m != b.Open || !b.NoThink) || wait
+		return m != "" && (m != b.Open || !b.noThink) || wait
 	})
 	c.Text(syntax.Respond, data[:n], off)
 	return "", n
@@ -84,7 +84,7 @@ func (b *Think) Text(c *scan.Core, data []byte, eof bool, markers []string) (m s
 // reports whether data starts one that ends the reasoning, or wait for more
 // input.
 func (b *Think) Step(c *scan.Core, data []byte, eof bool, openers []string, ends func(data []byte, eof bool) (yes, wait bool)) (n int, done bool) {
-	if !b.Implicit {
+	if !b.implicit {
 		n, closed := c.Inside(syntax.Think, data, eof, b.Close)
 		if closed {
 			if !b.has {
@@ -104,7 +104,7 @@ func (b *Think) Step(c *scan.Core, data []byte, eof bool, openers []string, ends
 	off := c.Offset()
 	if full, partial := scan.MatchPrefix(data, b.Close); full {
 		c.EndRunAt(off + int64(len(b.Close)))
-		b.Implicit = false
+		b.implicit = false
 		if !b.has {
 			// An empty thought gives no event: the text after it, if any,
 			// takes in its closer.
@@ -117,7 +117,7 @@ func (b *Think) Step(c *scan.Core, data []byte, eof bool, openers []string, ends
 	switch yes, wait := ends(data, eof); {
 	case yes:
 		c.EndRun()
-		b.Implicit = false
+		b.implicit = false
 		return scan.Again, true
 	case wait:
 		return 0, false
@@ -136,7 +136,7 @@ func (b *Think) Step(c *scan.Core, data []byte, eof bool, openers []string, ends
 func (b *Think) Finish(c *scan.Core, end int64) {
 	c.EndRun()
 	what := "unterminated " + b.Open
-	if b.Implicit {
+	if b.implicit {
 		what = "unterminated reasoning (opened by the prompt)"
 	}
 	c.Errorf(syntax.CodeTruncated, b.start, syntax.Span{Start: b.start.Offset, End: end}, nil,
