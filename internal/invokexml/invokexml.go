@@ -25,6 +25,7 @@ import (
 	"bytes"
 	"fmt"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/toolparse/toolparse/internal/jsonscan"
@@ -482,7 +483,11 @@ func trailingNewline(v []byte) int {
 
 // value is a parameter's text with one leading and one trailing line end
 // (LF or CRLF) removed.
-func value(v []byte) []byte {
+func value(v []byte) []byte { return TrimLine(v) }
+
+// TrimLine removes one leading and one trailing line end (LF or CRLF), as
+// a parameter's value is read: [Pad] undoes it.
+func TrimLine(v []byte) []byte {
 	if bytes.HasPrefix(v, crlf) {
 		v = v[2:]
 	} else if bytes.HasPrefix(v, lf) {
@@ -643,4 +648,29 @@ func tagAt(data []byte, prefix string, eof bool) (int, map[string]string) {
 		i = j
 	}
 	return end + 1, attrs
+}
+
+// Pad is v written as a value that [TrimLine] reads back as v: a line end
+// is added where the reader would drop one of the value's own.
+func Pad(v string) string {
+	if strings.HasPrefix(v, "\n") || strings.HasPrefix(v, "\r\n") {
+		v = "\n" + v
+	}
+	if strings.HasSuffix(v, "\n") {
+		v += "\n"
+	}
+	return v
+}
+
+// RoundTrips reports whether body, an invoke written for a renderer, parses
+// back with newParser, inside a section between open and end, as the one
+// call c (its name and arguments).
+func RoundTrips(newParser func(syntax.Handler, syntax.Options) syntax.Parser, open, body, end []byte, c syntax.Event) bool {
+	var got []syntax.Event
+	p := newParser(func(e syntax.Event) { got = append(got, e) }, syntax.Options{})
+	p.Write(open)
+	p.Write(body)
+	p.Write(end)
+	p.Close()
+	return len(got) == 3 && got[0].Type == syntax.Call && got[0].Name == c.Name && bytes.Equal(got[0].Args, c.ArgsJSON())
 }

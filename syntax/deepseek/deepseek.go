@@ -6,6 +6,7 @@ import (
 
 	"github.com/toolparse/toolparse/internal/invokexml"
 	"github.com/toolparse/toolparse/internal/jsonscan"
+	"github.com/toolparse/toolparse/internal/markup"
 	"github.com/toolparse/toolparse/syntax"
 	"github.com/toolparse/toolparse/syntax/scan"
 )
@@ -54,10 +55,9 @@ const (
 // textMarkers are the markers read in text. A section closer with no
 // section open is text.
 var (
-	textMarkers  = [...]string{openThink, callsBegin, callBegin, outputsBegin, outputBegin, dsmlCalls}
-	callOpeners  = [...]string{callsBegin, callBegin, dsmlCalls}
-	dsmlTags     = invokexml.Tags{Syntax: "deepseek", Invoke: "<｜DSML｜invoke", InvokeEnd: "</｜DSML｜invoke>", Param: "<｜DSML｜parameter", ParamEnd: "</｜DSML｜parameter>", SectionEnd: dsmlCallsEnd, Typed: true}
-	callEndBytes = []byte(callEnd)
+	textMarkers = [...]string{openThink, callsBegin, callBegin, outputsBegin, outputBegin, dsmlCalls}
+	callOpeners = [...]string{callsBegin, callBegin, dsmlCalls}
+	dsmlTags    = invokexml.Tags{Syntax: "deepseek", Invoke: "<｜DSML｜invoke", InvokeEnd: "</｜DSML｜invoke>", Param: "<｜DSML｜parameter", ParamEnd: "</｜DSML｜parameter>", SectionEnd: dsmlCallsEnd, Typed: true}
 )
 
 type state uint8
@@ -85,12 +85,8 @@ const (
 
 type parser struct {
 	scan.Core
-	state    state
-	implicit bool // the reasoning block was opened by the prompt (ThinkOpen)
-	noThink  bool // ThinkOpen: the reasoning is over, and <think> is text (see doc.go)
-	thinkHas bool // the open reasoning: text other than white space was read
-
-	thinkStart syntax.Pos
+	state state
+	think markup.Think // the reasoning (see doc.go for ThinkOpen)
 
 	// The open section (calls or outputs).
 	sectionAt syntax.Pos
@@ -116,11 +112,10 @@ type parser struct {
 	outFrom   int64
 
 	// The batch: calls since the last execute.
-	calls      int
-	batchStart int64
-	names      []string // the names of the batch's calls
-	last       []string // the names of the last executed batch, for results
-	results    int      // results read since it
+	batch   markup.Batch
+	names   []string // the names of the batch's calls
+	last    []string // the names of the last executed batch, for results
+	results int      // results read since it
 
 	// The open output.
 	outStart syntax.Pos
@@ -168,10 +163,9 @@ func New(h syntax.Handler, opts syntax.Options) syntax.Parser {
 	p.Init(h, opts, p.step, p.finish)
 	p.dsml.Init(&p.Core, dsmlTags)
 	p.dsml.OnCall = p.called
-	if opts.ThinkOpen {
-		p.state, p.implicit, p.noThink = inThink, true, true
-		p.thinkStart = syntax.Pos{Line: 1, Column: 1}
-		p.BeginRun(syntax.Think, 0)
+	p.think = markup.Think{Open: openThink, Close: closeThink, Lead: markerLeadByte}
+	if p.think.Init(&p.Core, opts) {
+		p.state = inThink
 	}
 	return p
 }
@@ -195,7 +189,11 @@ func (p *parser) step(data []byte, eof bool) int {
 func (p *parser) stateStep(data []byte, eof bool) int {
 	switch p.state {
 	case inThink:
-		return p.think(data, eof)
+		n, done := p.think.Step(&p.Core, data, eof, callOpeners[:], endsThought)
+		if done {
+			p.state = inText
+		}
+		return n
 	case inSection:
 		return p.section(data, eof)
 	case inCall:
@@ -217,36 +215,13 @@ func (p *parser) stateStep(data []byte, eof bool) int {
 	return p.text(data, eof)
 }
 
-// matchAny matches the markers at the start of data: the one it starts
-// with, or whether it may start one once more input comes.
-func matchAny(data []byte, eof bool, markers []string) (string, bool) {
-	wait := false
-	for _, m := range markers {
-		full, partial := scan.MatchPrefix(data, m)
-		if full {
-			return m, false
-		}
-		wait = wait || partial && !eof
-	}
-	return "", wait
-}
-
 // text handles input outside blocks: respond text and the markers.
 func (p *parser) text(data []byte, eof bool) int {
-	if n := p.TextBefore(syntax.Respond, data, markerLeadByte); n > 0 {
-		return n
-	}
 	off := p.Offset()
-	m, wait := matchAny(data, eof, textMarkers[:])
-	if m == openThink && p.noThink {
-		m = ""
-	}
+	m, n := p.think.Text(&p.Core, data, eof, textMarkers[:])
 	switch m {
 	case openThink:
-		p.BeginRun(syntax.Think, off)
-		p.thinkStart = p.Pos()
-		p.state, p.thinkHas = inThink, false
-		return len(m)
+		p.state = inThink
 	case callsBegin, outputsBegin, dsmlCalls:
 		p.EndRun()
 		p.sectionAt, p.sectionN = p.Pos(), 0
@@ -260,84 +235,27 @@ func (p *parser) text(data []byte, eof bool) int {
 			p.dsml.Open(m, "", p.sectionAt)
 			p.state = inDSML
 		}
-		return len(m)
 	case callBegin:
 		p.EndRun()
 		p.openCall(false, len(m))
-		return len(m)
 	case outputBegin:
 		p.EndRun()
 		p.executeBefore(off)
 		p.openOutput(false)
-		return len(m)
 	}
-	if wait {
-		return 0
-	}
-	n := scan.TextUntil(data, markerLeadByte, func(rest []byte) bool {
-		m, wait := matchAny(rest, eof, textMarkers[:])
-		return m != "" && (m != openThink || !p.noThink) || wait
-	})
-	p.Text(syntax.Respond, data[:n], off)
 	return n
 }
 
-// think handles reasoning: it ends at the first </think>, or, when the
-// prompt opened it, at a call opener.
-func (p *parser) think(data []byte, eof bool) int {
-	if !p.implicit {
-		n, closed := p.Inside(syntax.Think, data, eof, closeThink)
-		if closed {
-			p.state = inText
-			if !p.thinkHas {
-				// An empty thought gives no event: the text after it, if
-				// any, takes in its markers.
-				p.BeginRun(syntax.Respond, p.thinkStart.Offset)
-			}
-		} else {
-			p.thinkHas = p.thinkHas || spaces(data[:n]) < n
-		}
-		return n
-	}
-	if n := p.TextBefore(syntax.Think, data, markerLeadByte); n > 0 {
-		p.thinkHas = p.thinkHas || spaces(data[:n]) < n
-		return n
-	}
-	off := p.Offset()
-	if full, partial := scan.MatchPrefix(data, closeThink); full {
-		p.EndRunAt(off + int64(len(closeThink)))
-		p.state, p.implicit = inText, false
-		if !p.thinkHas {
-			// An empty thought gives no event: the text after it, if any,
-			// takes in its closer.
-			p.BeginRun(syntax.Respond, off)
-		}
-		return len(closeThink)
-	} else if partial && !eof {
-		return 0
-	}
-	m, wait := matchAny(data, eof, callOpeners[:])
-	if m != "" {
-		p.EndRun()
-		p.state, p.implicit = inText, false
-		return scan.Again
-	}
-	if wait {
-		return 0
-	}
-	n := scan.TextUntil(data, markerLeadByte, func(rest []byte) bool {
-		full, partial := scan.MatchPrefix(rest, closeThink)
-		m, wait := matchAny(rest, eof, callOpeners[:])
-		return full || partial && !eof || m != "" || wait
-	})
-	p.Text(syntax.Think, data[:n], off)
-	p.thinkHas = p.thinkHas || spaces(data[:n]) < n
-	return n
+// endsThought reports whether data starts a call opener, which ends the
+// reasoning the prompt opened.
+func endsThought(data []byte, eof bool) (yes, wait bool) {
+	m, wait := markup.MatchAny(data, eof, callOpeners[:])
+	return m != "", wait
 }
 
 // section handles a calls section between its calls.
 func (p *parser) section(data []byte, eof bool) int {
-	if i := spaces(data); i > 0 {
+	if i := markup.Spaces(data); i > 0 {
 		return i
 	}
 	if full, partial := scan.MatchPrefix(data, callsEnd); full {
@@ -364,14 +282,6 @@ func (p *parser) section(data []byte, eof bool) int {
 	}
 	p.state = inText
 	return scan.Again
-}
-
-func spaces(data []byte) int {
-	i := 0
-	for i < len(data) && jsonscan.IsSpace(data[i]) {
-		i++
-	}
-	return i
 }
 
 // openCall starts a call; its opener, n bytes, is at the data's start.
@@ -426,7 +336,7 @@ func (p *parser) call(data []byte, eof bool) int {
 			}
 			return i
 		}
-		m, wait := matchAny(data, eof, []string{toolSep, callEnd})
+		m, wait := markup.MatchAny(data, eof, []string{toolSep, callEnd})
 		switch {
 		case m == toolSep:
 			p.keep(data[:len(m)])
@@ -442,7 +352,7 @@ func (p *parser) call(data []byte, eof bool) int {
 		p.header = append(p.header, data[0])
 		return 1
 	case phAfterSep:
-		if i := spaces(data); i > 0 {
+		if i := markup.Spaces(data); i > 0 {
 			p.keep(data[:i])
 			return i
 		}
@@ -490,7 +400,7 @@ func (p *parser) call(data []byte, eof bool) int {
 		p.phase = phFence
 		return scan.Again
 	case phFence:
-		if i := spaces(data); i > 0 {
+		if i := markup.Spaces(data); i > 0 {
 			p.keep(data[:i])
 			return i
 		}
@@ -513,7 +423,7 @@ func (p *parser) call(data []byte, eof bool) int {
 				return j
 			}
 		}
-		if m, wait := matchAny(data, eof, []string{callEnd}); m != "" || wait {
+		if m, wait := markup.MatchAny(data, eof, []string{callEnd}); m != "" || wait {
 			if wait {
 				return 0
 			}
@@ -527,11 +437,11 @@ func (p *parser) call(data []byte, eof bool) int {
 	case phJSON:
 		return p.jsonBytes(data)
 	case phAfter:
-		if i := spaces(data); i > 0 {
+		if i := markup.Spaces(data); i > 0 {
 			p.keep(data[:i])
 			return i
 		}
-		if m, wait := matchAny(data, eof, []string{callEnd, fence}); m == callEnd {
+		if m, wait := markup.MatchAny(data, eof, []string{callEnd, fence}); m == callEnd {
 			p.keep(data[:len(m)])
 			p.closeCall()
 			return len(m)
@@ -546,19 +456,9 @@ func (p *parser) call(data []byte, eof bool) int {
 		return scan.Again
 	}
 	// phSearch: the call ends at the next <｜tool▁call▁end｜>.
-	if i := bytes.Index(data, callEndBytes); i >= 0 {
-		n := i + len(callEnd)
-		p.keep(data[:n])
+	n, closed := markup.KeepUntil(&p.blk, p.Options().BlockLimit(), data, eof, callEnd)
+	if closed {
 		p.closeCall()
-		return n
-	}
-	n := len(data)
-	if !eof {
-		n -= scan.PartialSuffix(data, callEnd)
-	}
-	p.keep(data[:n])
-	if n == 0 && !eof {
-		return 0
 	}
 	return n
 }
@@ -585,7 +485,7 @@ func (p *parser) startJSON() {
 func (p *parser) jsonBytes(data []byte) int {
 	token := p.Options().Mode == syntax.TokenMode
 	if token && !p.js.Started() {
-		if i := spaces(data); i > 0 {
+		if i := markup.Spaces(data); i > 0 {
 			p.keep(data[:i])
 			p.jsonAt += i
 			return i
@@ -692,37 +592,33 @@ func validJSON(b []byte) bool {
 	if !js.Done() {
 		js.End()
 	}
-	return js.Done() && js.Err() == nil && spaces(b[n:]) == len(b)-n
+	return js.Done() && js.Err() == nil && markup.Spaces(b[n:]) == len(b)-n
 }
 
 // called counts a valid call into the batch; from is where its section (or
 // the call) starts.
 func (p *parser) called(name string, from int64) {
-	if p.calls == 0 {
-		p.batchStart = from
+	if p.batch.Add(from) {
 		p.names = p.names[:0]
 	}
 	if len(p.names) < 1024 { // enough to name the results of any real batch; memory stays bounded
 		p.names = append(p.names, name)
 	}
-	p.calls++
 }
 
 // executeBefore closes the batch, if calls are pending, before the output
 // that starts at off: its outputs answer them.
 func (p *parser) executeBefore(off int64) {
-	if p.calls == 0 {
+	if !p.batch.Execute(&p.Core, off) {
 		return
 	}
-	p.Emit(syntax.Event{Type: syntax.Execute, Span: syntax.Span{Start: p.batchStart, End: off}})
-	p.calls = 0
 	p.last, p.names = p.names, p.last[:0]
 	p.results = 0
 }
 
 // outputs handles an outputs section between its outputs.
 func (p *parser) outputs(data []byte, eof bool) int {
-	if i := spaces(data); i > 0 {
+	if i := markup.Spaces(data); i > 0 {
 		return i
 	}
 	if full, partial := scan.MatchPrefix(data, outputsEnd); full {
@@ -772,19 +668,9 @@ func (p *parser) openOutput(inSection bool) {
 
 // output keeps an output's text up to its <｜tool▁output▁end｜>.
 func (p *parser) output(data []byte, eof bool) int {
-	if i := bytes.Index(data, []byte(outputEnd)); i >= 0 {
-		n := i + len(outputEnd)
-		p.keep(data[:n])
+	n, closed := markup.KeepUntil(&p.blk, p.Options().BlockLimit(), data, eof, outputEnd)
+	if closed {
 		p.closeOutput()
-		return n
-	}
-	n := len(data)
-	if !eof {
-		n -= scan.PartialSuffix(data, outputEnd)
-	}
-	p.keep(data[:n])
-	if n == 0 && !eof {
-		return 0
 	}
 	return n
 }
@@ -814,13 +700,7 @@ func (p *parser) finish(end int64) {
 	p.flushHeld(-1)
 	switch p.state {
 	case inThink:
-		p.EndRun()
-		what := "unterminated <think>"
-		if p.implicit {
-			what = "unterminated reasoning (opened by the prompt)"
-		}
-		p.Errorf(syntax.CodeTruncated, p.thinkStart, syntax.Span{Start: p.thinkStart.Offset, End: end}, nil,
-			"%s: the stream ended before %s", what, closeThink)
+		p.think.Finish(&p.Core, end)
 	case inSection, inOutputs:
 		if p.sectionN == 0 {
 			opener := callsBegin
@@ -847,8 +727,5 @@ func (p *parser) finish(end int64) {
 	case inDSML:
 		p.dsml.Finish(end)
 	}
-	if p.calls > 0 {
-		p.Emit(syntax.Event{Type: syntax.Execute, Span: syntax.Span{Start: p.batchStart, End: end}})
-		p.calls = 0
-	}
+	p.batch.Execute(&p.Core, end)
 }

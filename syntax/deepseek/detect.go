@@ -3,6 +3,7 @@ package deepseek
 import (
 	"bytes"
 
+	"github.com/toolparse/toolparse/internal/markup"
 	"github.com/toolparse/toolparse/syntax"
 	"github.com/toolparse/toolparse/syntax/scan"
 )
@@ -76,7 +77,7 @@ func (d *detector) Look(seen []byte, eof bool) syntax.Evidence {
 			} else if partial && !eof {
 				return d.evidence(seen, -1)
 			}
-			m, wait := matchAny(rest, eof, callOpeners[:])
+			m, wait := markup.MatchAny(rest, eof, callOpeners[:])
 			switch {
 			case m != "":
 				d.at = i
@@ -87,7 +88,7 @@ func (d *detector) Look(seen []byte, eof bool) syntax.Evidence {
 			}
 			continue
 		}
-		m, wait := matchAny(rest, eof, textMarkers[:])
+		m, wait := markup.MatchAny(rest, eof, textMarkers[:])
 		switch {
 		case m == openThink && d.noThink: // after the reasoning the prompt opened, <think> is text
 			d.pos = i + 1
@@ -99,7 +100,7 @@ func (d *detector) Look(seen []byte, eof bool) syntax.Evidence {
 			d.at = i
 			d.fix(i)
 		case wait:
-			if _, w := matchAny(rest, eof, evidenceMarkers[:]); w {
+			if _, w := markup.MatchAny(rest, eof, evidenceMarkers[:]); w {
 				pending = i // the end of seen may be the start of an opener
 			}
 			return d.evidence(seen, pending)

@@ -6,7 +6,9 @@ import (
 	"io"
 	"strings"
 
+	"github.com/toolparse/toolparse/internal/invokexml"
 	"github.com/toolparse/toolparse/internal/jsonscan"
+	"github.com/toolparse/toolparse/internal/markup"
 	"github.com/toolparse/toolparse/syntax"
 	"github.com/toolparse/toolparse/syntax/wire"
 )
@@ -27,7 +29,7 @@ import (
 // executes a batch at the end of the message, or at its first output), and
 // calls with no execute.
 func NewRenderer(w io.Writer, opts syntax.Options) syntax.Renderer {
-	return wire.New("deepseek", &units{w: bufio.NewWriter(w), implicit: opts.ThinkOpen})
+	return wire.New("deepseek", &units{w: bufio.NewWriter(w), implicit: opts.ThinkOpen, think: wire.NewOpenThought(opts, closeThink)})
 }
 
 // The forms calls are written in.
@@ -41,7 +43,7 @@ const (
 // <｜tool▁call▁begin｜>function<｜tool▁sep｜>NAME, then the arguments in a
 // ```json fence. A name holding a line end or a marker cannot be carried.
 func NewV3Renderer(w io.Writer, opts syntax.Options) syntax.Renderer {
-	return wire.New("deepseek", &units{w: bufio.NewWriter(w), implicit: opts.ThinkOpen, form: formV3})
+	return wire.New("deepseek", &units{w: bufio.NewWriter(w), implicit: opts.ThinkOpen, think: wire.NewOpenThought(opts, closeThink), form: formV3})
 }
 
 // NewDSMLRenderer is [NewRenderer] writing calls in V3.2's DSML form: one
@@ -50,14 +52,14 @@ func NewV3Renderer(w io.Writer, opts syntax.Options) syntax.Renderer {
 // other value as string="false" and its JSON text. Each call is parsed back
 // before it is written.
 func NewDSMLRenderer(w io.Writer, opts syntax.Options) syntax.Renderer {
-	return wire.New("deepseek", &units{w: bufio.NewWriter(w), implicit: opts.ThinkOpen, form: formDSML})
+	return wire.New("deepseek", &units{w: bufio.NewWriter(w), implicit: opts.ThinkOpen, think: wire.NewOpenThought(opts, closeThink), form: formDSML})
 }
 
 type units struct {
 	w        *bufio.Writer
 	form     int
 	implicit bool // the prompt opened the reasoning: the output starts in it
-	started  bool // something was written
+	think    wire.OpenThought
 	section  bool // a calls section is open
 	pending  int  // calls written since the last execute
 	executed bool // an execute came, and no result since
@@ -67,19 +69,6 @@ type units struct {
 }
 
 func cannot(format string, args ...any) error { return wire.CannotCarry("deepseek", format, args...) }
-
-// start writes, with ThinkOpen, the closer of the reasoning the prompt
-// opened, unless the first thing written is a thought.
-func (u *units) start(thought bool) bool {
-	if u.started {
-		return false
-	}
-	u.started = true
-	if u.implicit && !thought {
-		u.w.WriteString(closeThink + "\n")
-	}
-	return u.implicit && thought
-}
 
 func (u *units) closeSection() {
 	if u.section {
@@ -92,15 +81,6 @@ func (u *units) closeSection() {
 	}
 }
 
-func holdsMarker(s string, markers []string) string {
-	for _, m := range markers {
-		if strings.Contains(s, m) {
-			return m
-		}
-	}
-	return ""
-}
-
 func (u *units) Text(t syntax.Type, s string) error {
 	var err error
 	if u.executed {
@@ -108,33 +88,21 @@ func (u *units) Text(t syntax.Type, s string) error {
 	}
 	u.closeSection()
 	if t == syntax.Think {
-		implicit := u.start(true)
+		implicit := u.think.Begin(u.w, true)
 		if u.implicit && !implicit {
 			return cannot("a thought after the reasoning the prompt opened (with ThinkOpen, a later <think> is text); not written")
 		}
-		if m := holdsMarker(s, []string{closeThink}); m != "" || implicit && holdsMarker(s, callOpeners[:]) != "" {
-			return cannot("a thought holding %s; not written", firstNonEmpty(m, holdsMarker(s, callOpeners[:])))
-		}
-		if implicit {
-			u.w.WriteString(s + closeThink + "\n")
-		} else {
-			u.w.WriteString(openThink + s + closeThink + "\n")
+		if m := markup.WriteThought(u.w, s, implicit, openThink, closeThink, callOpeners[:]); m != "" {
+			return cannot("a thought holding %s; not written", m)
 		}
 		return err
 	}
-	u.start(false)
-	if m := holdsMarker(s, textMarkers[:]); m != "" {
+	u.think.Begin(u.w, false)
+	if m := markup.HoldsMarker(s, textMarkers[:]); m != "" {
 		return cannot("text holding %s; not written", m)
 	}
 	u.w.WriteString(s + "\n")
 	return err
-}
-
-func firstNonEmpty(a, b string) string {
-	if a != "" {
-		return a
-	}
-	return b
 }
 
 func (u *units) Calls(calls []syntax.Event) error {
@@ -147,7 +115,7 @@ func (u *units) Calls(calls []syntax.Event) error {
 	if u.executed {
 		note(cannot("calls after an execute with no result between: they read back as one batch with the calls before"))
 	}
-	u.start(false)
+	u.think.Begin(u.w, false)
 	if !u.section {
 		if u.form == formDSML {
 			u.w.WriteString(dsmlCalls + "\n")
@@ -188,17 +156,6 @@ func (u *units) Calls(calls []syntax.Event) error {
 	return first
 }
 
-// pad adds a line end where the parser would drop one of the value's own.
-func pad(v string) string {
-	if strings.HasPrefix(v, "\n") || strings.HasPrefix(v, "\r\n") {
-		v = "\n" + v
-	}
-	if strings.HasSuffix(v, "\n") {
-		v += "\n"
-	}
-	return v
-}
-
 // renderInvoke writes a call as a DSML invoke and parses it back.
 func renderInvoke(c syntax.Event) ([]byte, error) {
 	var b bytes.Buffer
@@ -206,7 +163,7 @@ func renderInvoke(c syntax.Event) ([]byte, error) {
 	jsonscan.Members(c.ArgsJSON(), func(k string, v []byte) bool {
 		b.WriteString(`<｜DSML｜parameter name="` + k + `" string="`)
 		if s, ok := jsonscan.Unquote(v); ok && jsonscan.Kind(v) == '"' {
-			b.WriteString(`true">` + pad(s))
+			b.WriteString(`true">` + invokexml.Pad(s))
 		} else {
 			b.WriteString(`false">`)
 			b.Write(v)
@@ -215,13 +172,7 @@ func renderInvoke(c syntax.Event) ([]byte, error) {
 		return true
 	})
 	b.WriteString("</｜DSML｜invoke>\n")
-	var got []syntax.Event
-	p := New(func(e syntax.Event) { got = append(got, e) }, syntax.Options{})
-	p.Write([]byte(dsmlCalls + "\n"))
-	p.Write(b.Bytes())
-	p.Write([]byte(dsmlCallsEnd))
-	p.Close()
-	if len(got) != 3 || got[0].Type != syntax.Call || got[0].Name != c.Name || !bytes.Equal(got[0].Args, c.ArgsJSON()) {
+	if !invokexml.RoundTrips(New, []byte(dsmlCalls+"\n"), b.Bytes(), []byte(dsmlCallsEnd), c) {
 		return b.Bytes(), cannot("call %s: its name or values do not survive the DSML form", c.Name)
 	}
 	return b.Bytes(), nil
@@ -246,7 +197,7 @@ func (u *units) Results(rs []syntax.Event) error {
 			first = err
 		}
 	}
-	u.start(false)
+	u.think.Begin(u.w, false)
 	if u.pending > 0 {
 		note(cannot("results after calls with no execute: the parser executes the calls at their first output"))
 		u.closeSection()
@@ -290,7 +241,7 @@ func (u *units) Flush() error { return u.w.Flush() }
 
 func (u *units) End() error {
 	u.closeSection()
-	u.start(false)
+	u.think.Begin(u.w, false)
 	var err error
 	if u.pending > 0 {
 		err = cannot("calls with no execute: the parser executes a batch at the end of the message")

@@ -4,6 +4,7 @@ import (
 	"bytes"
 
 	"github.com/toolparse/toolparse/internal/jsonscan"
+	"github.com/toolparse/toolparse/internal/markup"
 	"github.com/toolparse/toolparse/syntax"
 	"github.com/toolparse/toolparse/syntax/scan"
 )
@@ -104,7 +105,7 @@ func (d *detector) Look(seen []byte, eof bool) syntax.Evidence {
 			}
 			markers = callOpeners[:]
 		}
-		m, wait := matchAny(rest, eof, markers)
+		m, wait := markup.MatchAny(rest, eof, markers)
 		switch {
 		case m == openThink && d.noThink: // after the reasoning the prompt opened, <think> is text
 			d.pos = i + 1
@@ -116,7 +117,7 @@ func (d *detector) Look(seen []byte, eof bool) syntax.Evidence {
 			d.state, d.from, d.tag, d.open = detTag, d.state, i, m
 			d.pos = i + len(m)
 		case wait:
-			if _, w := matchAny(rest, eof, []string{openMiniMax, openCalls, openResults}); w {
+			if _, w := markup.MatchAny(rest, eof, []string{openMiniMax, openCalls, openResults}); w {
 				pending = i
 			}
 			return d.evidence(pending)

@@ -5,6 +5,7 @@ import (
 
 	"github.com/toolparse/toolparse/internal/invokexml"
 	"github.com/toolparse/toolparse/internal/jsonscan"
+	"github.com/toolparse/toolparse/internal/markup"
 	"github.com/toolparse/toolparse/syntax"
 	"github.com/toolparse/toolparse/syntax/scan"
 )
@@ -70,12 +71,8 @@ const (
 
 type parser struct {
 	scan.Core
-	state    state
-	implicit bool // the reasoning block was opened by the prompt (ThinkOpen)
-	noThink  bool // ThinkOpen: the reasoning is over, and <think> is text (see doc.go)
-	thinkHas bool // the open reasoning: text other than white space was read
-
-	thinkStart syntax.Pos
+	state state
+	think markup.Think // the reasoning (see doc.go for ThinkOpen)
 
 	// The opener being decided (afterOpen).
 	open      string
@@ -85,8 +82,7 @@ type parser struct {
 	calls invokexml.Reader
 
 	// The batch: calls since the last execute.
-	pending    int
-	batchStart int64
+	batch markup.Batch
 
 	// The open results block.
 	blk scan.Block
@@ -98,10 +94,9 @@ func New(h syntax.Handler, opts syntax.Options) syntax.Parser {
 	p.Init(h, opts, p.step, p.finish)
 	p.calls.Init(&p.Core, tags)
 	p.calls.OnCall = p.called
-	if opts.ThinkOpen {
-		p.state, p.implicit, p.noThink = inThink, true, true
-		p.thinkStart = syntax.Pos{Line: 1, Column: 1}
-		p.BeginRun(syntax.Think, 0)
+	p.think = markup.Think{Open: openThink, Close: closeThink, Lead: markerLeadByte}
+	if p.think.Init(&p.Core, opts) {
+		p.state = inThink
 	}
 	p.WakeOn(wakeSet)
 	return p
@@ -123,7 +118,11 @@ func (p *parser) step(data []byte, eof bool) int {
 func (p *parser) stateStep(data []byte, eof bool) int {
 	switch p.state {
 	case inThink:
-		return p.think(data, eof)
+		n, done := p.think.Step(&p.Core, data, eof, callOpeners[:], p.endsThought)
+		if done {
+			p.state = inText
+		}
+		return n
 	case afterOpen:
 		return p.afterOpenTag(data, eof)
 	case inCalls:
@@ -141,51 +140,18 @@ func (p *parser) stateStep(data []byte, eof bool) int {
 	return p.text(data, eof)
 }
 
-// matchAny matches the markers at the start of data: the one it starts
-// with, or whether it may start one once more input comes.
-func matchAny(data []byte, eof bool, markers []string) (string, bool) {
-	wait := false
-	for _, m := range markers {
-		full, partial := scan.MatchPrefix(data, m)
-		if full {
-			return m, false
-		}
-		wait = wait || partial && !eof
-	}
-	return "", wait
-}
-
 // text handles input outside blocks: respond text and the openers.
 func (p *parser) text(data []byte, eof bool) int {
-	if n := p.TextBefore(syntax.Respond, data, markerLeadByte); n > 0 {
-		return n
-	}
-	off := p.Offset()
-	m, wait := matchAny(data, eof, textMarkers[:])
-	if m == openThink && p.noThink {
-		m = ""
-	}
+	m, n := p.think.Text(&p.Core, data, eof, textMarkers[:])
 	switch m {
 	case openThink:
-		p.BeginRun(syntax.Think, off)
-		p.thinkStart = p.Pos()
-		p.state, p.thinkHas = inThink, false
-		return len(m)
+		p.state = inThink
 	case "":
 	default:
 		p.open, p.openAt = m, p.Pos()
 		p.openSpace = p.openSpace[:0]
 		p.state = afterOpen
-		return len(m)
 	}
-	if wait {
-		return 0
-	}
-	n := scan.TextUntil(data, markerLeadByte, func(rest []byte) bool {
-		m, wait := matchAny(rest, eof, textMarkers[:])
-		return m != "" && (m != openThink || !p.noThink) || wait
-	})
-	p.Text(syntax.Respond, data[:n], off)
 	return n
 }
 
@@ -231,7 +197,7 @@ func (p *parser) afterOpenTag(data []byte, eof bool) int {
 	case yes:
 		p.EndRun()
 		if p.open == openResults {
-			p.executeBefore(p.openAt.Offset)
+			p.batch.Execute(&p.Core, p.openAt.Offset) // the results answer the pending calls
 			p.blk.Reset()
 			p.keep([]byte(p.open))
 			p.keep(p.openSpace)
@@ -258,117 +224,34 @@ func (p *parser) openAsText() {
 	p.state = inText
 }
 
-// think handles reasoning: it ends at the first </think>, or, when the
-// prompt opened it, at a call opener.
-func (p *parser) think(data []byte, eof bool) int {
-	if !p.implicit {
-		n, closed := p.Inside(syntax.Think, data, eof, closeThink)
-		if closed {
-			p.state = inText
-			if !p.thinkHas {
-				// An empty thought gives no event: the text after it, if
-				// any, takes in its markers.
-				p.BeginRun(syntax.Respond, p.thinkStart.Offset)
-			}
-		} else {
-			p.thinkHas = p.thinkHas || spaces(data[:n]) < n
-		}
-		return n
+// endsThought reports whether data starts a call opener that opens a
+// section, which ends the reasoning the prompt opened; it decides that
+// without leaving the reasoning.
+func (p *parser) endsThought(data []byte, eof bool) (yes, wait bool) {
+	m, wait := markup.MatchAny(data, eof, callOpeners[:])
+	if m == "" {
+		return false, wait
 	}
-	if n := p.TextBefore(syntax.Think, data, markerLeadByte); n > 0 {
-		p.thinkHas = p.thinkHas || spaces(data[:n]) < n
-		return n
+	rest := data[len(m):]
+	i := jsonscan.SkipSpace(rest, 0)
+	if i == len(rest) && !eof {
+		return false, len(rest) <= p.Options().BlockLimit()
 	}
-	off := p.Offset()
-	if full, partial := scan.MatchPrefix(data, closeThink); full {
-		p.EndRunAt(off + int64(len(closeThink)))
-		p.state, p.implicit = inText, false
-		if !p.thinkHas {
-			p.BeginRun(syntax.Respond, off) // an empty thought: the text after it takes in its closer
-		}
-		return len(closeThink)
-	} else if partial && !eof {
-		return 0
-	}
-	m, wait := matchAny(data, eof, callOpeners[:])
-	if m != "" {
-		// A call opener ends the reasoning only if it opens a section;
-		// decide that here, without leaving the reasoning.
-		rest := data[len(m):]
-		i := jsonscan.SkipSpace(rest, 0)
-		if i == len(rest) && !eof {
-			if len(rest) > p.Options().BlockLimit() {
-				m = ""
-			} else {
-				return 0
-			}
-		} else if yes, w := opens(m, rest[i:], eof); w {
-			return 0
-		} else if !yes {
-			m = ""
-		}
-		if m != "" {
-			p.EndRun()
-			p.state, p.implicit = inText, false
-			return scan.Again
-		}
-	} else if wait {
-		return 0
-	}
-	n := scan.TextUntil(data, markerLeadByte, func(rest []byte) bool {
-		full, partial := scan.MatchPrefix(rest, closeThink)
-		m, wait := matchAny(rest, eof, callOpeners[:])
-		return full || partial && !eof || m != "" || wait
-	})
-	p.Text(syntax.Think, data[:n], off)
-	p.thinkHas = p.thinkHas || spaces(data[:n]) < n
-	return n
-}
-
-func spaces(data []byte) int {
-	i := 0
-	for i < len(data) && jsonscan.IsSpace(data[i]) {
-		i++
-	}
-	return i
+	yes, wait = opens(m, rest[i:], eof)
+	return yes && !wait, wait
 }
 
 func (p *parser) keep(b []byte) { p.blk.Keep(b, p.Options().BlockLimit()) }
 
 // called counts a valid call into the batch; from is where its section (or
 // the call) starts.
-func (p *parser) called(_ string, from int64) {
-	if p.pending == 0 {
-		p.batchStart = from
-	}
-	p.pending++
-}
-
-// executeBefore closes the batch, if calls are pending, before the results
-// that start at off: they answer them.
-func (p *parser) executeBefore(off int64) {
-	if p.pending == 0 {
-		return
-	}
-	p.Emit(syntax.Event{Type: syntax.Execute, Span: syntax.Span{Start: p.batchStart, End: off}})
-	p.pending = 0
-}
+func (p *parser) called(_ string, from int64) { p.batch.Add(from) }
 
 // results keeps a <function_results> block up to its closer.
 func (p *parser) results(data []byte, eof bool) int {
-	if i := bytes.Index(data, []byte(closeResults)); i >= 0 {
-		n := i + len(closeResults)
-		p.keep(data[:n])
+	n, closed := markup.KeepUntil(&p.blk, p.Options().BlockLimit(), data, eof, closeResults)
+	if closed {
 		p.closeResults()
-		return n
-	}
-	n := len(data)
-	if !eof {
-		n -= scan.PartialSuffix(data, closeResults)
-	}
-	p.keep(data[:n])
-	if n == 0 && !eof {
-		return 0
 	}
 	return n
 }
@@ -387,7 +270,7 @@ func (p *parser) closeResults() {
 	base := span.Start + int64(len(openResults))
 	var evs []syntax.Event
 	for i := 0; ; {
-		i += spaces(body[i:])
+		i += markup.Spaces(body[i:])
 		if i == len(body) {
 			break
 		}
@@ -427,7 +310,7 @@ func readResult(b []byte) (syntax.Event, int, string) {
 	e := syntax.Event{Type: syntax.Result, Status: syntax.Success}
 	haveTool, haveOut := false, false
 	for i := 0; ; {
-		i += spaces(inner[i:])
+		i += markup.Spaces(inner[i:])
 		if i == len(inner) {
 			break
 		}
@@ -455,7 +338,7 @@ func readResult(b []byte) (syntax.Event, int, string) {
 			if name == "error" {
 				e.Status = syntax.Failure
 			}
-			e.Value = syntax.AppendQuote(nil, string(trimLine(v)))
+			e.Value = syntax.AppendQuote(nil, string(invokexml.TrimLine(v)))
 		default:
 			return e, 0, "a second " + open + " in <result>"
 		}
@@ -470,33 +353,12 @@ func readResult(b []byte) (syntax.Event, int, string) {
 	return e, n, ""
 }
 
-// trimLine removes one leading and one trailing line end (LF or CRLF).
-func trimLine(v []byte) []byte {
-	if bytes.HasPrefix(v, []byte("\r\n")) {
-		v = v[2:]
-	} else if bytes.HasPrefix(v, []byte("\n")) {
-		v = v[1:]
-	}
-	if bytes.HasSuffix(v, []byte("\r\n")) {
-		v = v[:len(v)-2]
-	} else if bytes.HasSuffix(v, []byte("\n")) {
-		v = v[:len(v)-1]
-	}
-	return v
-}
-
 // finish reports what the end of the stream left open, then executes the
 // pending batch.
 func (p *parser) finish(end int64) {
 	switch p.state {
 	case inThink:
-		p.EndRun()
-		what := "unterminated <think>"
-		if p.implicit {
-			what = "unterminated reasoning (opened by the prompt)"
-		}
-		p.Errorf(syntax.CodeTruncated, p.thinkStart, syntax.Span{Start: p.thinkStart.Offset, End: end}, nil,
-			"%s: the stream ended before %s", what, closeThink)
+		p.think.Finish(&p.Core, end)
 	case afterOpen:
 		p.afterOpenTag(nil, true)
 	case inCalls:
@@ -509,8 +371,5 @@ func (p *parser) finish(end int64) {
 		p.Errorf(syntax.CodeTruncated, p.openAt, syntax.Span{Start: p.openAt.Offset, End: end}, raw,
 			"unterminated %s: the stream ended before %s", openResults, closeResults)
 	}
-	if p.pending > 0 {
-		p.Emit(syntax.Event{Type: syntax.Execute, Span: syntax.Span{Start: p.batchStart, End: end}})
-		p.pending = 0
-	}
+	p.batch.Execute(&p.Core, end)
 }

@@ -6,7 +6,9 @@ import (
 	"io"
 	"strings"
 
+	"github.com/toolparse/toolparse/internal/invokexml"
 	"github.com/toolparse/toolparse/internal/jsonscan"
+	"github.com/toolparse/toolparse/internal/markup"
 	"github.com/toolparse/toolparse/syntax"
 	"github.com/toolparse/toolparse/syntax/wire"
 )
@@ -28,13 +30,13 @@ import (
 // thought holding the tags, text or calls between an execute and the
 // results, and calls with no execute.
 func NewRenderer(w io.Writer, opts syntax.Options) syntax.Renderer {
-	return wire.New("minimax", &units{w: bufio.NewWriter(w), implicit: opts.ThinkOpen})
+	return wire.New("minimax", &units{w: bufio.NewWriter(w), implicit: opts.ThinkOpen, think: wire.NewOpenThought(opts, closeThink)})
 }
 
 type units struct {
 	w        *bufio.Writer
 	implicit bool
-	started  bool
+	think    wire.OpenThought
 	section  bool
 	pending  int
 	executed bool
@@ -42,31 +44,11 @@ type units struct {
 
 func cannot(format string, args ...any) error { return wire.CannotCarry("minimax", format, args...) }
 
-func (u *units) start(thought bool) bool {
-	if u.started {
-		return false
-	}
-	u.started = true
-	if u.implicit && !thought {
-		u.w.WriteString(closeThink + "\n")
-	}
-	return u.implicit && thought
-}
-
 func (u *units) closeSection() {
 	if u.section {
 		u.w.WriteString(closeMiniMax + "\n")
 		u.section = false
 	}
-}
-
-func holdsMarker(s string, markers []string) string {
-	for _, m := range markers {
-		if strings.Contains(s, m) {
-			return m
-		}
-	}
-	return ""
 }
 
 func (u *units) Text(t syntax.Type, s string) error {
@@ -76,25 +58,16 @@ func (u *units) Text(t syntax.Type, s string) error {
 	}
 	u.closeSection()
 	if t == syntax.Think {
-		implicit := u.start(true)
+		implicit := u.think.Begin(u.w, true)
 		if u.implicit && !implicit {
 			return cannot("a thought after the reasoning the prompt opened (with ThinkOpen, a later <think> is text); not written")
 		}
-		m := holdsMarker(s, []string{closeThink})
-		if m == "" && implicit {
-			m = holdsMarker(s, callOpeners[:])
-		}
-		if m != "" {
+		if m := markup.WriteThought(u.w, s, implicit, openThink, closeThink, callOpeners[:]); m != "" {
 			return cannot("a thought holding %s; not written", m)
-		}
-		if implicit {
-			u.w.WriteString(s + closeThink + "\n")
-		} else {
-			u.w.WriteString(openThink + s + closeThink + "\n")
 		}
 		return err
 	}
-	u.start(false)
+	u.think.Begin(u.w, false)
 	if !plainText(s) {
 		return cannot("text holding <think> or a tag that opens a block; not written")
 	}
@@ -105,7 +78,7 @@ func (u *units) Text(t syntax.Type, s string) error {
 // plainText reports whether s, parsed alone, is one run of text: a tag in
 // it that opens no block (prose that names <minimax:tool_call>) is fine.
 func plainText(s string) bool {
-	if holdsMarker(s, textMarkers[:]) == "" {
+	if markup.HoldsMarker(s, textMarkers[:]) == "" {
 		return true
 	}
 	evs := syntax.Parse(Syntax, []byte(s), syntax.Options{})
@@ -122,7 +95,7 @@ func (u *units) Calls(calls []syntax.Event) error {
 	if u.executed {
 		note(cannot("calls after an execute with no result between: they read back as one batch with the calls before"))
 	}
-	u.start(false)
+	u.think.Begin(u.w, false)
 	if !u.section {
 		u.w.WriteString(openMiniMax + "\n")
 		u.section = true
@@ -139,22 +112,11 @@ func (u *units) Calls(calls []syntax.Event) error {
 	return first
 }
 
-// pad adds a line end where the parser would drop one of the value's own.
-func pad(v string) string {
-	if strings.HasPrefix(v, "\n") || strings.HasPrefix(v, "\r\n") {
-		v = "\n" + v
-	}
-	if strings.HasSuffix(v, "\n") {
-		v += "\n"
-	}
-	return v
-}
-
 func renderInvoke(c syntax.Event) ([]byte, error) {
 	var b bytes.Buffer
 	lossy := ""
 	b.WriteString(`<invoke name="` + c.Name + "\">\n")
-	param := func(k, v string) { b.WriteString(`<parameter name="` + k + `">` + pad(v) + "</parameter>\n") }
+	param := func(k, v string) { b.WriteString(`<parameter name="` + k + `">` + invokexml.Pad(v) + "</parameter>\n") }
 	jsonscan.Members(c.ArgsJSON(), func(k string, v []byte) bool {
 		switch jsonscan.Kind(v) {
 		case '"':
@@ -187,13 +149,7 @@ func renderInvoke(c syntax.Event) ([]byte, error) {
 	if lossy != "" {
 		return b.Bytes(), cannot("call %s: %s", c.Name, lossy)
 	}
-	var got []syntax.Event
-	p := New(func(e syntax.Event) { got = append(got, e) }, syntax.Options{})
-	p.Write([]byte(openMiniMax + "\n"))
-	p.Write(b.Bytes())
-	p.Write([]byte(closeMiniMax))
-	p.Close()
-	if len(got) != 3 || got[0].Type != syntax.Call || got[0].Name != c.Name || !bytes.Equal(got[0].Args, c.ArgsJSON()) {
+	if !invokexml.RoundTrips(New, []byte(openMiniMax+"\n"), b.Bytes(), []byte(closeMiniMax), c) {
 		return b.Bytes(), cannot("call %s: its name or values do not survive the invoke form", c.Name)
 	}
 	return b.Bytes(), nil
@@ -216,7 +172,7 @@ func (u *units) Results(rs []syntax.Event) error {
 			first = err
 		}
 	}
-	u.start(false)
+	u.think.Begin(u.w, false)
 	if u.pending > 0 {
 		note(cannot("results after calls with no execute: the parser executes the calls at their results"))
 		u.closeSection()
@@ -242,7 +198,7 @@ func (u *units) Results(rs []syntax.Event) error {
 			strings.TrimSpace(r.Tool) != r.Tool {
 			note(cannot("a result of %q that its tags cannot hold", r.Tool))
 		}
-		u.w.WriteString("<result>\n<tool_name>" + r.Tool + "</tool_name>\n<" + tag + ">" + pad(text) + "</" + tag + ">\n</result>\n")
+		u.w.WriteString("<result>\n<tool_name>" + r.Tool + "</tool_name>\n<" + tag + ">" + invokexml.Pad(text) + "</" + tag + ">\n</result>\n")
 	}
 	u.w.WriteString(closeResults + "\n")
 	return first
@@ -252,7 +208,7 @@ func (u *units) Flush() error { return u.w.Flush() }
 
 func (u *units) End() error {
 	u.closeSection()
-	u.start(false)
+	u.think.Begin(u.w, false)
 	var err error
 	if u.pending > 0 {
 		err = cannot("calls with no execute: the parser executes a batch at the end of the message")

@@ -1,0 +1,243 @@
+// Package markup holds what the tag-marked syntaxes built on scan.Core
+// (deepseek, minimax) share besides the invoke XML (internal/invokexml): the
+// <think>…</think> reasoning block, which the prompt may open
+// (Options.ThinkOpen), a block kept whole up to its closer, the batch of
+// calls an execute closes, and small marker helpers for their parsers and
+// renderers. Each syntax passes its own markers.
+package markup
+
+import (
+	"bytes"
+	"io"
+	"strings"
+
+	"github.com/toolparse/toolparse/internal/jsonscan"
+	"github.com/toolparse/toolparse/syntax"
+	"github.com/toolparse/toolparse/syntax/scan"
+)
+
+// Think is the state of a syntax's reasoning block.
+type Think struct {
+	Open     string // the opener, <think>
+	Close    string // the closer, </think>
+	Lead     byte   // the first byte of every marker
+	implicit bool   // the open block was opened by the prompt (ThinkOpen)
+	noThink  bool   // ThinkOpen: the reasoning is over, and Open is text
+	has      bool   // the open block: text other than white space was read
+	start    syntax.Pos
+}
+
+// Init prepares b; with opts.ThinkOpen the stream starts inside the block,
+// and Init reports true (the syntax's state is then its reasoning state).
+func (b *Think) Init(c *scan.Core, opts syntax.Options) bool {
+	if !opts.ThinkOpen {
+		return false
+	}
+	b.implicit, b.noThink = true, true
+	b.start = syntax.Pos{Line: 1, Column: 1}
+	c.BeginRun(syntax.Think, 0)
+	return true
+}
+
+// begin opens an explicit block: its opener was read at off, the core's
+// position.
+func (b *Think) begin(c *scan.Core, off int64) {
+	c.BeginRun(syntax.Think, off)
+	b.start = c.Pos()
+	b.has = false
+}
+
+// Text reads the syntax's text outside blocks at the start of data: respond
+// text up to one of the markers (b's opener among them, which is text where
+// it opens no block), or a marker. It returns the marker data starts with,
+// having opened the block when it is b's opener, and the bytes consumed (0
+// when it waits for more input).
+func (b *Think) Text(c *scan.Core, data []byte, eof bool, markers []string) (m string, n int) {
+	if n := c.TextBefore(syntax.Respond, data, b.Lead); n > 0 {
+		return "", n
+	}
+	off := c.Offset()
+	m, wait := MatchAny(data, eof, markers)
+	if m == b.Open && b.noThink {
+		m = ""
+	}
+	switch {
+	case m == b.Open:
+		b.begin(c, off)
+		return m, len(m)
+	case m != "":
+		return m, len(m)
+	case wait:
+		return "", 0
+	}
+	n = scan.TextUntil(data, b.Lead, func(rest []byte) bool {
+		m, wait := MatchAny(rest, eof, markers)
+		return m != "" && (m != b.Open || !b.noThink) || wait
+	})
+	c.Text(syntax.Respond, data[:n], off)
+	return "", n
+}
+
+// Step reads the block's bytes at the start of data; done reports that the
+// block is over. An explicit block ends at its closer; one the prompt
+// opened also ends before a call opener (openers, in the text), where ends
+// reports whether data starts one that ends the reasoning, or wait for more
+// input.
+func (b *Think) Step(c *scan.Core, data []byte, eof bool, openers []string, ends func(data []byte, eof bool) (yes, wait bool)) (n int, done bool) {
+	if !b.implicit {
+		n, closed := c.Inside(syntax.Think, data, eof, b.Close)
+		if closed {
+			if !b.has {
+				// An empty thought gives no event: the text after it, if
+				// any, takes in its markers.
+				c.BeginRun(syntax.Respond, b.start.Offset)
+			}
+			return n, true
+		}
+		b.has = b.has || Spaces(data[:n]) < n
+		return n, false
+	}
+	if n := c.TextBefore(syntax.Think, data, b.Lead); n > 0 {
+		b.has = b.has || Spaces(data[:n]) < n
+		return n, false
+	}
+	off := c.Offset()
+	if full, partial := scan.MatchPrefix(data, b.Close); full {
+		c.EndRunAt(off + int64(len(b.Close)))
+		b.implicit = false
+		if !b.has {
+			// An empty thought gives no event: the text after it, if any,
+			// takes in its closer.
+			c.BeginRun(syntax.Respond, off)
+		}
+		return len(b.Close), true
+	} else if partial && !eof {
+		return 0, false
+	}
+	switch yes, wait := ends(data, eof); {
+	case yes:
+		c.EndRun()
+		b.implicit = false
+		return scan.Again, true
+	case wait:
+		return 0, false
+	}
+	n = scan.TextUntil(data, b.Lead, func(rest []byte) bool {
+		full, partial := scan.MatchPrefix(rest, b.Close)
+		m, wait := MatchAny(rest, eof, openers)
+		return full || partial && !eof || m != "" || wait
+	})
+	c.Text(syntax.Think, data[:n], off)
+	b.has = b.has || Spaces(data[:n]) < n
+	return n, false
+}
+
+// Finish reports the open block at the end of the stream, at end.
+func (b *Think) Finish(c *scan.Core, end int64) {
+	c.EndRun()
+	what := "unterminated " + b.Open
+	if b.implicit {
+		what = "unterminated reasoning (opened by the prompt)"
+	}
+	c.Errorf(syntax.CodeTruncated, b.start, syntax.Span{Start: b.start.Offset, End: end}, nil,
+		"%s: the stream ended before %s", what, b.Close)
+}
+
+// MatchAny matches the markers at the start of data: the one it starts
+// with, or whether it may start one once more input comes.
+func MatchAny(data []byte, eof bool, markers []string) (string, bool) {
+	wait := false
+	for _, m := range markers {
+		full, partial := scan.MatchPrefix(data, m)
+		if full {
+			return m, false
+		}
+		wait = wait || partial && !eof
+	}
+	return "", wait
+}
+
+// Spaces is the length of the JSON white space at the start of data.
+func Spaces(data []byte) int {
+	i := 0
+	for i < len(data) && jsonscan.IsSpace(data[i]) {
+		i++
+	}
+	return i
+}
+
+// HoldsMarker returns the first of the markers that s holds, or "".
+func HoldsMarker(s string, markers []string) string {
+	for _, m := range markers {
+		if strings.Contains(s, m) {
+			return m
+		}
+	}
+	return ""
+}
+
+// WriteThought writes, for a renderer, the thought s as a block between
+// opener and closer, or, inside the block the prompt opened, s and closer. It
+// writes nothing and returns the marker s holds when s holds closer or,
+// inside, one of the call openers, which would end the thought early.
+func WriteThought(w io.StringWriter, s string, inside bool, opener, closer string, openers []string) (held string) {
+	m := HoldsMarker(s, []string{closer})
+	if m == "" && inside {
+		m = HoldsMarker(s, openers)
+	}
+	if m != "" {
+		return m
+	}
+	if inside {
+		w.WriteString(s + closer + "\n")
+	} else {
+		w.WriteString(opener + s + closer + "\n")
+	}
+	return ""
+}
+
+// KeepUntil keeps in blk (up to limit) the bytes at the start of data up to
+// the first closer and it; closed reports that the closer was kept. Without
+// it, a partial closer at the end of data waits for more input (n is 0 when
+// nothing else is there).
+func KeepUntil(blk *scan.Block, limit int, data []byte, eof bool, closer string) (n int, closed bool) {
+	if i := bytes.Index(data, []byte(closer)); i >= 0 {
+		n = i + len(closer)
+		blk.Keep(data[:n], limit)
+		return n, true
+	}
+	n = len(data)
+	if !eof {
+		n -= scan.PartialSuffix(data, closer)
+	}
+	blk.Keep(data[:n], limit)
+	return n, false
+}
+
+// Batch is the calls since the last execute.
+type Batch struct {
+	N     int   // the calls
+	Start int64 // where the first one's section (or the call) starts
+}
+
+// Add counts a call whose section (or the call) starts at from; first
+// reports that it opens the batch.
+func (b *Batch) Add(from int64) (first bool) {
+	first = b.N == 0
+	if first {
+		b.Start = from
+	}
+	b.N++
+	return first
+}
+
+// Execute closes the batch, if it holds calls, with an execute that ends at
+// end, and reports whether it did.
+func (b *Batch) Execute(c *scan.Core, end int64) bool {
+	if b.N == 0 {
+		return false
+	}
+	c.Emit(syntax.Event{Type: syntax.Execute, Span: syntax.Span{Start: b.Start, End: end}})
+	b.N = 0
+	return true
+}
