@@ -57,6 +57,7 @@ func TestRenderGolden(t *testing.T) {
 	examples := map[string]string{
 		"examples/xmljson-turn.txt": "xmljson", "examples/caret-turn.txt": "caret", "examples/delimiter-turn.txt": "delimiter",
 		"examples/xmltag-turn.txt": "xmltag", "examples/anthropic-stream.sse": "native", "examples/openai-stream.sse": "native",
+		"examples/qwen3-turn.txt": "hermes",
 	}
 	cases, _ := filepath.Glob(filepath.Join("testdata", "render", "in", "*.*"))
 	for _, c := range cases {
