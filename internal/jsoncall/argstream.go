@@ -35,8 +35,9 @@ type ArgStream struct {
 	JSON     *jsonscan.JSON // the scanner the text goes through
 	WaitArgs bool
 
-	bare  bool // the value scanned is a bare args object
-	keyed bool // a name or args key of the call was read
+	bare     bool // the value scanned is a bare args object
+	fromScan bool // its source starts where the Scan reading its '{' starts
+	keyed    bool // a name or args key of the call was read
 
 	inCall   bool    // inside a call object
 	capture  capture // what the bytes being scanned are kept for
@@ -94,11 +95,13 @@ func (a *ArgStream) SetIndex(i int) { a.calls = i }
 
 // Bare makes the value the scanner reads next the bare args object of a
 // call announced already, named name and numbered index: Scan streams the
-// whole object's compact text.
-func (a *ArgStream) Bare(name string, index int) {
+// whole object's compact text. The deltas' source starts at from, or, when
+// from is negative, where the Scan that reads the object's '{' starts.
+func (a *ArgStream) Bare(name string, index int, from int64) {
 	a.capture, a.seen, a.id, a.inArgs, a.keyed = captureNone, 0, "", false, false
 	a.out, a.pending = a.out[:0], a.pending[:0]
-	a.inCall, a.bare, a.started, a.name, a.index = false, true, true, name, index
+	a.inCall, a.bare, a.started, a.name, a.index, a.outFrom = false, true, true, name, index, from
+	a.fromScan = from < 0
 }
 
 // Started reports whether the current call's first partial event was sent
@@ -126,7 +129,7 @@ func (a *ArgStream) Scan(p []byte, off int64) int {
 		if a.Emit == nil {
 			return js.Scan(p)
 		}
-		if !js.Started() {
+		if a.fromScan && !js.Started() {
 			a.outFrom = off
 		}
 		var n int

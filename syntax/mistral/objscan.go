@@ -40,7 +40,7 @@ func (o *objScan) reset(maxDepth int, keyed bool, index int, name string) {
 	if keyed {
 		o.as.SetIndex(index)
 	} else {
-		o.as.Bare(name, index)
+		o.as.Bare(name, index, -1)
 	}
 }
 
