@@ -22,11 +22,22 @@ import (
 // Depth is the nesting at which call objects stand: 0 when the JSON value is
 // the call (delimiter), 1 when the calls are the elements of an array
 // (xmljson). Every object at that depth is taken for a call.
+//
+// With WaitArgs the first event waits for the args key as well as the name
+// (until both have come the object may be something other than a call).
+// With a nil Emit nothing is streamed: the keys are only noted, for
+// [ArgStream.Keyed] and [ArgStream.Shaped]. [ArgStream.Bare] streams instead
+// a bare args object, of a call announced already.
 type ArgStream struct {
-	Depth int
-	Keys  Keys // the call object's key names; the zero value means Default
-	Emit  func(syntax.Event)
-	JSON  *jsonscan.JSON // the scanner the text goes through
+	Depth    int
+	Keys     Keys // the call object's key names; the zero value means Default
+	Emit     func(syntax.Event)
+	JSON     *jsonscan.JSON // the scanner the text goes through
+	WaitArgs bool
+
+	bare     bool // the value scanned is a bare args object
+	fromScan bool // its source starts where the Scan reading its '{' starts
+	keyed    bool // a name or args key of the call was read
 
 	inCall   bool    // inside a call object
 	capture  capture // what the bytes being scanned are kept for
@@ -74,8 +85,39 @@ func (a *ArgStream) keys() Keys {
 
 // Reset prepares for a new stream of calls (the scanner is reset apart).
 func (a *ArgStream) Reset() {
-	*a = ArgStream{Depth: a.Depth, Keys: a.Keys, Emit: a.Emit, JSON: a.JSON, raw: a.raw[:0], out: a.out[:0], pending: a.pending[:0]}
+	*a = ArgStream{Depth: a.Depth, Keys: a.Keys, Emit: a.Emit, JSON: a.JSON, WaitArgs: a.WaitArgs,
+		raw: a.raw[:0], out: a.out[:0], pending: a.pending[:0]}
 }
+
+// SetIndex numbers the next call the stream sees i (and those after it on
+// from there), for a syntax that counts its calls itself.
+func (a *ArgStream) SetIndex(i int) { a.calls = i }
+
+// Bare makes the value the scanner reads next the bare args object of a
+// call announced already, named name and numbered index: Scan streams the
+// whole object's compact text. The deltas' source starts at from, or, when
+// from is negative, where the Scan that reads the object's '{' starts.
+func (a *ArgStream) Bare(name string, index int, from int64) {
+	a.capture, a.seen, a.id, a.inArgs, a.keyed = captureNone, 0, "", false, false
+	a.out, a.pending = a.out[:0], a.pending[:0]
+	a.inCall, a.bare, a.started, a.name, a.index, a.outFrom = false, true, true, name, index, from
+	a.fromScan = from < 0
+}
+
+// Started reports whether the current call's first partial event was sent
+// (for a bare args object, whether it was announced).
+func (a *ArgStream) Started() bool { return a.started }
+
+// Index is the number of the current call.
+func (a *ArgStream) Index() int { return a.index }
+
+// Keyed reports whether a name or args key of the current call has been
+// read.
+func (a *ArgStream) Keyed() bool { return a.keyed }
+
+// Shaped reports whether the current call's name and args keys have both
+// come, with their values starting.
+func (a *ArgStream) Shaped() bool { return a.seen&(seenName|seenArgs) == seenName|seenArgs }
 
 // Scan scans p, which stands at offset off of the input, with the scanner,
 // as [jsonscan.JSON.Scan] does, and returns the bytes consumed; the partial
@@ -83,6 +125,19 @@ func (a *ArgStream) Reset() {
 // the source it came from.
 func (a *ArgStream) Scan(p []byte, off int64) int {
 	js, members := a.JSON, a.Depth+1
+	if a.bare {
+		if a.Emit == nil {
+			return js.Scan(p)
+		}
+		if a.fromScan && !js.Started() {
+			a.outFrom = off
+		}
+		var n int
+		a.out, n = js.ScanCompact(a.out, p)
+		a.at = off + int64(n)
+		a.flush()
+		return n
+	}
 	used := 0
 	for {
 		var n, level int
@@ -135,25 +190,29 @@ func (a *ArgStream) boundary(b jsonscan.Boundary, level int, c byte) {
 	case jsonscan.KeyEnd:
 		a.capture = captureNone
 		a.key, _ = jsonscan.Unquote(a.raw)
+		if a.key == k.Name || k.isArgs(a.key) {
+			a.keyed = true
+		}
 	case jsonscan.ValueStart:
 		var first seen // the key, seen for the first time
-		switch a.key {
-		case k.Name:
+		switch {
+		case a.key == k.Name:
 			first = seenName &^ a.seen
-		case k.Args:
+		case k.isArgs(a.key):
 			first = seenArgs &^ a.seen
-		case k.ID:
+		case k.isID(a.key):
 			first = seenID &^ a.seen
 		}
 		a.seen |= first
 		switch {
 		case first == 0:
 		case first == seenArgs:
-			if c == '{' {
+			if c == '{' && a.Emit != nil {
 				a.inArgs = true
 				a.out = append(a.out, '{')
 				a.outFrom = a.at - 1
 			}
+			a.begin()
 		case c == '"':
 			a.capture, a.raw = captureName, append(a.raw[:0], '"')
 			if first == seenID {
@@ -177,7 +236,7 @@ func (a *ArgStream) boundary(b jsonscan.Boundary, level int, c byte) {
 }
 
 func (a *ArgStream) startCall() {
-	a.inCall, a.capture, a.seen, a.name, a.id, a.started, a.inArgs = true, captureNone, 0, "", "", false, false
+	a.inCall, a.capture, a.seen, a.name, a.id, a.started, a.inArgs, a.keyed = true, captureNone, 0, "", "", false, false, false
 	a.index = a.calls
 	a.calls++
 	a.out = a.out[:0]
@@ -187,7 +246,7 @@ func (a *ArgStream) startCall() {
 // begin emits the call's first partial event once its name is known, then
 // any args that came before it.
 func (a *ArgStream) begin() {
-	if a.started || a.name == "" {
+	if a.Emit == nil || a.started || a.name == "" || a.WaitArgs && a.seen&seenArgs == 0 {
 		return
 	}
 	a.started = true

@@ -243,3 +243,82 @@ func FuzzArgStream(f *testing.F) {
 		checkCallObject(t, obj, seed, keys)
 	})
 }
+
+// streamed feeds in to a, one byte at a time from offset 0, and returns its
+// events, the deltas joined into the first delta event, the spans cleared.
+func streamed(t *testing.T, a *ArgStream, js *jsonscan.JSON, in string) []syntax.Event {
+	t.Helper()
+	var evs []syntax.Event
+	a.JSON, a.Emit = js, func(e syntax.Event) {
+		e.Span = syntax.Span{}
+		if e.Delta != "" && len(evs) > 0 && evs[len(evs)-1].Delta != "" {
+			evs[len(evs)-1].Delta += e.Delta
+			return
+		}
+		evs = append(evs, e)
+	}
+	for i := range len(in) {
+		if n := a.Scan([]byte(in[i:i+1]), int64(i)); n != 1 {
+			t.Fatalf("%q: scan stopped at %d", in, i)
+		}
+	}
+	js.End()
+	if !js.Done() {
+		t.Fatalf("%q: not a valid value", in)
+	}
+	return evs
+}
+
+// TestArgStreamOptions: a second args key, no id key, WaitArgs, SetIndex
+// and a bare args object.
+func TestArgStreamOptions(t *testing.T) {
+	keys := Keys{Name: "name", Args: "parameters", AltArgs: "arguments"}
+	call := func(name string, index int, delta string) []syntax.Event {
+		evs := []syntax.Event{{Type: syntax.Call, Partial: true, Name: name, Index: index}}
+		if delta != "" {
+			evs = append(evs, syntax.Event{Type: syntax.Call, Partial: true, Name: name, Index: index, Delta: delta})
+		}
+		return evs
+	}
+	for _, c := range []struct {
+		in       string
+		waitArgs bool
+		shaped   bool
+		want     []syntax.Event
+	}{
+		{`{"": "x", "name": "f", "arguments": {"a" : 1}, "parameters": {}}`, false, true, call("f", 5, `{"a":1}`)},
+		{`{"parameters": {"b": 2}, "name": "f"}`, false, true, call("f", 5, `{"b":2}`)},
+		{`{"name": "f", "other": 1}`, false, false, call("f", 5, "")},
+		{`{"name": "f", "other": 1}`, true, false, nil},
+		{`{"name": "f", "other": 1, "arguments": null}`, true, true, call("f", 5, "")},
+	} {
+		var js jsonscan.JSON
+		js.Reset(64)
+		a := ArgStream{Keys: keys, WaitArgs: c.waitArgs}
+		a.Reset()
+		a.SetIndex(5)
+		evs := streamed(t, &a, &js, c.in)
+		if !reflect.DeepEqual(evs, c.want) {
+			t.Errorf("%q: events %+v, want %+v", c.in, evs, c.want)
+		}
+		if !a.Keyed() || a.Shaped() != c.shaped {
+			t.Errorf("%q: keyed %v, shaped %v", c.in, a.Keyed(), a.Shaped())
+		}
+	}
+
+	var js jsonscan.JSON
+	js.Reset(64)
+	var a ArgStream
+	a.Reset()
+	a.Bare("g", 3, -1)
+	evs := streamed(t, &a, &js, ` {"x" : [1, "é"]}`)
+	want := []syntax.Event{{Type: syntax.Call, Partial: true, Name: "g", Index: 3, Delta: `{"x":[1,"é"]}`}}
+	if !reflect.DeepEqual(evs, want) {
+		t.Errorf("bare: events %+v, want %+v", evs, want)
+	}
+
+	_, id, args, problem := ReadCall([]byte(`{"id": "1", "name": "f", "arguments": {"a": 1}}`), Keys{Name: "name", Args: "parameters", AltArgs: "arguments"})
+	if id != "" || string(args) != `{"a":1}` || problem != "" {
+		t.Errorf("ReadCall: id %q, args %s, problem %q", id, args, problem)
+	}
+}

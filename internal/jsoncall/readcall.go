@@ -8,7 +8,15 @@ import "github.com/toolparse/toolparse/internal/jsonscan"
 // Keys names the members of a call object.
 type Keys struct {
 	Name, Args, ID string
+	// AltArgs, when not "", is another key the args may be under; the
+	// first of Args and AltArgs that comes counts. An ID of "" means the
+	// call has no id key.
+	AltArgs string
 }
+
+func (k Keys) isArgs(key string) bool { return key == k.Args || k.AltArgs != "" && key == k.AltArgs }
+
+func (k Keys) isID(key string) bool { return k.ID != "" && key == k.ID }
 
 // Default is the keys xmljson and delimiter use: name, args and id.
 var Default = Keys{Name: "name", Args: "args", ID: "id"}
@@ -30,9 +38,9 @@ func ReadCall(obj []byte, keys Keys) (name, id string, args []byte, problem stri
 		case k == keys.Name && !haveName:
 			haveName = true
 			name, nameOK = jsonscan.Unquote(v)
-		case k == keys.Args && rawArgs == nil:
+		case keys.isArgs(k) && rawArgs == nil:
 			rawArgs = v
-		case k == keys.ID && !haveID:
+		case keys.isID(k) && !haveID:
 			haveID = true
 			id, _ = jsonscan.Unquote(v)
 		}

@@ -47,9 +47,9 @@ var (
 	openMarkers = []string{closeThink, openCall}
 )
 
-// The keys of a call object. Hermes calls have no id: the streamer's id key
-// is given the name key, which its name case always takes first.
-var streamKeys = jsoncall.Keys{Name: "name", Args: "arguments", ID: "name"}
+// The keys of a call object, as token mode streams it. Hermes calls have no
+// id.
+var streamKeys = jsoncall.Keys{Name: "name", Args: "arguments"}
 
 // Events complete only at '>' (every marker) or at the '{' that opens a
 // call (it ends the text run before it); right after a call's JSON, at any
@@ -103,7 +103,6 @@ type parser struct {
 	answered   int      // results read since that batch was executed
 	executed   bool     // the batch was executed: the next call starts a new one
 	blocks     int      // call blocks opened since the last execute
-	index      int      // token mode: the index of the open call block among them
 }
 
 // New returns a hermes parser that sends its events to h.
@@ -111,7 +110,7 @@ func New(h syntax.Handler, opts syntax.Options) syntax.Parser {
 	p := &parser{}
 	p.Init(h, opts, p.step, p.finish)
 	p.WakeOn(wakeSet)
-	p.args = jsoncall.ArgStream{Depth: 0, Keys: streamKeys, Emit: p.emitPartial, JSON: &p.js}
+	p.args = jsoncall.ArgStream{Depth: 0, Keys: streamKeys, Emit: p.Emit, JSON: &p.js}
 	if opts.ThinkOpen {
 		p.state, p.lead = inOpenThink, true
 		p.thinkStart = syntax.Pos{Line: 1, Column: 1}
@@ -303,7 +302,7 @@ func (p *parser) openBlock() {
 	p.problem = ""
 	p.js.Reset(p.Options().DepthLimit())
 	p.args.Reset()
-	p.index = p.blocks
+	p.args.SetIndex(p.blocks) // each block is a stream of its own to the streamer
 	p.blocks++
 	p.state = inCall
 	p.blockBytes(p.openSpace, p.openAt+int64(len(openCall)), false)
@@ -440,14 +439,6 @@ func (p *parser) finishBlock(ended bool) {
 	p.batch = append(p.batch, name)
 	p.unexecuted++
 	p.Emit(syntax.Event{Type: syntax.Call, Name: name, Args: args, Pos: p.blockStart, Span: span})
-}
-
-// emitPartial emits a partial call event of token mode, its index that of
-// the call block among those of the message (each block is a stream of its
-// own to the argument streamer).
-func (p *parser) emitPartial(e syntax.Event) {
-	e.Index = p.index
-	p.Emit(e)
 }
 
 // readCall reads a call object: "name" a non-empty string; "arguments" an

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/toolparse/toolparse/internal/jsoncall"
 	"github.com/toolparse/toolparse/internal/jsonscan"
 	"github.com/toolparse/toolparse/syntax"
 	"github.com/toolparse/toolparse/syntax/scan"
@@ -98,11 +99,10 @@ type parser struct {
 	js          jsonscan.JSON
 
 	// Token mode: the arguments streamed as compact JSON deltas.
-	started   bool   // the call's first partial event was sent
-	decided   bool   // whether the arguments stream is decided (they stream when they start with '{')
-	streaming bool   // they do
-	out       []byte // compact text not sent yet (a UTF-8 character cut at its end waits)
-	outFrom   int64  // where the source of out starts
+	started   bool               // the call's first partial event was sent
+	decided   bool               // whether the arguments stream is decided (they stream when they start with '{')
+	streaming bool               // they do
+	args      jsoncall.ArgStream // streams them, a bare object
 
 	held    syntax.Event // the error of a call that just failed (see hold)
 	holding bool
@@ -117,6 +117,7 @@ type parser struct {
 func New(h syntax.Handler, opts syntax.Options) syntax.Parser {
 	p := &parser{closeAt: -1}
 	p.Init(h, opts, p.step, p.finish)
+	p.args = jsoncall.ArgStream{Emit: p.Emit, JSON: &p.js}
 	p.WakeOn(wakeSet)
 	if opts.ThinkOpen {
 		p.state, p.lead = inThink, true
@@ -316,7 +317,6 @@ func (p *parser) openCall(off int64, home state) {
 	p.name, p.id, p.idProblem = "", "", ""
 	p.problem = ""
 	p.started, p.decided, p.streaming = false, false, false
-	p.out = p.out[:0]
 	p.index = p.opened
 	p.opened++
 	p.state = inID
@@ -344,7 +344,8 @@ func (p *parser) idBytes(data []byte, eof bool) int {
 		p.js.Reset(p.Options().DepthLimit())
 		p.state = inArgs
 		if p.started {
-			p.outFrom = p.Offset() + int64(len(m))
+			p.args.Reset()
+			p.args.Bare(p.name, p.index, p.Offset()+int64(len(m)))
 		}
 		return len(m)
 	case m != "":
@@ -449,8 +450,7 @@ func (p *parser) argBytes(data []byte, off int64, eof bool) int {
 			}
 			var n int
 			if p.streaming {
-				p.out, n = p.js.ScanCompact(p.out, rest)
-				p.flush(off + int64(used+n))
+				n = p.args.Scan(rest, off+int64(used))
 			} else {
 				n = p.js.Scan(rest)
 			}
@@ -535,21 +535,6 @@ func searchStop(data []byte, eof bool) (int, string) {
 		}
 		i++
 	}
-}
-
-// flush sends, in token mode, the compact argument text scanned so far, up
-// to end, the offset of the last byte scanned; a UTF-8 character cut at its
-// end waits for the rest.
-func (p *parser) flush(end int64) {
-	n := scan.CompleteUTF8(p.out)
-	if n == 0 {
-		return
-	}
-	to := end - int64(len(p.out)-n)
-	p.Emit(syntax.Event{Type: syntax.Call, Partial: true, Name: p.name, Index: p.index, Delta: string(p.out[:n]),
-		Span: syntax.Span{Start: p.outFrom, End: to}})
-	p.outFrom = to
-	p.out = append(p.out[:0], p.out[n:]...)
 }
 
 func (p *parser) setProblem(code syntax.Code, at int64, msg string) {

@@ -1,9 +1,8 @@
 package llama3
 
 import (
+	"github.com/toolparse/toolparse/internal/jsoncall"
 	"github.com/toolparse/toolparse/internal/jsonscan"
-	"github.com/toolparse/toolparse/syntax"
-	"github.com/toolparse/toolparse/syntax/scan"
 )
 
 // The keys of a Llama 3 JSON call object. The arguments are under
@@ -17,173 +16,30 @@ const (
 
 func isArgsKey(k string) bool { return k == keyParams || k == keyArgs }
 
+var callKeys = jsoncall.Keys{Name: keyName, Args: keyParams, AltArgs: keyArgs}
+
 // callScan reads one JSON object that may be a call, as its bytes arrive:
 // it validates it (through its jsonscan.JSON), notes the call keys of its
-// top level, and in token mode streams its arguments. The parser and the
-// detector share it, so that both decide alike what is a call.
+// top level, and in token mode (an Emit set) streams its arguments, once
+// both its name and its arguments have come. The parser and the detector
+// share it, so that both decide alike what is a call.
 type callScan struct {
-	js     jsonscan.JSON
-	stream bool               // token mode: stream the arguments through emit
-	emit   func(syntax.Event) // for the partial events
-
-	capture  uint8  // 0 none, 1 a key, 2 the name's value
-	raw      []byte // the JSON string being captured, quotes included
-	key      string // the key of the member being read
-	callKey  bool   // a key "name", "parameters" or "arguments" was seen at the top level
-	seenName bool
-	seenArgs bool
-	name     string
-	nameOK   bool // the first name is a non-empty string
-
-	// Token mode.
-	inArgs      bool
-	started     bool
-	index       int
-	out         []byte // args text not yet sent
-	pending     []byte // args text waiting for the name
-	pendingSpan syntax.Span
-	outFrom     int64
-	at          int64
-	callFrom    int64
+	js jsonscan.JSON
+	as jsoncall.ArgStream
 }
-
-const (
-	captureNone = iota
-	captureKey
-	captureName
-)
 
 // reset prepares for a new object; index numbers its call among those the
 // stream has streamed.
 func (c *callScan) reset(maxDepth, index int) {
 	c.js.Reset(maxDepth)
-	c.capture, c.raw, c.key = captureNone, c.raw[:0], ""
-	c.callKey, c.seenName, c.seenArgs, c.name, c.nameOK = false, false, false, "", false
-	c.inArgs, c.started, c.index = false, false, index
-	c.out, c.pending = c.out[:0], c.pending[:0]
+	c.as.JSON, c.as.Keys, c.as.WaitArgs = &c.js, callKeys, true
+	c.as.Reset()
+	c.as.SetIndex(index)
 }
-
-// shaped reports whether the keys of a call object have been seen: a name
-// and arguments.
-func (c *callScan) shaped() bool { return c.seenName && c.seenArgs }
 
 // scan scans p, which stands at offset off of the input, and returns the
 // bytes consumed (as jsonscan.JSON.Scan does).
-func (c *callScan) scan(p []byte, off int64) int {
-	used := 0
-	for {
-		var n, level int
-		var b jsonscan.Boundary
-		if c.inArgs {
-			c.out, n, b, level = c.js.NextCompact(c.out, p[used:], 1)
-		} else {
-			n, b, level = c.js.Next(p[used:], 1)
-		}
-		if c.capture != captureNone {
-			c.raw = append(c.raw, p[used:used+n]...)
-		}
-		used += n
-		c.at = off + int64(used)
-		if b == jsonscan.NoBoundary {
-			break
-		}
-		var ch byte
-		if b == jsonscan.ValueStart {
-			ch = p[used-1]
-		}
-		c.boundary(b, level, ch)
-	}
-	if c.inArgs {
-		c.flush()
-	}
-	return used
-}
-
-func (c *callScan) boundary(b jsonscan.Boundary, level int, ch byte) {
-	if level == 0 {
-		if b == jsonscan.ValueStart {
-			c.callFrom = c.at - 1
-		}
-		return
-	}
-	if level != 1 {
-		return
-	}
-	switch b {
-	case jsonscan.KeyStart:
-		c.capture, c.raw = captureKey, append(c.raw[:0], '"')
-	case jsonscan.KeyEnd:
-		c.capture = captureNone
-		c.key, _ = jsonscan.Unquote(c.raw)
-		if c.key == keyName || isArgsKey(c.key) {
-			c.callKey = true
-		}
-	case jsonscan.ValueStart:
-		switch {
-		case c.key == keyName && !c.seenName:
-			c.seenName = true
-			if ch == '"' {
-				c.capture, c.raw = captureName, append(c.raw[:0], '"')
-			}
-		case isArgsKey(c.key) && !c.seenArgs:
-			c.seenArgs = true
-			if ch == '{' && c.stream {
-				c.inArgs = true
-				c.out = append(c.out[:0], '{')
-				c.outFrom = c.at - 1
-			}
-			c.begin()
-		}
-	case jsonscan.ValueEnd:
-		if c.capture == captureName {
-			c.name, c.nameOK = jsonscan.Unquote(c.raw)
-			c.nameOK = c.nameOK && c.name != ""
-			c.begin()
-		}
-		c.capture = captureNone
-		if c.inArgs {
-			c.inArgs = false
-			c.flush()
-		}
-	}
-}
-
-// begin sends the call's first partial event once both its name and its
-// arguments have come (before that the object may be something other than a
-// call), then any arguments that came before the name.
-func (c *callScan) begin() {
-	if !c.stream || c.started || !c.nameOK || !c.seenArgs {
-		return
-	}
-	c.started = true
-	c.emit(syntax.Event{Type: syntax.Call, Partial: true, Name: c.name, Index: c.index,
-		Span: syntax.Span{Start: c.callFrom, End: c.at}})
-	if len(c.pending) > 0 {
-		c.emit(syntax.Event{Type: syntax.Call, Partial: true, Name: c.name, Index: c.index, Delta: string(c.pending), Span: c.pendingSpan})
-		c.pending = c.pending[:0]
-	}
-}
-
-// flush sends the argument text compacted so far (a UTF-8 character cut at
-// its end waits for the rest), or keeps it until the name has come.
-func (c *callScan) flush() {
-	n := scan.CompleteUTF8(c.out)
-	end := c.at - int64(len(c.out)-n)
-	if n > 0 {
-		span := syntax.Span{Start: c.outFrom, End: end}
-		if c.started {
-			c.emit(syntax.Event{Type: syntax.Call, Partial: true, Name: c.name, Index: c.index, Delta: string(c.out[:n]), Span: span})
-		} else {
-			if len(c.pending) == 0 {
-				c.pendingSpan.Start = span.Start
-			}
-			c.pendingSpan.End = span.End
-			c.pending = append(c.pending, c.out[:n]...)
-		}
-		c.outFrom = end
-	}
-	c.out = append(c.out[:0], c.out[n:]...)
-}
+func (c *callScan) scan(p []byte, off int64) int { return c.as.Scan(p, off) }
 
 // readCall reads a complete, valid JSON object as a call. shaped says
 // whether it has the keys of one: a name and arguments, or, after

@@ -69,7 +69,7 @@ func (d *detector) Look(seen []byte, eof bool) syntax.Evidence {
 		case detJSON:
 			d.pos += d.cs.scan(seen[d.pos:], int64(d.pos))
 			switch {
-			case d.cs.shaped() || d.cs.js.Err() != nil && d.cs.callKey:
+			case d.cs.as.Shaped() || d.cs.js.Err() != nil && d.cs.as.Keyed():
 				d.at = d.start
 			case d.cs.js.Done() || d.cs.js.Err() != nil:
 				d.state = detText // JSON that is not a call: text from here
@@ -94,7 +94,7 @@ func (d *detector) Look(seen []byte, eof bool) syntax.Evidence {
 			}
 		}
 	}
-	if eof && d.state == detJSON && d.at < 0 && d.cs.callKey {
+	if eof && d.state == detJSON && d.at < 0 && d.cs.as.Keyed() {
 		d.at = d.start // a call cut off: an error in llama3
 	}
 	return d.evidence(seen, eof)

@@ -95,8 +95,9 @@ type parser struct {
 func New(h syntax.Handler, opts syntax.Options) syntax.Parser {
 	p := &parser{}
 	p.Init(h, opts, p.step, p.finish)
-	p.cs.emit = p.Emit
-	p.cs.stream = opts.Mode == syntax.TokenMode
+	if opts.Mode == syntax.TokenMode {
+		p.cs.as.Emit = p.Emit
+	}
 	return p
 }
 
@@ -371,7 +372,7 @@ func (p *parser) jsonBytes(data []byte) int {
 	}
 	n := p.cs.scan(in, p.Offset())
 	p.keep(in[:n])
-	if p.cs.started && p.cs.index == p.streamed {
+	if p.cs.as.Started() && p.cs.as.Index() == p.streamed {
 		p.streamed++
 	}
 	switch {
@@ -419,7 +420,7 @@ func (p *parser) flushErr() {
 
 // attempt reports whether the JSON object read so far is a call attempt:
 // it follows <|python_tag|>, or a key of a call has been seen.
-func (p *parser) attempt() bool { return p.tagged || p.cs.callKey }
+func (p *parser) attempt() bool { return p.tagged || p.cs.as.Keyed() }
 
 // toText makes the JSON object read so far text: it was not a call.
 func (p *parser) toText() {

@@ -122,7 +122,7 @@ type parser struct {
 func New(h syntax.Handler, opts syntax.Options) syntax.Parser {
 	p := &parser{gapFrom: -1}
 	p.Init(h, opts, p.step, p.finish)
-	p.os.emit = p.Emit
+	p.os.as.Emit = p.Emit
 	p.os.stream = opts.Mode == syntax.TokenMode
 	if opts.ThinkOpen {
 		p.state = stThink
@@ -460,7 +460,7 @@ func (p *parser) argsWS(data []byte, eof bool) int {
 func (p *parser) beginArgs() {
 	p.bodyOff = len(p.blk.Bytes)
 	p.bodyAt = p.Pos()
-	p.os.reset(p.Options().DepthLimit(), false, p.streamed, p.name, p.blkStart.Offset)
+	p.os.reset(p.Options().DepthLimit(), false, p.streamed, p.name)
 	if p.os.stream {
 		p.Emit(syntax.Event{Type: syntax.Call, Partial: true, Name: p.name, ID: p.id, Index: p.streamed,
 			Span: syntax.Span{Start: p.blkStart.Offset, End: p.Offset()}})
@@ -479,7 +479,7 @@ func (p *parser) object(data []byte) int {
 	}
 	n := p.os.scan(in, p.Offset())
 	p.keep(in[:n])
-	if p.os.keyed && p.os.started && p.os.index == p.streamed {
+	if p.os.keyed && p.os.as.Started() && p.os.as.Index() == p.streamed {
 		p.streamed++
 	}
 	switch {
@@ -585,7 +585,7 @@ func (p *parser) array(data []byte, eof bool) int {
 		p.bodyAt, p.bodyOff = p.Pos(), len(p.blk.Bytes)
 		p.elemSeen = true
 		p.elems++
-		p.os.reset(p.Options().DepthLimit(), true, p.streamed, "", p.Offset())
+		p.os.reset(p.Options().DepthLimit(), true, p.streamed, "")
 		p.state = stElem
 		return scan.Again
 	}

@@ -1,9 +1,8 @@
 package mistral
 
 import (
+	"github.com/toolparse/toolparse/internal/jsoncall"
 	"github.com/toolparse/toolparse/internal/jsonscan"
-	"github.com/toolparse/toolparse/syntax"
-	"github.com/toolparse/toolparse/syntax/scan"
 )
 
 // The keys of a v3/v7 call object, {"name": …, "arguments": {…}, "id": …}.
@@ -13,8 +12,11 @@ const (
 	keyID   = "id"
 )
 
+var callKeys = jsoncall.Keys{Name: keyName, Args: keyArgs, ID: keyID}
+
 // objScan scans one JSON object as its bytes arrive, validating it through
-// its jsonscan.JSON, and in token mode streams it:
+// its jsonscan.JSON, and in token mode (stream) streams it through its
+// jsoncall.ArgStream:
 //
 //   - as a call object (keyed): the call's first partial event once its
 //     name has come (with its id when that came first), then its
@@ -23,48 +25,22 @@ const (
 //     the call having been announced already.
 type objScan struct {
 	js     jsonscan.JSON
+	as     jsoncall.ArgStream
 	stream bool
 	keyed  bool
-	emit   func(syntax.Event)
-
-	// Keyed objects.
-	capture  uint8
-	raw      []byte
-	key      string
-	seenName bool
-	seenArgs bool
-	seenID   bool
-	name, id string
-	inArgs   bool
-
-	started     bool
-	index       int
-	out         []byte
-	pending     []byte
-	pendingSpan syntax.Span
-	outFrom     int64
-	at          int64
-	callFrom    int64
 }
-
-const (
-	captureNone = iota
-	captureKey
-	captureName
-	captureID
-)
 
 // reset prepares for a new object. For arguments (keyed false), the call
 // named name was announced with the given index.
-func (o *objScan) reset(maxDepth int, keyed bool, index int, name string, from int64) {
+func (o *objScan) reset(maxDepth int, keyed bool, index int, name string) {
 	o.js.Reset(maxDepth)
-	o.keyed, o.index, o.name, o.callFrom = keyed, index, name, from
-	o.capture, o.raw, o.key = captureNone, o.raw[:0], ""
-	o.seenName, o.seenArgs, o.seenID, o.id = false, false, false, ""
-	o.inArgs, o.started = false, !keyed
-	o.out, o.pending = o.out[:0], o.pending[:0]
-	if !keyed {
-		o.name = name
+	o.keyed = keyed
+	o.as.JSON, o.as.Keys = &o.js, callKeys
+	o.as.Reset()
+	if keyed {
+		o.as.SetIndex(index)
+	} else {
+		o.as.Bare(name, index, -1)
 	}
 }
 
@@ -74,130 +50,7 @@ func (o *objScan) scan(p []byte, off int64) int {
 	if !o.stream {
 		return o.js.Scan(p)
 	}
-	if !o.keyed {
-		if !o.js.Started() {
-			o.outFrom = off
-		}
-		var n int
-		o.out, n = o.js.ScanCompact(o.out, p)
-		o.at = off + int64(n)
-		o.flush()
-		return n
-	}
-	used := 0
-	for {
-		var n, level int
-		var b jsonscan.Boundary
-		if o.inArgs {
-			o.out, n, b, level = o.js.NextCompact(o.out, p[used:], 1)
-		} else {
-			n, b, level = o.js.Next(p[used:], 1)
-		}
-		if o.capture != captureNone {
-			o.raw = append(o.raw, p[used:used+n]...)
-		}
-		used += n
-		o.at = off + int64(used)
-		if b == jsonscan.NoBoundary {
-			break
-		}
-		var ch byte
-		if b == jsonscan.ValueStart {
-			ch = p[used-1]
-		}
-		o.boundary(b, level, ch)
-	}
-	if o.inArgs {
-		o.flush()
-	}
-	return used
-}
-
-func (o *objScan) boundary(b jsonscan.Boundary, level int, ch byte) {
-	if level == 0 {
-		if b == jsonscan.ValueStart {
-			o.callFrom = o.at - 1
-		}
-		return
-	}
-	if level != 1 {
-		return
-	}
-	switch b {
-	case jsonscan.KeyStart:
-		o.capture, o.raw = captureKey, append(o.raw[:0], '"')
-	case jsonscan.KeyEnd:
-		o.capture = captureNone
-		o.key, _ = jsonscan.Unquote(o.raw)
-	case jsonscan.ValueStart:
-		switch {
-		case o.key == keyName && !o.seenName:
-			o.seenName = true
-			if ch == '"' {
-				o.capture, o.raw = captureName, append(o.raw[:0], '"')
-			}
-		case o.key == keyID && !o.seenID:
-			o.seenID = true
-			if ch == '"' {
-				o.capture, o.raw = captureID, append(o.raw[:0], '"')
-			}
-		case o.key == keyArgs && !o.seenArgs:
-			o.seenArgs = true
-			if ch == '{' {
-				o.inArgs = true
-				o.out = append(o.out[:0], '{')
-				o.outFrom = o.at - 1
-			}
-		}
-	case jsonscan.ValueEnd:
-		switch o.capture {
-		case captureName:
-			name, ok := jsonscan.Unquote(o.raw)
-			if ok && name != "" {
-				o.name = name
-				o.begin()
-			}
-		case captureID:
-			o.id, _ = jsonscan.Unquote(o.raw)
-		}
-		o.capture = captureNone
-		if o.inArgs {
-			o.inArgs = false
-			o.flush()
-		}
-	}
-}
-
-func (o *objScan) begin() {
-	if o.started {
-		return
-	}
-	o.started = true
-	o.emit(syntax.Event{Type: syntax.Call, Partial: true, Name: o.name, ID: o.id, Index: o.index,
-		Span: syntax.Span{Start: o.callFrom, End: o.at}})
-	if len(o.pending) > 0 {
-		o.emit(syntax.Event{Type: syntax.Call, Partial: true, Name: o.name, Index: o.index, Delta: string(o.pending), Span: o.pendingSpan})
-		o.pending = o.pending[:0]
-	}
-}
-
-func (o *objScan) flush() {
-	n := scan.CompleteUTF8(o.out)
-	end := o.at - int64(len(o.out)-n)
-	if n > 0 {
-		span := syntax.Span{Start: o.outFrom, End: end}
-		if o.started {
-			o.emit(syntax.Event{Type: syntax.Call, Partial: true, Name: o.name, Index: o.index, Delta: string(o.out[:n]), Span: span})
-		} else {
-			if len(o.pending) == 0 {
-				o.pendingSpan.Start = span.Start
-			}
-			o.pendingSpan.End = span.End
-			o.pending = append(o.pending, o.out[:n]...)
-		}
-		o.outFrom = end
-	}
-	o.out = append(o.out[:0], o.out[n:]...)
+	return o.as.Scan(p, off)
 }
 
 // readCall reads a complete v3/v7 call object: a non-empty string name,
