@@ -67,14 +67,15 @@ func (u *units) Text(t syntax.Type, s string) error {
 	var err error
 	switch {
 	case u.calls > 0:
-		if !readsBack(`{"name":"x","parameters":{}}`+"\n"+s, 1) {
+		// What follows the text is an execute's <|eom_id|>, or nothing.
+		if call := `{"name":"x","parameters":{}}` + "\n" + s; !readsBack(call, 1, s) || !readsBack(call+eomID, 1, s) {
 			err = cannot("respond text after calls that would not read back as text (it starts with '{' or ';', or holds a special token): written as it is")
 		}
 		u.w.WriteString("\n")
 	case u.open:
 		u.w.WriteString("\n\n")
 	default:
-		if !readsBack(s, 0) {
+		if !readsBack(s, 0, s) {
 			err = cannot("respond text that would not read back as text (a JSON call object opening the message, or a special token): written as it is")
 		}
 	}
@@ -84,9 +85,10 @@ func (u *units) Text(t syntax.Type, s string) error {
 }
 
 // readsBack reports whether text, parsed as llama3, gives its calls (the
-// first calls events) then one respond event and nothing else but an
-// execute: the respond text written after them is read as text.
-func readsBack(text string, calls int) bool {
+// first calls events) then one respond event holding respond and nothing
+// else but an execute: the respond text written after them is read as it
+// is.
+func readsBack(text string, calls int, respond string) bool {
 	evs := syntax.Parse(Syntax, []byte(text), syntax.Options{})
 	want := []syntax.Type{}
 	for range calls {
@@ -101,7 +103,7 @@ func readsBack(text string, calls int) bool {
 		return false
 	}
 	for i, e := range evs {
-		if e.Type != want[i] {
+		if e.Type != want[i] || e.Type == syntax.Respond && e.Content != strings.TrimSpace(respond) {
 			return false
 		}
 	}
