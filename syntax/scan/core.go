@@ -264,21 +264,17 @@ func (c *Core) Text(t syntax.Type, p []byte, off int64) {
 	}
 	limit := c.opts.BlockLimit()
 	for len(c.runBuf)+len(p) > limit {
-		// Cut the run at a UTF-8 boundary at the limit: a run longer than a
-		// block may hold is reported in limit-sized pieces.
-		k := limit - len(c.runBuf)
-		for k > 0 && k < len(p) && !utf8.RuneStart(p[k]) {
-			k--
-		}
+		// Cut the run at the limit, or just before a character the limit
+		// would split: a run longer than a block may hold is reported in
+		// limit-sized pieces. The cut depends on the run's bytes only, never
+		// on where the chunks ended.
+		cut := cutPoint(c.runBuf, p, limit)
+		k := cut - len(c.runBuf)
 		var carry []byte // the first bytes of a character the cut would split, which began in the run
-		if k == 0 && !utf8.RuneStart(p[0]) {
-			if n := completeUTF8(c.runBuf); n > 0 && n < len(c.runBuf) {
-				carry = bytes.Clone(c.runBuf[n:])
-				c.runBuf = c.runBuf[:n]
-			}
-		}
-		if k == 0 && len(c.runBuf) == 0 {
-			k = limit // a pathological run of continuation bytes
+		if k < 0 {
+			carry = bytes.Clone(c.runBuf[cut:])
+			c.runBuf = c.runBuf[:cut]
+			k = 0
 		}
 		c.appendRun(p[:k], off)
 		off += int64(k)
@@ -294,6 +290,50 @@ func (c *Core) Text(t syntax.Type, p []byte, off int64) {
 	}
 	c.appendRun(p, off)
 	c.runEnd = off + int64(len(p))
+}
+
+// cutPoint returns where a run made of held followed by p is cut when it
+// passes limit bytes: at limit, unless the byte there continues a character
+// that starts at most three bytes before it, whose lead byte says it is
+// longer than the bytes before the limit; then before that character. A
+// character as long as the whole piece is cut at the limit.
+func cutPoint(held, p []byte, limit int) int {
+	at := func(i int) byte {
+		if i < len(held) {
+			return held[i]
+		}
+		return p[i-len(held)]
+	}
+	if utf8.RuneStart(at(limit)) {
+		return limit
+	}
+	for i := limit - 1; i >= 0 && i >= limit-utf8.UTFMax+1; i-- {
+		b := at(i)
+		if !utf8.RuneStart(b) {
+			continue
+		}
+		if i > 0 && seqLen(b) > limit-i {
+			return i
+		}
+		break
+	}
+	return limit
+}
+
+// seqLen is the length of the UTF-8 sequence lead byte b begins (1 for a
+// byte that begins none).
+func seqLen(b byte) int {
+	switch {
+	case b >= 0xF8:
+		return 1
+	case b >= 0xF0:
+		return 4
+	case b >= 0xE0:
+		return 3
+	case b >= 0xC0:
+		return 2
+	}
+	return 1
 }
 
 // TextDecoded adds to the run of type t text that was decoded from the

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/toolparse/toolparse/syntax"
 	"github.com/toolparse/toolparse/syntax/syntaxtest"
 	"github.com/toolparse/toolparse/syntax/xmljson"
@@ -147,5 +148,46 @@ func BenchmarkCallScaling(b *testing.B) {
 	for _, size := range []int{30 << 10, 300 << 10, 3 << 20} {
 		msg, _ := bigCall(size)
 		b.Run(fmt.Sprintf("%dKB/chunk4", size>>10), func(b *testing.B) { benchParse(b, msg, 4) })
+	}
+}
+
+// TestTextCutAtLimitUTF8: a text run past the limit is cut at the limit, or
+// before a character the limit would split, and the cut depends on the bytes
+// only, never on the chunking. A stray continuation byte at the limit (0xB0
+// after an ASCII '0') continues no character, so the cut stays at the limit
+// (a write that ended at the limit cut there, one that did not backed off a
+// byte, before the fix). JSON-lines goldens cannot carry invalid UTF-8,
+// hence a test here.
+func TestTextCutAtLimitUTF8(t *testing.T) {
+	zeros := strings.Repeat("0", 64)
+	ones := strings.Repeat("1", 63)
+	for _, c := range []struct {
+		in   string
+		want []string
+	}{
+		{zeros + "\xb0", []string{zeros, "\xb0"}},
+		{ones + "é!", []string{ones, "é!"}},             // two bytes across the limit
+		{ones[:62] + "€!", []string{ones[:62], "€!"}},   // three
+		{ones[:61] + "😀!", []string{ones[:61], "😀!"}},   // four
+		{ones + "\xe2\x82", []string{ones, "\xe2\x82"}}, // a character cut off by the end
+		{ones + "\xc3!", []string{ones + "\xc3", "!"}},  // a lead byte followed by no continuation
+		{ones + "\xc3\xa9\xa9", []string{ones, "é\xa9"}},
+		{strings.Repeat("\xa9", 70), []string{strings.Repeat("\xa9", 64), "\xa9\xa9\xa9\xa9\xa9\xa9"}},
+	} {
+		opts := syntax.Options{MaxBlock: 64}
+		var got []string
+		p := xmljson.Syntax.New(func(e syntax.Event) {
+			if e.Type == syntax.Respond {
+				got = append(got, e.Content)
+			}
+		}, opts)
+		p.Write([]byte(c.in))
+		p.Close()
+		if d := cmp.Diff(c.want, got); d != "" {
+			t.Errorf("%q: runs differ (-want +got):\n%s", c.in, d)
+		}
+		if err := syntaxtest.Check(xmljson.Syntax, []byte(c.in), syntaxtest.Config{Options: opts}); err != nil {
+			t.Errorf("%q: %v", c.in, err)
+		}
 	}
 }
