@@ -39,10 +39,12 @@ type Core struct {
 	step   StepFunc
 	finish func(end int64)
 
-	wake      *ByteSet   // see WakeOn
-	undecided bool       // the last drive stopped at bytes a step could not decide on
-	pend      []byte     // bytes the step could not decide on yet, or not shown to it yet
-	pos       syntax.Pos // position of the first byte drive is given (pend[0] between writes)
+	wake      *ByteSet         // see WakeOn
+	undecided bool             // the last drive stopped at bytes a step could not decide on
+	pend      []byte           // bytes the step could not decide on yet
+	hold      *[lazyLimit]byte // chunks kept without running the steps (see WakeOn); pend is empty then
+	held      int              // bytes in hold
+	pos       syntax.Pos       // position of the first byte drive is given (pend[0] between writes)
 	closed    bool
 	busy      bool // inside Write or Close: a call from the handler is refused
 	ended     bool // the End event was emitted
@@ -134,33 +136,46 @@ func (c *Core) Write(p []byte) (int, error) {
 	if c.closed {
 		return 0, syntax.ErrClosed
 	}
-	if c.wake != nil && !c.undecided && c.eventMode && len(c.pend)+len(p) < lazyLimit {
+	if c.wake != nil && !c.undecided && c.eventMode && c.held+len(p) < lazyLimit {
 		// The common case for tiny chunks: look for a byte that can
 		// complete an event, and if there is none, just keep the chunk.
+		// hold is an array behind a pointer written once, so keeping a
+		// chunk is a copy, with no slice header to store.
 		set := c.wake
 		for _, b := range p {
 			if set[b] {
 				goto run
 			}
 		}
-		if cap(c.pend) < lazyLimit {
-			c.pend = append(make([]byte, 0, lazyLimit), c.pend...)
+		if c.hold == nil {
+			c.hold = new([lazyLimit]byte)
 		}
-		c.pend = append(c.pend, p...)
+		c.held += copy(c.hold[c.held:], p)
 		return len(p), nil
 	}
 run:
 	c.busy = true
 	defer func() { c.busy = false }()
 	data := p
-	if len(c.pend) > 0 {
+	switch {
+	case c.held > 0 && c.held+len(p) <= lazyLimit:
+		copy(c.hold[c.held:], p)
+		data = c.hold[:c.held+len(p)]
+		c.held = 0
+	case c.held > 0:
+		c.pend = append(append(c.pend[:0], c.hold[:c.held]...), p...)
+		data = c.pend
+		c.held = 0
+	case len(c.pend) > 0:
 		c.pend = append(c.pend, p...)
 		data = c.pend
 	}
 	n := c.drive(data, false)
 	c.undecided = n < len(data)
-	if n < len(data) || len(c.pend) > 0 {
+	if n < len(data) {
 		c.pend = append(c.pend[:0], data[n:]...)
+	} else {
+		c.pend = c.pend[:0]
 	}
 	if c.opts.Mode == syntax.TokenMode {
 		c.flushFragment(false)
@@ -180,8 +195,12 @@ func (c *Core) Close() error {
 	c.closed = true
 	c.busy = true
 	defer func() { c.busy = false }()
-	c.drive(c.pend, true)
-	c.pend = nil
+	if c.held > 0 {
+		c.drive(c.hold[:c.held], true)
+	} else {
+		c.drive(c.pend, true)
+	}
+	c.pend, c.hold, c.held = nil, nil, 0
 	end := c.pos.Offset
 	if c.finish != nil {
 		c.finish(end)
