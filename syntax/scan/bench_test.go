@@ -2,6 +2,7 @@ package scan_test
 
 import (
 	"bytes"
+	"fmt"
 	"testing"
 
 	"github.com/toolparse/toolparse/syntax"
@@ -47,6 +48,42 @@ func BenchmarkWrite(b *testing.B) {
 				p.Close()
 			}
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*((len(in)+c.chunk-1)/c.chunk)), "ns/write")
+		})
+	}
+}
+
+// keeper is the floor under any parser's Write: it only keeps each chunk.
+type keeper struct {
+	buf [4 << 10]byte
+	n   int
+}
+
+func (k *keeper) Write(p []byte) (int, error) {
+	if k.n+len(p) > len(k.buf) {
+		k.n = 0
+	}
+	k.n += copy(k.buf[k.n:], p)
+	return len(p), nil
+}
+
+func (k *keeper) Close() error { return nil }
+
+// BenchmarkWriteFloor is what a Write through the syntax.Parser interface
+// costs when it does nothing but keep the chunk: the floor BenchmarkWrite's
+// chunked runs stand on.
+func BenchmarkWriteFloor(b *testing.B) {
+	in := bytes.Repeat([]byte("abcdefg "), 300<<10/8)
+	for _, chunk := range []int{4, 1} {
+		b.Run(fmt.Sprintf("chunk%d", chunk), func(b *testing.B) {
+			b.SetBytes(int64(len(in)))
+			for b.Loop() {
+				var p syntax.Parser = &keeper{}
+				for i := 0; i < len(in); i += chunk {
+					p.Write(in[i:min(i+chunk, len(in))])
+				}
+				p.Close()
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*(len(in)/chunk)), "ns/write")
 		})
 	}
 }

@@ -47,6 +47,7 @@ type Core struct {
 	pos       syntax.Pos       // position of the first byte drive is given (pend[0] between writes)
 	closed    bool
 	busy      bool // inside Write or Close: a call from the handler is refused
+	lazy      bool // Write may keep a chunk without a wake byte in hold (see setLazy)
 	ended     bool // the End event was emitted
 	eventMode bool // opts.Mode == EventMode, for the hot path of Write
 
@@ -104,7 +105,12 @@ func Bytes(s string) *ByteSet {
 // would dominate. A step may change the set as its state changes; nil means
 // every chunk is run at once. While a step is waiting on undecided bytes,
 // every chunk is run at once too.
-func (c *Core) WakeOn(set *ByteSet) { c.wake = set }
+func (c *Core) WakeOn(set *ByteSet) {
+	c.wake = set
+	if !c.busy {
+		c.setLazy(false)
+	}
+}
 
 // lazyLimit bounds what WakeOn lets the core hold without running the steps.
 const lazyLimit = 4 << 10
@@ -129,33 +135,51 @@ func (c *Core) Offset() int64 { return c.pos.Offset + int64(c.done) }
 // Write feeds a chunk to the step function. Called from the handler, while
 // the core is delivering events, it does nothing and returns
 // [syntax.ErrReentrant].
+//
+// Write is small enough to be inlined into a parser's own Write: a tiny
+// chunk that cannot complete an event (see WakeOn) costs a copy.
 func (c *Core) Write(p []byte) (int, error) {
+	if c.lazy && c.held+len(p) < lazyLimit && !c.wakes(p) {
+		c.held += copy(c.hold[c.held:], p)
+		return len(p), nil
+	}
+	return c.write(p)
+}
+
+// wakes tells whether p holds a byte of the wake set.
+func (c *Core) wakes(p []byte) bool {
+	set := c.wake
+	for i := 0; i < len(p); i++ {
+		if set[p[i]] {
+			return true
+		}
+	}
+	return false
+}
+
+// setLazy decides whether the next Write may only keep its chunk: in event
+// mode, with a wake set, while no step waits on undecided bytes, outside
+// Write and Close. The array chunks are kept in is made once writes are
+// seen to be small (big ones rarely lack a wake byte).
+func (c *Core) setLazy(small bool) {
+	if c.hold == nil && small && c.eventMode {
+		c.hold = new([lazyLimit]byte)
+	}
+	c.lazy = c.hold != nil && c.wake != nil && !c.undecided && c.eventMode && !c.closed && !c.busy
+}
+
+func (c *Core) write(p []byte) (int, error) {
 	if c.busy {
 		return 0, syntax.ErrReentrant
 	}
 	if c.closed {
 		return 0, syntax.ErrClosed
 	}
-	if c.wake != nil && !c.undecided && c.eventMode && c.held+len(p) < lazyLimit {
-		// The common case for tiny chunks: look for a byte that can
-		// complete an event, and if there is none, just keep the chunk.
-		// hold is an array behind a pointer written once, so keeping a
-		// chunk is a copy, with no slice header to store.
-		set := c.wake
-		for _, b := range p {
-			if set[b] {
-				goto run
-			}
-		}
-		if c.hold == nil {
-			c.hold = new([lazyLimit]byte)
-		}
-		c.held += copy(c.hold[c.held:], p)
-		return len(p), nil
-	}
-run:
-	c.busy = true
-	defer func() { c.busy = false }()
+	c.busy, c.lazy = true, false
+	defer func() {
+		c.busy = false
+		c.setLazy(len(p) < lazyLimit/16)
+	}()
 	data := p
 	switch {
 	case c.held > 0 && c.held+len(p) <= lazyLimit:
@@ -193,7 +217,7 @@ func (c *Core) Close() error {
 		return nil
 	}
 	c.closed = true
-	c.busy = true
+	c.busy, c.lazy = true, false
 	defer func() { c.busy = false }()
 	if c.held > 0 {
 		c.drive(c.hold[:c.held], true)
