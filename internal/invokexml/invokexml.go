@@ -507,7 +507,7 @@ func (r *Reader) endParam() {
 	v := value(r.val())
 	var raw []byte
 	if r.typed {
-		if t := jsonscan.TrimSpace(v); len(t) > 0 && validJSON(t, r.c.Options().DepthLimit()) {
+		if t, ok := jsonscan.Whole(v, r.c.Options().DepthLimit()); ok {
 			raw = jsonscan.Compact(t)
 		}
 	}
@@ -523,15 +523,6 @@ func (r *Reader) endParam() {
 		r.keys = append(r.keys, r.key)
 	}
 	r.vals[r.key] = append(old, raw)
-}
-
-func validJSON(b []byte, depth int) bool {
-	js := jsonscan.NewJSON(depth)
-	n := js.Scan(b)
-	if !js.Done() {
-		js.End() // a number at the end
-	}
-	return js.Done() && js.Err() == nil && spaces(b[n:]) == len(b)-n
 }
 
 // closeInvoke ends the open invoke at its closer: a call, or an error.

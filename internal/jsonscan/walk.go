@@ -271,3 +271,19 @@ func KindName(k byte) string {
 	}
 	return "a number"
 }
+
+// Whole returns b without the white space around it, and whether that is
+// exactly one valid JSON value no deeper than depth (0: the default).
+func Whole(b []byte, depth int) ([]byte, bool) {
+	b = TrimSpace(b)
+	if len(b) == 0 {
+		return nil, false
+	}
+	var js JSON
+	js.Reset(depth)
+	n := js.Scan(b)
+	if n == len(b) {
+		js.End() // a number at the end completes here
+	}
+	return b, js.Done() && n == len(b)
+}

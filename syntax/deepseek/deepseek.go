@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/toolparse/toolparse/internal/invokexml"
+	"github.com/toolparse/toolparse/internal/jsoncall"
 	"github.com/toolparse/toolparse/internal/jsonscan"
 	"github.com/toolparse/toolparse/internal/markup"
 	"github.com/toolparse/toolparse/syntax"
@@ -568,31 +569,11 @@ func quoteName(name string) string {
 // arguments reads a call's JSON arguments (validated): an object; a string
 // holding an object, decoded once; empty or null for {}.
 func arguments(raw []byte) ([]byte, string) {
-	switch jsonscan.Kind(raw) {
-	case 0, 'n':
-		return []byte("{}"), ""
-	case '{':
-		return jsonscan.Compact(raw), ""
-	case '"':
-		s, _ := jsonscan.Unquote(jsonscan.TrimSpace(raw))
-		inner := []byte(s)
-		if jsonscan.Kind(inner) == '{' && validJSON(inner) {
-			return jsonscan.Compact(inner), ""
-		}
-		if len(jsonscan.TrimSpace(inner)) == 0 {
-			return []byte("{}"), ""
-		}
+	args, k, ok := jsoncall.Args(raw, 0)
+	if !ok {
+		return nil, "the arguments are " + jsonscan.KindName(k) + ", not an object"
 	}
-	return nil, "the arguments are " + jsonscan.KindName(jsonscan.Kind(raw)) + ", not an object"
-}
-
-func validJSON(b []byte) bool {
-	js := jsonscan.NewJSON(0)
-	n := js.Scan(b)
-	if !js.Done() {
-		js.End()
-	}
-	return js.Done() && js.Err() == nil && markup.Spaces(b[n:]) == len(b)-n
+	return args, ""
 }
 
 // called counts a valid call into the batch; from is where its section (or

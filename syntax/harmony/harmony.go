@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/toolparse/toolparse/internal/jsoncall"
 	"github.com/toolparse/toolparse/internal/jsonscan"
 	"github.com/toolparse/toolparse/syntax"
 	"github.com/toolparse/toolparse/syntax/scan"
@@ -561,29 +562,14 @@ func (p *parser) callSpan() syntax.Span {
 // callArgs reads a call's JSON body: an object; null for {}; a string
 // holding an object, decoded once.
 func callArgs(v []byte) ([]byte, string) {
-	switch k := jsonscan.Kind(v); k {
-	case '{':
-		return jsonscan.Compact(v), ""
-	case 'n':
-		return []byte("{}"), ""
-	case '"':
-		s, _ := jsonscan.Unquote(jsonscan.TrimSpace(v))
-		in := []byte(s)
-		if jsonscan.Kind(in) == '{' && validJSON(in) {
-			return jsonscan.Compact(in), ""
-		}
+	args, k, ok := jsoncall.Args(v, 0)
+	switch {
+	case ok:
+		return args, ""
+	case k == '"':
 		return nil, "the arguments are a string, not a JSON object"
-	default:
-		return nil, "the arguments are " + jsonscan.KindName(k) + ", not an object"
 	}
-}
-
-// validJSON reports whether b is one valid JSON value.
-func validJSON(b []byte) bool {
-	var js jsonscan.JSON
-	n := js.Scan(b)
-	js.End()
-	return js.Err() == nil && js.Done() && len(jsonscan.TrimSpace(b[n:])) == 0
+	return nil, "the arguments are " + jsonscan.KindName(k) + ", not an object"
 }
 
 func (p *parser) describe() string {

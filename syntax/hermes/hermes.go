@@ -472,20 +472,11 @@ func readCall(obj []byte, depth int) (name string, args []byte, problem string) 
 	if rawArgs == nil && rawParams != nil {
 		rawArgs, key = rawParams, "parameters"
 	}
-	switch k := jsonscan.Kind(rawArgs); k {
-	case 0, 'n':
-		return name, []byte("{}"), ""
-	case '{':
-		return name, jsonscan.Compact(rawArgs), ""
-	case '"':
-		s, _ := jsonscan.Unquote(rawArgs)
-		inner := jsonscan.TrimSpace([]byte(s))
-		if len(inner) == 0 {
-			return name, []byte("{}"), ""
-		}
-		if inner[0] == '{' && validJSON(inner, depth) {
-			return name, jsonscan.Compact(inner), ""
-		}
+	args, k, ok := jsoncall.Args(rawArgs, depth)
+	switch {
+	case ok:
+		return name, args, ""
+	case k == '"':
 		return name, nil, fmt.Sprintf("%s has %q that is a string holding no JSON object", quoteName(name), key)
 	default:
 		return name, nil, fmt.Sprintf("%s has %q that is %s, not an object", quoteName(name), key, jsonscan.KindName(k))
@@ -493,15 +484,6 @@ func readCall(obj []byte, depth int) (name string, args []byte, problem string) 
 }
 
 func quoteName(name string) string { return string(syntax.AppendQuote(nil, name)) }
-
-// validJSON reports whether b is exactly one JSON value, no deeper than depth.
-func validJSON(b []byte, depth int) bool {
-	var js jsonscan.JSON
-	js.Reset(depth)
-	n := js.Scan(b)
-	js.End()
-	return js.Done() && n == len(b)
-}
 
 // execute ends the message's batch, if it has calls no execute followed:
 // at a <tool_response> (at) or at the end of the input.
@@ -552,7 +534,7 @@ func (p *parser) finishResponse(closed bool) {
 	}
 	inner := jsonscan.TrimSpace(p.blk.Bytes[:len(p.blk.Bytes)-len(closeResp)])
 	var value []byte
-	if len(inner) > 0 && validJSON(inner, p.Options().DepthLimit()) {
+	if _, ok := jsonscan.Whole(inner, p.Options().DepthLimit()); ok {
 		value = jsonscan.Compact(inner)
 	} else {
 		value = syntax.AppendQuote(nil, string(inner))

@@ -198,7 +198,7 @@ func resultText(v []byte) ([]byte, error) {
 	if jsonscan.Kind(v) == '"' {
 		s, _ := jsonscan.Unquote(v)
 		t := []byte(s)
-		if len(t) > 0 && len(jsonscan.TrimSpace(t)) == len(t) && !validJSON(t, 0) && !bytes.Contains(t, []byte(closeResp)) {
+		if len(t) > 0 && len(jsonscan.TrimSpace(t)) == len(t) && !isJSON(t) && !bytes.Contains(t, []byte(closeResp)) {
 			return t, nil
 		}
 	}
@@ -218,3 +218,8 @@ func (u *units) End() error {
 }
 
 func (u *units) Flush() error { return u.w.Flush() }
+
+func isJSON(b []byte) bool {
+	_, ok := jsonscan.Whole(b, 0)
+	return ok
+}

@@ -600,20 +600,11 @@ func (p *parser) finishCall(ended bool) {
 // readArgs reads a call's arguments: an object; null for {}; or a JSON
 // string holding an object (or nothing, for {}), decoded once.
 func readArgs(v []byte, depth int) ([]byte, string) {
-	switch k := jsonscan.Kind(v); k {
-	case 'n':
-		return []byte("{}"), ""
-	case '{':
-		return jsonscan.Compact(v), ""
-	case '"':
-		s, _ := jsonscan.Unquote(jsonscan.TrimSpace(v))
-		inner := jsonscan.TrimSpace([]byte(s))
-		if len(inner) == 0 {
-			return []byte("{}"), ""
-		}
-		if inner[0] == '{' && validJSON(inner, depth) {
-			return jsonscan.Compact(inner), ""
-		}
+	args, k, ok := jsoncall.Args(v, depth)
+	switch {
+	case ok:
+		return args, ""
+	case k == '"':
 		return nil, "are a string holding no JSON object"
 	default:
 		return nil, "are " + jsonscan.KindName(k) + ", not an object"
@@ -621,15 +612,6 @@ func readArgs(v []byte, depth int) ([]byte, string) {
 }
 
 func quoteName(name string) string { return string(syntax.AppendQuote(nil, name)) }
-
-// validJSON reports whether b is exactly one JSON value, no deeper than depth.
-func validJSON(b []byte, depth int) bool {
-	var js jsonscan.JSON
-	js.Reset(depth)
-	n := js.Scan(b)
-	js.End()
-	return js.Done() && n == len(b)
-}
 
 // finish reports what the end of the stream left open (a section left open
 // is fine: its closer is often cut), then executes the message's calls.

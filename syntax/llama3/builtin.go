@@ -5,6 +5,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/toolparse/toolparse/internal/jsonscan"
 	"github.com/toolparse/toolparse/syntax"
 )
 
@@ -177,7 +178,7 @@ func pyValue(b []byte) (v []byte, n int, problem string) {
 			k++
 		}
 		num := strings.TrimPrefix(string(b[:k]), "+")
-		if js, ok := wholeJSON([]byte(num)); ok && (js[0] == '-' || '0' <= js[0] && js[0] <= '9') {
+		if js, ok := jsonscan.Whole([]byte(num), 0); ok && (js[0] == '-' || '0' <= js[0] && js[0] <= '9') {
 			return js, k, ""
 		}
 		return nil, 0, "the number " + string(b[:k]) + " has no JSON form"

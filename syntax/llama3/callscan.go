@@ -68,36 +68,13 @@ func readCall(obj []byte, tagged bool) (name string, args []byte, shaped bool, p
 		return "", nil, shaped, `the call's "name" is not a string`
 	case name == "":
 		return "", nil, shaped, `the call's "name" is empty`
-	case rawArgs == nil || string(rawArgs) == "null":
-		return name, []byte("{}"), shaped, ""
 	}
-	switch jsonscan.Kind(rawArgs) {
-	case '{':
-		return name, jsonscan.Compact(rawArgs), shaped, ""
-	case '"':
-		s, _ := jsonscan.Unquote(rawArgs)
-		if len(jsonscan.TrimSpace([]byte(s))) == 0 {
-			return name, []byte("{}"), shaped, ""
-		}
-		if obj, ok := wholeJSON([]byte(s)); ok && jsonscan.Kind(obj) == '{' {
-			return name, jsonscan.Compact(obj), shaped, ""
-		}
+	args, k, ok := jsoncall.Args(rawArgs, 0)
+	switch {
+	case ok:
+		return name, args, shaped, ""
+	case k == '"':
 		return name, nil, shaped, "the arguments of " + name + " are a string that does not hold a JSON object"
 	}
-	return name, nil, shaped, "the arguments of " + name + " are " + jsonscan.KindName(jsonscan.Kind(rawArgs)) + ", not an object"
-}
-
-// wholeJSON reports whether b, white space around it aside, is one valid
-// JSON value, and returns it trimmed.
-func wholeJSON(b []byte) ([]byte, bool) {
-	b = jsonscan.TrimSpace(b)
-	if len(b) == 0 {
-		return nil, false
-	}
-	var js jsonscan.JSON
-	n := js.Scan(b)
-	if n == len(b) {
-		js.End()
-	}
-	return b, js.Done() && n == len(b)
+	return name, nil, shaped, "the arguments of " + name + " are " + jsonscan.KindName(k) + ", not an object"
 }

@@ -562,7 +562,7 @@ func (p *parser) result() {
 		return
 	}
 	content := jsonscan.TrimSpace(p.body())
-	value, ok := wholeJSON(content)
+	value, ok := jsonscan.Whole(content, 0)
 	if ok {
 		value = jsonscan.Compact(value)
 	} else {

@@ -709,7 +709,7 @@ func (p *parser) result(closed bool) {
 		body = body[k+len(toolContent):]
 	}
 	content := jsonscan.TrimSpace(body)
-	value, ok := wholeJSON(content)
+	value, ok := jsonscan.Whole(content, 0)
 	if ok {
 		value = jsonscan.Compact(value)
 		if id == "" && jsonscan.Kind(value) == '{' {

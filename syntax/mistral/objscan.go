@@ -88,36 +88,12 @@ func readCall(obj []byte) (name, id string, args []byte, problem string) {
 // argsObject reads arguments: an object (compacted), absent or null ({}),
 // or a string holding an object, decoded once ("" is {}).
 func argsObject(name string, raw []byte) ([]byte, string) {
-	if raw == nil || string(raw) == "null" {
-		return []byte("{}"), ""
-	}
-	switch jsonscan.Kind(raw) {
-	case '{':
-		return jsonscan.Compact(raw), ""
-	case '"':
-		s, _ := jsonscan.Unquote(raw)
-		if len(jsonscan.TrimSpace([]byte(s))) == 0 {
-			return []byte("{}"), ""
-		}
-		if v, ok := wholeJSON([]byte(s)); ok && jsonscan.Kind(v) == '{' {
-			return jsonscan.Compact(v), ""
-		}
+	args, k, ok := jsoncall.Args(raw, 0)
+	switch {
+	case ok:
+		return args, ""
+	case k == '"':
 		return nil, "the arguments of " + name + " are a string that does not hold a JSON object"
 	}
-	return nil, "the arguments of " + name + " are " + jsonscan.KindName(jsonscan.Kind(raw)) + ", not an object"
-}
-
-// wholeJSON reports whether b, white space around it aside, is one valid
-// JSON value, and returns it trimmed.
-func wholeJSON(b []byte) ([]byte, bool) {
-	b = jsonscan.TrimSpace(b)
-	if len(b) == 0 {
-		return nil, false
-	}
-	var js jsonscan.JSON
-	n := js.Scan(b)
-	if n == len(b) {
-		js.End()
-	}
-	return b, js.Done() && n == len(b)
+	return nil, "the arguments of " + name + " are " + jsonscan.KindName(k) + ", not an object"
 }

@@ -212,7 +212,7 @@ func (u *units) Results(rs []syntax.Event) error {
 func contentText(v []byte) string {
 	if jsonscan.Kind(v) == '"' {
 		s, _ := jsonscan.Unquote(v)
-		if _, isJSON := wholeJSON([]byte(s)); !isJSON && s != "" && string(jsonscan.TrimSpace([]byte(s))) == s {
+		if _, isJSON := jsonscan.Whole([]byte(s), 0); !isJSON && s != "" && string(jsonscan.TrimSpace([]byte(s))) == s {
 			return s
 		}
 	}
