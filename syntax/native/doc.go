@@ -150,9 +150,10 @@
 // escapes such as \u00e9 are not re-serialised.
 //
 // Choices where the spec is silent: an SSE line of a field other than
-// data, event, id and retry (which SSE would ignore) is an error, as
-// any line that is not JSON: no provider sends one, and a broken stream
-// does; a line of only spaces and tabs ends an SSE event as a blank line
+// data, event, id and retry (which SSE would ignore) is an unsupported
+// error naming the field, and a line that is neither a field nor JSON an
+// invalid_json error: no provider sends one, a proxy or a broken stream
+// does, and a line is never dropped silently; a line of only spaces and tabs ends an SSE event as a blank line
 // does; a data: line that is not JSON is an error; JSON lines are known
 // only once a document has been read on a line of its own (see Streams).
 // A second message_start while a message is open (a proxy's retry) ends

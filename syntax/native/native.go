@@ -153,6 +153,10 @@ func (p *parser) between(data []byte, eof bool) int {
 				p.held, p.state = false, inDoc
 			}
 			return n
+		case name == "?":
+			p.lineStart = false
+			p.badLine(syntax.CodeUnsupported, fmt.Sprintf("an SSE field (%s) this parser does not read", data[:n-1]))
+			return scan.Again
 		case n > 0:
 			p.lineStart, p.state = false, skipLine
 			return n
@@ -182,21 +186,31 @@ func (p *parser) between(data []byte, eof bool) int {
 		return scan.Again // docBytes reads it
 	}
 	p.lineStart = false
+	p.badLine(syntax.CodeInvalidJSON, "not a JSON document or an SSE line")
+	return scan.Again
+}
+
+// badLine starts a line that is an error of the given code: badBytes
+// gathers it, from the byte the step is at.
+func (p *parser) badLine(code syntax.Code, msg string) {
 	p.state = badLine
 	p.badStart = p.Pos()
 	p.bad.Reset()
-	p.badMsg, p.badCode = "not a JSON document or an SSE line", syntax.CodeInvalidJSON
-	return scan.Again // badBytes gathers the line
+	p.badMsg, p.badCode = msg, code
 }
 
 // sseField matches an SSE field name at the start of a line: data, event,
 // id or retry, followed by its colon or by the line's end (a field with no
-// value), or a comment (a line starting with ':', name ":"). It returns the
-// bytes to take (-1: more input is needed) and the name, or 0 and "" when
-// the line is no field read.
+// value), or a comment (a line starting with ':', name ":"). Any other
+// name of letters, digits, '-' and '_' followed by a colon is a field this
+// parser does not read (name "?"). It returns the bytes to take (-1: more
+// input is needed) and the name, or 0 and "" when the line is no field.
 func sseField(data []byte, eof bool) (int, string) {
 	if data[0] == ':' {
 		return 1, ":"
+	}
+	if n := otherField(data, eof); n != 0 {
+		return n, "?"
 	}
 	for _, f := range sseFields {
 		full, partial := scan.MatchPrefix(data, f)
@@ -220,6 +234,40 @@ func sseField(data []byte, eof bool) (int, string) {
 		}
 	}
 	return 0, ""
+}
+
+// maxFieldName bounds the name of a field read and ignored: a longer run of
+// name bytes is not a field, so a line is never rescanned more than this.
+const maxFieldName = 64
+
+// otherField matches a field name other than those read, then its colon:
+// the bytes to take, -1 when more input is needed, 0 when it is no field.
+func otherField(data []byte, eof bool) int {
+	for i := 0; i < len(data) && i <= maxFieldName; i++ {
+		switch c := data[i]; {
+		case c == ':' && i > 0:
+			if knownField(data[:i]) {
+				return 0
+			}
+			return i + 1
+		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9', c == '-', c == '_':
+		default:
+			return 0
+		}
+	}
+	if len(data) <= maxFieldName && !eof {
+		return -1
+	}
+	return 0
+}
+
+func knownField(name []byte) bool {
+	for _, f := range sseFields {
+		if string(name) == f {
+			return true
+		}
+	}
+	return false
 }
 
 // lineEnd notes the end of a line. A blank line ends an SSE event: a
