@@ -13,7 +13,8 @@
 //	Shape (how it is recognised)            What is read
 //	--------------------------------------  ------------------------------------------------------------
 //	OpenAI Chat, whole: choices[].message    content (string or typed parts), reasoning_content or
-//	  (or object chat.completion)            reasoning, refusal, tool_calls[].function{name, arguments}
+//	  (or object chat.completion)            reasoning, refusal, tool_calls[].function{name, arguments},
+//	                                         tool_calls[].custom{name, input} (a custom tool)
 //	OpenAI Chat, stream: choices[].delta     the same as deltas; tool calls by index; finish_reason
 //	  (object chat.completion.chunk)
 //	  — Groq, OpenRouter, vLLM, DeepSeek,    delta.reasoning / message.reasoning (Groq, OpenRouter,
@@ -112,8 +113,10 @@
 // Responses refusal content parts and response.refusal.delta, and an
 // Anthropic message that stops with stop_reason "refusal", whose
 // stop_details.explanation is the refusal text (with none, the message's own
-// text stands as it is). Responses custom_tool_call items are calls with args
-// {"input": text} and Custom set; local_shell_call, shell_call and
+// text stands as it is). Responses custom_tool_call items and Chat
+// Completions custom tool calls ({"type":"custom","custom":{"name","input"}},
+// documented whole: input sent in pieces is an unsupported error) are calls
+// with args {"input": text} and Custom set; local_shell_call, shell_call and
 // apply_patch_call items are calls named local_shell, shell and apply_patch,
 // their action (apply_patch: operation) object as args. A content block,
 // content part, output item or Gemini part of a kind the parser does not
@@ -218,8 +221,10 @@
 //     arguments as a JSON string), a "tool" message per result (content a
 //     string). It cannot carry the order within a message (fixed places:
 //     reasoning, text, refusal, calls), a failure status, a result that is
-//     not a string (written as its JSON text), the custom flag (written as
-//     a function call), or hosted calls and results.
+//     not a string (written as its JSON text), the custom flag of a call
+//     whose args are not {"input": text} (written as a function call), or
+//     hosted calls and results. A custom call is written as a custom tool
+//     call.
 //   - openai-responses ([NewResponsesRenderer]): a response
 //     ({"object":"response","output":[…]}) per model turn, its items in
 //     order: reasoning (summary_text), message (output_text or refusal),

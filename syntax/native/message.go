@@ -2,6 +2,7 @@ package native
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
 	"strconv"
 	"unsafe"
@@ -31,12 +32,13 @@ type call struct {
 	done     bool   // completed: no longer open
 	cost     int    // bytes counted against MaxBlock while it is open
 
-	hosted   bool   // run by the provider: a hosted_call, never a call
-	custom   bool   // a free-text input, given as args {"input": text}
-	unclosed bool   // Gemini: streamed with willContinue and not closed yet
-	tree     *gNode // Gemini: the arguments assembled from partialArgs
-	argBytes int    // Gemini: the bytes of partialArgs taken, against the limit
-	problem  string // Gemini: why the partialArgs cannot be assembled
+	hosted      bool        // run by the provider: a hosted_call, never a call
+	custom      bool        // a free-text input, given as args {"input": text}
+	unclosed    bool        // Gemini: streamed with willContinue and not closed yet
+	tree        *gNode      // Gemini: the arguments assembled from partialArgs
+	argBytes    int         // Gemini: the bytes of partialArgs taken, against the limit
+	problem     string      // why the call cannot be read (Gemini's partialArgs, a custom input in pieces)
+	problemCode syntax.Code // problem's code, when not malformed
 }
 
 // callOverhead is what an open call costs against MaxBlock beside its id,
@@ -299,7 +301,7 @@ func (p *parser) completeCall(c *call, cut string) bool {
 	case c.unclosed:
 		code, problem = syntax.CodeTruncated, "it was never closed (its closing part or item did not come), so it is not executed"
 	case c.problem != "":
-		code, problem = syntax.CodeMalformed, c.problem
+		code, problem = cmp.Or(c.problemCode, syntax.CodeMalformed), c.problem
 	case c.name == "":
 		code, problem = syntax.CodeMalformed, "it has no name"
 	}

@@ -66,10 +66,15 @@ type (
 		Name      string `json:"name"`
 		Arguments string `json:"arguments"`
 	}
+	oCustom struct {
+		Name  string `json:"name"`
+		Input string `json:"input"`
+	}
 	oToolCall struct {
-		ID       string    `json:"id,omitempty"`
-		Type     string    `json:"type"`
-		Function oFunction `json:"function"`
+		ID       string     `json:"id,omitempty"`
+		Type     string     `json:"type"`
+		Function *oFunction `json:"function,omitempty"`
+		Custom   *oCustom   `json:"custom,omitempty"`
 	}
 	oMessage struct {
 		Role             string          `json:"role"`
@@ -312,19 +317,15 @@ func join(a, b string) string {
 
 func (u *openaiUnits) Calls(calls []syntax.Event) error {
 	u.calls = append(u.calls, calls...)
-	return customCalls("openai", calls)
-}
-
-// customCalls reports the custom flag of calls written as ordinary calls.
-func customCalls(name string, calls []syntax.Event) error {
 	var errs []error
 	for _, c := range calls {
-		if c.Custom {
-			errs = append(errs, wire.CannotCarry(name, "the custom flag of call %s (written as a function call)", c.Name))
+		if _, ok := customInput(c); c.Custom && !ok {
+			errs = append(errs, wire.CannotCarry("openai", "the custom flag of call %s, whose args are not {\"input\": text} (written as a function call)", c.Name))
 		}
 	}
 	return errors.Join(errs...)
 }
+
 
 func (u *openaiUnits) Execute() error {
 	if len(u.calls) == 0 {
@@ -342,7 +343,11 @@ func (u *openaiUnits) message() error {
 		m.Content = syntax.AppendQuote(nil, u.content)
 	}
 	for _, c := range u.calls {
-		m.ToolCalls = append(m.ToolCalls, oToolCall{ID: c.ID, Type: "function", Function: oFunction{Name: c.Name, Arguments: string(c.ArgsJSON())}})
+		if input, ok := customInput(c); ok {
+			m.ToolCalls = append(m.ToolCalls, oToolCall{ID: c.ID, Type: "custom", Custom: &oCustom{Name: c.Name, Input: input}})
+			continue
+		}
+		m.ToolCalls = append(m.ToolCalls, oToolCall{ID: c.ID, Type: "function", Function: &oFunction{Name: c.Name, Arguments: string(c.ArgsJSON())}})
 	}
 	u.reasoning, u.content, u.refusal, u.calls = "", "", "", nil
 	return writeLine(u.w, m)

@@ -309,6 +309,10 @@ func (p *parser) chatToolCall(tc fields, pos int, span syntax.Span) {
 	if !ok {
 		idx = pos
 	}
+	if cu := tc.obj("custom"); !cu.none() {
+		p.chatCustomCall(p.callFor("index:"+strconv.Itoa(idx), tc.s("id"), cu.s("name"), span), cu.get("input"))
+		return
+	}
 	fn := tc.obj("function")
 	c := p.callFor("index:"+strconv.Itoa(idx), tc.s("id"), fn.s("name"), span)
 	switch args := fn.get("arguments"); jsonscan.Kind(args) {
@@ -321,6 +325,24 @@ func (p *parser) chatToolCall(tc fields, pos int, span syntax.Span) {
 	default:
 		p.setWhole(c, args) // reported: arguments that are not an object
 	}
+}
+
+// chatCustomCall reads a Chat Completions call of a custom tool
+// ({"type":"custom","custom":{"name","input"}}): its free-text input becomes
+// args {"input": text}, flagged custom. The API documents it whole; input
+// sent again in pieces is not read (an error, never a call from part of it).
+func (p *parser) chatCustomCall(c *call, input []byte) {
+	switch {
+	case input == nil:
+		return
+	case c.custom && c.whole != nil:
+		c.problem, c.problemCode = "its custom input came in pieces, which is not read", syntax.CodeUnsupported
+	case jsonscan.Kind(input) == '"':
+		p.setWhole(c, append(append([]byte(`{"input":`), jsonscan.Compact(input)...), '}'))
+	default:
+		p.setWhole(c, input) // not a string: reported as arguments that are not an object
+	}
+	c.custom = true
 }
 
 var anthropicEvents = map[string]bool{
