@@ -326,7 +326,6 @@ func (u *openaiUnits) Calls(calls []syntax.Event) error {
 	return errors.Join(errs...)
 }
 
-
 func (u *openaiUnits) Execute() error {
 	if len(u.calls) == 0 {
 		return wire.CannotCarry("openai", "an execute with no call")
