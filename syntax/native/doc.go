@@ -38,7 +38,8 @@
 //	                                         message_stop, ping, error
 //	Gemini: candidates[] (a response or a    content.parts[]: text, thought, functionCall (whole, or
 //	  stream chunk); contents[] and          streamed with willContinue and partialArgs),
-//	  parts[] (a conversation)               functionResponse (a result); finishReason
+//	  parts[] (a conversation)               functionResponse (a result: an "error" member makes a
+//	                                         failure, "output" alone is the content); finishReason
 //	Ollama: done beside message or           message.content, message.thinking, message.tool_calls
 //	  response (/api/chat, /api/generate)    (arguments an object); response, thinking; done
 //	Conversations: messages[], a top-level   each message as above; OpenAI role "tool" messages and
@@ -243,10 +244,10 @@
 //   - gemini ([NewGeminiRenderer]): a response (candidates[0].content, role
 //     model) per model turn — text parts, thought parts, functionCall
 //     {name, args, id} — and a request's user content of functionResponse
-//     parts per run of results. It cannot carry refusals (written as text),
-//     the custom flag, hosted calls and results, a failure status (written
-//     as {"error": content}) or a result that is not an object (written as
-//     {"output": content}).
+//     parts per run of results (a failure as {"error": content}, a content
+//     that is not an object as {"output": content}, as Gemini documents,
+//     which read back exactly). It cannot carry refusals (written as text),
+//     the custom flag, or hosted calls and results.
 //   - ollama ([NewOllamaRenderer]): an /api/chat response ({"message":{…},
 //     "done":true}) per model turn — thinking, content, tool_calls with
 //     arguments as an object — and a "tool" message per result (content a

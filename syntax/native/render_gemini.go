@@ -24,10 +24,11 @@ import (
 //
 // Gemini has no refusal, custom or provider-run tool form: refusals are
 // written as text, custom calls as calls, hosted calls and results not at
-// all. A functionResponse's response is an object: a result whose content
-// is not one is written as {"output": content}, a failure as {"error":
-// content} (the form Gemini's documentation gives), which read back as that
-// object. It cannot carry calls no execute followed, or an execute with no
+// all. A functionResponse's response is an object, read as Gemini's
+// documentation says: a failure is written as {"error": content}, and a
+// content that is not an object, or that would read back otherwise (it has
+// an "error" member, or "output" is its only one), as {"output": content}.
+// It cannot carry calls no execute followed, or an execute with no
 // call. Each loss is reported. A call without an id is given one (call_1,
 // call_2, … in stream order), and the results that answer it the same id.
 func NewGeminiRenderer(w io.Writer, _ syntax.Options) syntax.Renderer {
@@ -126,10 +127,8 @@ func (u *geminiUnits) Results(rs []syntax.Event) error {
 		switch {
 		case r.Status == syntax.Failure:
 			resp = wrap("error", resp)
-			err = errors.Join(err, wire.CannotCarry(geminiName, "the failure status of a result of %s (written as {\"error\": content})", r.Tool))
-		case jsonscan.Kind(resp) != '{':
-			resp = wrap("output", resp)
-			err = errors.Join(err, wire.CannotCarry(geminiName, "a result of %s whose content is not an object (written as {\"output\": content})", r.Tool))
+		case jsonscan.Kind(resp) != '{' || hasMember(resp, "error") || onlyMember(resp, "output"):
+			resp = wrap("output", resp) // else it would read back as something else
 		}
 		parts[i] = gPart{FunctionResponse: &gFunctionResponse{ID: r.ID, Name: r.Tool, Response: resp}}
 	}
@@ -137,6 +136,25 @@ func (u *geminiUnits) Results(rs []syntax.Event) error {
 		Contents []gContent `json:"contents"`
 	}{[]gContent{{Role: "user", Parts: parts}}}
 	return errors.Join(err, writeLine(u.w, doc))
+}
+
+func hasMember(obj []byte, key string) bool {
+	found := false
+	jsonscan.Members(obj, func(k string, _ []byte) bool {
+		found = k == key
+		return !found
+	})
+	return found
+}
+
+func onlyMember(obj []byte, key string) bool {
+	n, found := 0, false
+	jsonscan.Members(obj, func(k string, _ []byte) bool {
+		n++
+		found = found || k == key
+		return true
+	})
+	return n == 1 && found
 }
 
 // wrap returns {"key": v}.

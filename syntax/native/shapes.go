@@ -581,6 +581,36 @@ func (p *parser) geminiContent(parts [][]byte, role string, span syntax.Span) {
 	}
 }
 
+// geminiResponse reads a functionResponse's response as Gemini documents it
+// ("use the output key for the function's output and the error key for
+// error details; with neither, the whole response is the output"): a
+// response with an "error" member is a failure, its content the error's
+// value when that is its only member; one whose only member is "output"
+// has that value as content; any other is the content, whole.
+func geminiResponse(raw []byte) (syntax.Status, []byte) {
+	var keys int
+	var output, errValue []byte
+	jsonscan.Members(raw, func(k string, v []byte) bool {
+		keys++
+		switch {
+		case k == "output" && output == nil:
+			output = v
+		case k == "error" && errValue == nil:
+			errValue = v
+		}
+		return true
+	})
+	switch {
+	case errValue != nil && keys == 1:
+		return syntax.Failure, contentValue(errValue)
+	case errValue != nil:
+		return syntax.Failure, contentValue(raw)
+	case output != nil && keys == 1:
+		return syntax.Success, contentValue(output)
+	}
+	return syntax.Success, contentValue(raw)
+}
+
 func (p *parser) geminiParts(parts [][]byte, role string, span syntax.Span) {
 	for _, raw := range parts {
 		pt := p.object(raw)
@@ -589,8 +619,9 @@ func (p *parser) geminiParts(parts [][]byte, role string, span syntax.Span) {
 			p.geminiCall(pt.obj("functionCall"), span)
 		case pt.has("functionResponse"):
 			fr := pt.obj("functionResponse")
+			status, value := geminiResponse(fr.get("response"))
 			p.EndRun()
-			p.Emit(syntax.Event{Type: syntax.Result, Tool: fr.s("name"), ID: fr.s("id"), Status: syntax.Success, Value: contentValue(fr.get("response")), Span: span})
+			p.Emit(syntax.Event{Type: syntax.Result, Tool: fr.s("name"), ID: fr.s("id"), Status: status, Value: value, Span: span})
 		case pt.has("text"):
 			if role == "user" {
 				continue
