@@ -8,8 +8,9 @@
 // state without taking a byte. [Core] drives it over the chunks of a stream:
 //
 //   - it holds back only the bytes a step could not decide on (a possible
-//     marker's prefix), so no byte is scanned twice and a 300 KB call in
-//     4-byte chunks costs what it costs whole;
+//     marker's prefix), so no byte is scanned twice, and a 300 KB call in
+//     4-byte chunks is scanned as it is whole: what tiny chunks add is a
+//     cost per write (see [Core.WakeOn] and BenchmarkWrite);
 //   - it counts lines and columns lazily, only when a step asks ([Core.Pos]);
 //   - it gathers text runs: one trimmed event each in event mode, fragments
 //     as they arrive in token mode, never splitting a UTF-8 character;
@@ -25,6 +26,6 @@
 // ([Block]) and positions ([Advance]).
 //
 // Events are delivered synchronously, from inside Write and Close. A
-// handler must not call Write or Close on the parser that is calling it:
-// the core is not re-entrant, and such a call has undefined results.
+// handler's call to Write or Close on the parser that is calling it does
+// nothing and returns [syntax.ErrReentrant]: the core is not re-entrant.
 package scan
