@@ -677,7 +677,11 @@ func (b *Block) Keep(p []byte, limit int) {
 		copy(grown, b.Bytes)
 		b.Bytes = grown
 	}
-	b.Bytes = append(b.Bytes, p...)
+	// A reslice, not append: only the length is stored, so the common case
+	// (room enough) pays no GC write barrier for the slice's pointer.
+	n := len(b.Bytes)
+	b.Bytes = b.Bytes[:n+len(p)]
+	copy(b.Bytes[n:], p)
 }
 
 // PartialSuffix returns the length of the longest suffix of b that is a
