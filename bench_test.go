@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -79,4 +80,43 @@ func BenchmarkPathological(b *testing.B) {
 			}
 		}
 	}
+}
+
+// BenchmarkCall300K: one call whose content is 300 KB of source code, in
+// each syntax as its renderer writes it, whole and in 4- and 1-byte chunks,
+// with encoding/json.Valid over the call's arguments as the baseline: the
+// table of docs/performance.md's "one 300 KB call, every syntax".
+func BenchmarkCall300K(b *testing.B) {
+	var code strings.Builder
+	for i := 0; code.Len() < 300<<10; i++ {
+		fmt.Fprintf(&code, "func f%d(x string) string { return \"<\" + x + \">\\n\" } // {%d}\n", i, i)
+	}
+	c := call("write", map[string]any{"path": "big.go", "content": code.String()})
+	for _, s := range builtins() {
+		in := renderEvents(s, []syntax.Event{{Type: syntax.Think, Content: "Write the file."}, c, {Type: syntax.Execute}})
+		calls := 0
+		for _, e := range syntax.Parse(s, in, syntax.Options{}) {
+			if e.Type == syntax.Call && e.Name == c.Name && sameJSON(e.Args, c.Args) {
+				calls++
+			}
+		}
+		if calls != 1 {
+			b.Fatalf("%s: %d calls read back from its rendering, want the one", s.Name, calls)
+		}
+		for _, ch := range chunkings {
+			b.Run(s.Name+"/"+ch.name, func(b *testing.B) { run(b, s, in, ch.size) })
+		}
+	}
+	b.Run("json.Valid", func(b *testing.B) {
+		b.SetBytes(int64(len(c.Args)))
+		for b.Loop() {
+			json.Valid(c.Args)
+		}
+	})
+}
+
+// sameJSON reports whether a and b hold the same JSON value (members in any order).
+func sameJSON(a, b []byte) bool {
+	var x, y any
+	return json.Unmarshal(a, &x) == nil && json.Unmarshal(b, &y) == nil && reflect.DeepEqual(x, y)
 }
