@@ -28,24 +28,46 @@ var Default = Keys{Name: "name", Args: "args", ID: "id"}
 // token mode streams it). It returns the compacted args, or a problem saying
 // what is wrong.
 func ReadCall(obj []byte, keys Keys) (name, id string, args []byte, problem string) {
-	if k := jsonscan.Kind(obj); k != '{' {
-		return "", "", nil, "is " + jsonscan.KindName(k) + ", not an object"
+	name, id, args, problem, _ = ReadCallAt(obj, jsonscan.SkipSpace(obj, 0), keys)
+	return name, id, args, problem
+}
+
+// ReadCallAt is [ReadCall] on the value that starts at b[i]; end is the
+// index just past it, found by reading it: a reader of an array of calls
+// walks each call once, and its args twice (to find their end, then to
+// compact them into a buffer of their size).
+func ReadCallAt(b []byte, i int, keys Keys) (name, id string, args []byte, problem string, end int) {
+	if k := jsonscan.Kind(b[i:]); k != '{' {
+		return "", "", nil, "is " + jsonscan.KindName(k) + ", not an object", jsonscan.SkipValue(b, i)
 	}
 	var haveName, nameOK, haveID bool
 	var rawArgs []byte
-	jsonscan.Members(obj, func(k string, v []byte) bool {
+	obj := b[i:]
+	end = i + jsonscan.EachMember(obj, func(k []byte, j int) int {
 		switch {
-		case k == keys.Name && !haveName:
+		case string(k) == keys.Name && !haveName:
 			haveName = true
-			name, nameOK = jsonscan.Unquote(v)
-		case keys.isArgs(k) && rawArgs == nil:
-			rawArgs = v
-		case keys.isID(k) && !haveID:
+			vend := jsonscan.SkipValue(obj, j)
+			name, nameOK = jsonscan.Unquote(obj[j:vend])
+			return vend
+		case keys.isArgs(string(k)) && rawArgs == nil:
+			vend := jsonscan.SkipValue(obj, j)
+			rawArgs = obj[j:vend]
+			return vend
+		case keys.isID(string(k)) && !haveID:
 			haveID = true
-			id, _ = jsonscan.Unquote(v)
+			vend := jsonscan.SkipValue(obj, j)
+			id, _ = jsonscan.Unquote(obj[j:vend])
+			return vend
 		}
-		return true
+		return jsonscan.SkipValue(obj, j)
 	})
+	name, id, args, problem = checkCall(keys, name, id, rawArgs, haveName, nameOK)
+	return name, id, args, problem, end
+}
+
+// checkCall words what ReadCallAt found.
+func checkCall(keys Keys, name, id string, rawArgs []byte, haveName, nameOK bool) (string, string, []byte, string) {
 	switch {
 	case !haveName:
 		return "", "", nil, "has no " + quote(keys.Name)

@@ -74,14 +74,28 @@ func skipString(b []byte, i int) int {
 // Elements calls f with the raw bytes and start index of each element of the
 // array at the start of arr, stopping if f returns false.
 func Elements(arr []byte, f func(elem []byte, start int) bool) {
+	EachElement(arr, func(i int) int {
+		end := SkipValue(arr, i)
+		if !f(arr[i:end], i) {
+			return -1
+		}
+		return end
+	})
+}
+
+// EachElement calls f with the index in arr of each element of the array
+// at its start; f reads the element and returns the index just past it, or
+// a negative number to stop. A reader that needs an element's end only as
+// it reads it walks the array once.
+func EachElement(arr []byte, f func(i int) int) {
 	i := SkipSpace(arr, 0)
 	if i >= len(arr) || arr[i] != '[' {
 		return
 	}
 	i = SkipSpace(arr, i+1)
 	for i < len(arr) && arr[i] != ']' {
-		end := SkipValue(arr, i)
-		if !f(arr[i:end], i) {
+		end := f(i)
+		if end < 0 {
 			return
 		}
 		i = SkipSpace(arr, end)
@@ -100,9 +114,23 @@ func Members(obj []byte, f func(key string, val []byte) bool) {
 // MembersRaw is Members with each key as bytes: the key's text when it holds
 // no escape (no allocation), or its decoded form.
 func MembersRaw(obj []byte, f func(key, val []byte) bool) {
+	EachMember(obj, func(k []byte, i int) int {
+		end := SkipValue(obj, i)
+		if !f(k, obj[i:end]) {
+			return -1
+		}
+		return end
+	})
+}
+
+// EachMember calls f with each member of the object at the start of obj:
+// its key, as MembersRaw gives it, and the index in obj of its value; f
+// reads the value and returns the index just past it, or a negative number
+// to stop. It returns the index just past the object (or where it stopped).
+func EachMember(obj []byte, f func(key []byte, i int) int) int {
 	i := SkipSpace(obj, 0)
 	if i >= len(obj) || obj[i] != '{' {
-		return
+		return i
 	}
 	i = SkipSpace(obj, i+1)
 	for i < len(obj) && obj[i] == '"' {
@@ -116,15 +144,19 @@ func MembersRaw(obj []byte, f func(key, val []byte) bool) {
 		if i < len(obj) && obj[i] == ':' {
 			i = SkipSpace(obj, i+1)
 		}
-		vend := SkipValue(obj, i)
-		if !f(key, obj[i:vend]) {
-			return
+		vend := f(key, i)
+		if vend < 0 {
+			return i
 		}
 		i = SkipSpace(obj, vend)
 		if i < len(obj) && obj[i] == ',' {
 			i = SkipSpace(obj, i+1)
 		}
 	}
+	if i < len(obj) && obj[i] == '}' {
+		i++
+	}
+	return i
 }
 
 // Unquote decodes a raw JSON string, as encoding/json does (escapes,

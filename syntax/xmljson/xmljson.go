@@ -398,16 +398,16 @@ func (p *parser) finishBlock(closed bool) {
 // message and the offset within value it is about.
 func calls(value []byte, base int64) (evs []syntax.Event, msg string, at int) {
 	n := 0
-	jsonscan.Elements(value, func(elem []byte, start int) bool {
+	jsonscan.EachElement(value, func(start int) int {
 		n++
-		name, id, args, problem := jsoncall.ReadCall(elem, jsoncall.Default)
+		name, id, args, problem, end := jsoncall.ReadCallAt(value, start, jsoncall.Default)
 		if problem != "" {
 			msg, at = "element "+strconv.Itoa(n)+" "+problem, start
-			return false
+			return -1
 		}
 		evs = append(evs, syntax.Event{Type: syntax.Call, Name: name, Args: args, ID: id,
-			Span: syntax.Span{Start: base + int64(start), End: base + int64(start+len(elem))}})
-		return true
+			Span: syntax.Span{Start: base + int64(start), End: base + int64(end)}})
+		return end
 	})
 	return evs, msg, at
 }
