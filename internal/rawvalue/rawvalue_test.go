@@ -53,7 +53,7 @@ func read(t *testing.T, f *Format, body string, size int) (string, int, map[stri
 	}
 	r.Read([]byte(body), true)
 	at, _ := r.Err([]byte(body))
-	return string(r.AppendJSON(nil, []byte(body))), at, streamed
+	return string(r.JSON()), at, streamed
 }
 
 func TestRule(t *testing.T) {
