@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/toolparse/toolparse/internal/memtest"
+	"github.com/toolparse/toolparse/internal/parsebench"
 	"github.com/toolparse/toolparse/syntax"
 	"github.com/toolparse/toolparse/syntax/caret"
 	"github.com/toolparse/toolparse/syntax/syntaxtest"
@@ -159,29 +159,9 @@ func manyKeys(size int) []byte {
 }
 
 // BenchmarkManyKeys8MB: a block just under the default 8 MiB limit made of
-// about a million header keys. It reports the heap's peak and the bytes
-// allocated per parse, in MB and as multiples of the block's size.
+// about 770,000 distinct header keys, whole and in 64 KiB chunks. It
+// reports the heap's peak and the bytes allocated per parse, in MB and as
+// multiples of the block's size.
 func BenchmarkManyKeys8MB(b *testing.B) {
-	in := manyKeys(syntax.DefaultMaxBlock)
-	b.SetBytes(int64(len(in)))
-	var peak, total uint64
-	for b.Loop() {
-		calls := 0
-		pk, tot := memtest.PeakHeap(func() {
-			p := caret.New(func(e syntax.Event) {
-				if e.Type == syntax.Call {
-					calls++
-				}
-			}, syntax.Options{})
-			syntaxtest.Feed(p, in, 64<<10)
-		})
-		if calls != 1 {
-			b.Fatalf("%d calls, want 1", calls)
-		}
-		peak, total = max(peak, pk), max(total, tot)
-	}
-	b.ReportMetric(float64(peak)/1e6, "peak-MB")
-	b.ReportMetric(float64(total)/1e6, "alloc-MB")
-	b.ReportMetric(float64(peak)/float64(len(in)), "peak/block")
-	b.ReportMetric(float64(total)/float64(len(in)), "alloc/block")
+	parsebench.PeakHeap(b, caret.New, manyKeys(syntax.DefaultMaxBlock))
 }
