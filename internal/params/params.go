@@ -320,14 +320,10 @@ func (ps *Params) Reset() { ps.reset() }
 
 func (ps *Params) reset() {
 	ps.out, ps.n, ps.lastPos = nil, 0, -1
-	ps.lists = ps.lists[:0]
-	ps.side = ps.side[:0]
-	if cap(ps.side) > 64<<10 {
-		ps.side = nil
+	ps.lists, ps.side, ps.q, ps.last = ps.lists[:0], ps.side[:0], ps.q[:0], ps.last[:0]
+	if len(ps.table) > 1<<12 || cap(ps.lists) > 1<<12 || cap(ps.side)+cap(ps.q)+cap(ps.last) > 64<<10 {
+		*ps = Params{lastPos: -1} // do not keep a large call's memory for the rest of the stream
+		return
 	}
-	if len(ps.table) > 1<<12 {
-		ps.table = nil
-	} else {
-		clear(ps.table)
-	}
+	clear(ps.table)
 }
