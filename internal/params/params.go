@@ -108,8 +108,13 @@ func view(s string) []byte { return unsafe.Slice(unsafe.StringData(s), len(s)) }
 
 // quote appends b as a JSON string, as syntax.AppendQuote does. The string
 // it passes is a view of b for the length of the call: AppendQuote only
-// reads it, into dst, and nothing writes b meanwhile.
+// reads it, into dst, and nothing writes b meanwhile. A long value that dst
+// has no room for is given room for some escapes too, so that its first
+// escapes do not copy it again.
 func quote(dst, b []byte) []byte {
+	if len(b) > 4<<10 && cap(dst)-len(dst) < len(b)+2 {
+		dst = slices.Grow(dst, len(b)+len(b)/8+16)
+	}
 	return syntax.AppendQuote(dst, unsafe.String(unsafe.SliceData(b), len(b)))
 }
 

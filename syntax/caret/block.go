@@ -122,8 +122,14 @@ type header struct {
 	// A list or block scalar: its "key:" line and the lines after it, read
 	// once the next unindented line shows where it ends.
 	pending []line
-	multi   []byte // the multi-line value so far
+	multi   []byte // the multi-line value so far, when it is not a slice of src (see addMulti)
 	nmulti  int    // its number of lines
+	// While the lines of a multi-line value lose no CR, the value is
+	// src[multiAt:multiEnd]: src is the block's content (nil when the
+	// header is only followed).
+	src               []byte
+	multiAt, multiEnd int
+	sliced            bool
 
 	value func(key, v string)
 	start func(key string)
@@ -164,7 +170,7 @@ func (h *header) line(l line) (sep bool, err *blockError) {
 		if t := l.trimmed(); bytes.HasPrefix(t, []byte("---")) {
 			if k, ok := multiClose(t); ok && string(k) == string(h.key) {
 				if h.ps != nil {
-					h.ps.AddKey(h.key, h.multi, false)
+					h.ps.AddKey(h.key, h.multiValue(), false)
 				}
 				h.state = hdrKeys
 				return false, nil
@@ -174,10 +180,7 @@ func (h *header) line(l line) (sep bool, err *blockError) {
 		if h.more != nil {
 			h.more(string(h.key), text, h.nmulti == 0) // streamed: no need to keep it
 		} else {
-			if h.nmulti > 0 {
-				h.multi = append(h.multi, '\n')
-			}
-			h.multi = append(h.multi, text...)
+			h.addMulti(l, text)
 		}
 		h.nmulti++
 		return false, nil
@@ -218,7 +221,7 @@ func (h *header) line(l line) (sep bool, err *blockError) {
 	}
 	if k, ok := multiOpen(t); ok {
 		h.state, h.key, h.open = hdrMulti, k, l
-		h.multi, h.nmulti = h.multi[:0], 0
+		h.multi, h.nmulti, h.sliced = h.multi[:0], 0, h.src != nil
 		if h.start != nil {
 			h.start(string(h.key))
 		}
@@ -231,6 +234,38 @@ func (h *header) line(l line) (sep bool, err *blockError) {
 		return false, h.fail(l, "\"]\" closes an array, but no \"key: [\" is open")
 	}
 	return false, h.fail(l, "expected \"key: value\", \"key: [\" with items up to \"]\", \"key ---\" with lines up to \"--- key\", \"key:\" with indented \"- item\" lines, or \"key: |\" with indented lines; got %q", clip(t))
+}
+
+// addMulti adds a line, text without its CR, to the multi-line value. While
+// no line has lost a CR, the value is the slice of the block from its first
+// line to its last, which the lines joined with "\n" are; else it is built
+// in h.multi.
+func (h *header) addMulti(l line, text []byte) {
+	if h.sliced && len(text) == len(l.text) {
+		if h.nmulti == 0 {
+			h.multiAt = l.off
+		}
+		h.multiEnd = l.off + len(text)
+		return
+	}
+	if h.sliced {
+		h.sliced = false
+		if h.nmulti > 0 {
+			h.multi = append(h.multi[:0], h.src[h.multiAt:h.multiEnd]...)
+		}
+	}
+	if h.nmulti > 0 {
+		h.multi = append(h.multi, '\n')
+	}
+	h.multi = append(h.multi, text...)
+}
+
+// multiValue is the multi-line value read.
+func (h *header) multiValue() []byte {
+	if h.sliced && h.nmulti > 0 {
+		return h.src[h.multiAt:h.multiEnd]
+	}
+	return h.multi
 }
 
 // flush reads a pending list or block scalar.
@@ -280,7 +315,7 @@ func (h *header) end() *blockError {
 // parseBlock reads a finished block's content (the lines between the fences)
 // into a JSON object of parameters. body is the position of its first byte.
 func parseBlock(content []byte, body syntax.Pos) ([]byte, *blockError) {
-	h := header{body: body, ps: new(params.Params)}
+	h := header{body: body, ps: new(params.Params), src: content}
 	hint(h.ps, content)
 	// Read the header line by line up to the "---" line, without splitting a
 	// long body into lines.

@@ -165,3 +165,27 @@ func manyKeys(size int) []byte {
 func BenchmarkManyKeys8MB(b *testing.B) {
 	parsebench.PeakHeap(b, caret.New, manyKeys(syntax.DefaultMaxBlock))
 }
+
+// TestMultilineValues: a "key ---" value is its lines joined with "\n",
+// each without its CR, whether its lines end in LF, CRLF or both.
+func TestMultilineValues(t *testing.T) {
+	for in, want := range map[string]string{
+		"^^^t\nk ---\n--- k\n^^^\n":                       `{"k":""}`,
+		"^^^t\nk ---\n\n--- k\n^^^\n":                     `{"k":""}`,
+		"^^^t\nk ---\na\n\nb\n--- k\n^^^\n":               `{"k":"a\n\nb"}`,
+		"^^^t\nk ---\r\na\r\nb\r\n--- k\r\n^^^\r\n":       `{"k":"a\nb"}`,
+		"^^^t\nk ---\na\nb\r\nc\n--- k\n^^^\n":            `{"k":"a\nb\nc"}`,
+		"^^^t\nk ---\na\r\nb\nc\n--- k\n^^^\n":            `{"k":"a\nb\nc"}`,
+		"^^^t\nk ---\na\n--- k\nk ---\nb\r\n--- k\n^^^\n": `{"k":["a","b"]}`,
+	} {
+		var got []string
+		for _, e := range syntax.Parse(caret.Syntax, []byte(in), syntax.Options{}) {
+			if e.Type == syntax.Call {
+				got = append(got, string(e.Args))
+			}
+		}
+		if len(got) != 1 || got[0] != want {
+			t.Errorf("%q: calls %q, want one with %s", in, got, want)
+		}
+	}
+}
