@@ -1,6 +1,13 @@
 package params
 
-import "testing"
+import (
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/toolparse/toolparse/syntax"
+)
 
 func TestJSON(t *testing.T) {
 	for _, c := range []struct {
@@ -56,5 +63,145 @@ func TestManyValuesStaySmall(t *testing.T) {
 	}
 	if got := len(ps.JSON()); got != len(`{"a":[]}`)+n*3-1 {
 		t.Errorf("JSON of %d empty values is %d bytes", n, got)
+	}
+}
+
+// reference is the arguments built the plain way: a map of keys to values
+// and the keys' order, for comparing with Params.
+type reference struct {
+	order []string
+	vals  map[string][]string
+	list  map[string]bool
+}
+
+func (r *reference) add(key string, v *string, list bool) {
+	if r.vals == nil {
+		r.vals, r.list = map[string][]string{}, map[string]bool{}
+	}
+	vs, seen := r.vals[key]
+	if !seen {
+		r.order = append(r.order, key)
+		vs = []string{}
+	}
+	if v != nil {
+		vs = append(vs, *v)
+	}
+	r.vals[key] = vs
+	r.list[key] = r.list[key] || list || seen || v == nil
+}
+
+func (r *reference) json() string {
+	var b []byte
+	b = append(b, '{')
+	for i, k := range r.order {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = syntax.AppendQuote(b, k)
+		b = append(b, ':')
+		vs := r.vals[k]
+		if !r.list[k] {
+			b = syntax.AppendQuote(b, vs[0])
+			continue
+		}
+		b = append(b, '[')
+		for j, v := range vs {
+			if j > 0 {
+				b = append(b, ',')
+			}
+			b = syntax.AppendQuote(b, v)
+		}
+		b = append(b, ']')
+	}
+	return string(append(b, '}'))
+}
+
+// TestAgainstReference adds random keys and values, runs of one key,
+// arrays, keys that need escaping and keys that are not valid UTF-8, and
+// compares the JSON with the plain way's, the Params reused between rounds.
+func TestAgainstReference(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	keys := []string{"a", "b", "content", "k\"q", "tab\t", "é", "x\xff", "path", "", "a.b-c"}
+	var ps Params
+	for round := range 2000 {
+		var ref reference
+		nkeys := 1 + rng.IntN(len(keys))
+		if round%50 == 0 {
+			nkeys = len(keys) // and many distinct keys below
+		}
+		if round%7 == 0 {
+			ps.Hint(rng.IntN(64), rng.IntN(8))
+		}
+		ops := rng.IntN(40)
+		if round%100 == 0 {
+			ops = 3000
+		}
+		key := keys[0]
+		for range ops {
+			if rng.IntN(3) > 0 { // often the same key again: runs
+				key = keys[rng.IntN(nkeys)]
+				if round%50 == 0 && rng.IntN(2) == 0 {
+					key = fmt.Sprintf("k%d", rng.IntN(1000))
+				}
+			}
+			v := fmt.Sprintf("v%d\n\"%s", rng.IntN(100), key)
+			switch rng.IntN(8) {
+			case 0:
+				ps.List([]byte(key))
+				ref.add(key, nil, true)
+			case 1:
+				ps.AddKey([]byte(key), []byte(v), true)
+				ref.add(key, &v, true)
+			case 2:
+				ps.Add(key, false, v, v+"2")
+				ref.add(key, &v, false)
+				v2 := v + "2"
+				ref.add(key, &v2, false)
+			case 3:
+				ps.AddKey([]byte(key), []byte(v), false)
+				ref.add(key, &v, false)
+			default:
+				ps.AddBytes(key, []byte(v))
+				ref.add(key, &v, false)
+			}
+			if !ps.Has(key) || ps.Has("never") {
+				t.Fatalf("round %d: Has is wrong", round)
+			}
+		}
+		got, want := string(ps.JSON()), ref.json()
+		if ref.order == nil {
+			want = "{}"
+		}
+		if got != want {
+			t.Fatalf("round %d:\n got %s\nwant %s", round, got, want)
+		}
+		if !json.Valid([]byte(got)) {
+			t.Fatalf("round %d: not JSON: %s", round, got)
+		}
+	}
+}
+
+// TestManyKeysStaySmall: a million distinct keys cost their JSON and an
+// index of a few bytes a key, not a string and a map entry each.
+func TestManyKeysStaySmall(t *testing.T) {
+	const n = 1 << 20
+	keys := make([][]byte, n)
+	for i := range keys {
+		keys[i] = fmt.Appendf(nil, "k%d", i)
+	}
+	var out []byte
+	allocs := testing.AllocsPerRun(1, func() {
+		var ps Params
+		for _, k := range keys {
+			ps.AddKey(k, []byte("v"), false)
+		}
+		out = ps.JSON()
+	})
+	if allocs > 100 {
+		t.Errorf("%v allocations for %d keys, want a few dozen (the buffers doubling)", allocs, n)
+	}
+	var m map[string]string
+	if err := json.Unmarshal(out, &m); err != nil || len(m) != n || m["k12345"] != "v" {
+		t.Fatalf("%d keys decoded, err %v", len(m), err)
 	}
 }

@@ -46,8 +46,9 @@
 // came from. The arguments ([Reader.AppendJSON]) are an object of strings,
 // keys in the order they first appear; a key given more than once is an
 // array of its values in order (nothing the model wrote is dropped; a tool
-// schema decides). Values are kept as offsets into the body, so a body of
-// many small parameters costs a small multiple of its size.
+// schema decides). Each value is quoted into the arguments as it ends
+// (package internal/params), so a body of many small parameters costs its
+// JSON and a few bytes a key beside its own bytes.
 //
 // A format that needs other tags only supplies another Format: Open and
 // Close are literal, and Key reads whatever stands between Open and the
@@ -61,6 +62,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/toolparse/toolparse/internal/jsonscan"
+	"github.com/toolparse/toolparse/internal/params"
 	"github.com/toolparse/toolparse/syntax"
 	"github.com/toolparse/toolparse/syntax/scan"
 )
@@ -92,20 +94,8 @@ const (
 	failed
 )
 
-// param is one parameter, by offsets in the body (a body is at most
-// maxBody bytes, so 32 bits hold them: a body of many small parameters
-// costs 20 bytes a parameter beside its bytes).
-type param struct {
-	keyAt, keyEnd int32
-	valAt, valEnd int32
-	next          int32 // the next param with the same key, or -1
-}
-
 // maxBody bounds a body's length; a longer one is the call's problem.
 const maxBody = 1<<31 - 1
-
-// chain is the params of one key.
-type chain struct{ first, last int32 }
 
 // Reader reads one call body at a time. The zero value is not ready: call
 // Reset.
@@ -133,9 +123,8 @@ type Reader struct {
 	lead          bool // token mode: the value's first byte was decided (a dropped newline)
 	sent          int  // token mode: value bytes before sent were sent
 
-	params []param
-	keys   map[string]int32 // key → its slot
-	slots  []chain          // per key, in the order keys first appear: its params
+	args params.Params // the arguments of the values read
+	n    int           // the number of values read
 
 	errAt int
 	msg   string
@@ -149,11 +138,8 @@ func (r *Reader) Reset(f *Format, token bool) {
 	r.f, r.token = f, token
 	r.st, r.pos, r.closer = between, 0, -1
 	r.errAt, r.msg = -1, ""
-	if cap(r.params) > 1<<16 {
-		r.params, r.slots, r.keys = nil, nil, nil // do not keep a huge call's memory
-	}
-	r.params, r.slots = r.params[:0], r.slots[:0]
-	clear(r.keys)
+	r.args.Reset() // the arguments of a call that was not taken
+	r.n = 0
 }
 
 // Err returns the body offset and a message for the body's first problem,
@@ -167,7 +153,7 @@ func (r *Reader) Err(body []byte) (at int, msg string) {
 }
 
 // Len is the number of parameters read so far.
-func (r *Reader) Len() int { return len(r.params) }
+func (r *Reader) Len() int { return r.n }
 
 func (r *Reader) fail(at int, msg string) {
 	r.st, r.errAt, r.msg = failed, at, msg
@@ -315,7 +301,8 @@ func (r *Reader) endValue(body []byte, end int) {
 			r.OnDelta(r.key, body[r.sent:to], r.sent, to)
 		}
 	}
-	r.add(body, param{keyAt: int32(r.keyAt), keyEnd: int32(r.keyEnd), valAt: int32(from), valEnd: int32(to), next: -1})
+	r.args.AddKey(body[r.keyAt:r.keyEnd], body[from:to], false)
+	r.n++
 }
 
 // stream sends, in token mode, the open value's bytes before upTo that are
@@ -347,52 +334,12 @@ func (r *Reader) stream(body []byte, upTo int) {
 	}
 }
 
-func (r *Reader) add(body []byte, p param) {
-	idx := int32(len(r.params))
-	p.next = -1
-	r.params = append(r.params, p)
-	if r.keys == nil {
-		r.keys = map[string]int32{}
-	}
-	k := body[p.keyAt:p.keyEnd]
-	slot, seen := r.keys[string(k)]
-	if !seen {
-		r.keys[string(k)] = int32(len(r.slots))
-		r.slots = append(r.slots, chain{first: idx, last: idx})
-		return
-	}
-	c := &r.slots[slot]
-	r.params[c.last].next = idx
-	c.last = idx
-}
-
-// AppendJSON appends the arguments read from body as a JSON object: keys in
-// the order they first appear, a key given more than once as an array.
-func (r *Reader) AppendJSON(dst []byte, body []byte) []byte {
-	dst = append(dst, '{')
-	for n, c := range r.slots {
-		if n > 0 {
-			dst = append(dst, ',')
-		}
-		p := &r.params[c.first]
-		dst = syntax.AppendQuote(dst, string(body[p.keyAt:p.keyEnd]))
-		dst = append(dst, ':')
-		if c.first == c.last {
-			dst = syntax.AppendQuote(dst, string(body[p.valAt:p.valEnd]))
-			continue
-		}
-		dst = append(dst, '[')
-		for j := c.first; j >= 0; j = r.params[j].next {
-			if j != c.first {
-				dst = append(dst, ',')
-			}
-			q := &r.params[j]
-			dst = syntax.AppendQuote(dst, string(body[q.valAt:q.valEnd]))
-		}
-		dst = append(dst, ']')
-	}
-	return append(dst, '}')
-}
+// JSON returns the arguments read as a JSON object: keys in the order they
+// first appear, a key given more than once as an array. The bytes are the
+// caller's: the buffer the values were quoted into as they came (or, when a
+// key repeats, one of the exact size). It is called once per body, after
+// the final Read; the arguments are then emptied.
+func (r *Reader) JSON() []byte { return r.args.JSON() }
 
 func (r *Reader) intern(name []byte) string {
 	if s, ok := r.names[string(name)]; ok {

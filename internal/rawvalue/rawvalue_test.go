@@ -1,6 +1,8 @@
 package rawvalue
 
 import (
+	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -53,7 +55,7 @@ func read(t *testing.T, f *Format, body string, size int) (string, int, map[stri
 	}
 	r.Read([]byte(body), true)
 	at, _ := r.Err([]byte(body))
-	return string(r.AppendJSON(nil, []byte(body))), at, streamed
+	return string(r.JSON()), at, streamed
 }
 
 func TestRule(t *testing.T) {
@@ -127,6 +129,41 @@ func TestAnotherDialect(t *testing.T) {
 		}
 		if streamed["text"] != "x</parameter> y" {
 			t.Errorf("%d-byte chunks: streamed %q", size, streamed)
+		}
+	}
+}
+
+// TestManyParamsStaySmall: a body of many small parameters, of one key and
+// of distinct keys, allocates a few dozen times in all (buffers doubling),
+// not once or more per parameter, and its JSON is right.
+func TestManyParamsStaySmall(t *testing.T) {
+	const n = 20000
+	var one, distinct strings.Builder
+	for i := range n {
+		one.WriteString("<parameter=a></parameter>")
+		fmt.Fprintf(&distinct, "<parameter=k%d>v</parameter>\n", i)
+	}
+	for _, c := range []struct {
+		name, body string
+		check      func(m map[string]any) bool
+	}{
+		{"one key", one.String(), func(m map[string]any) bool { a, _ := m["a"].([]any); return len(m) == 1 && len(a) == n }},
+		{"distinct keys", distinct.String(), func(m map[string]any) bool { return len(m) == n && m["k123"] == "v" }},
+	} {
+		var r Reader
+		body := []byte(c.body)
+		var args []byte
+		allocs := testing.AllocsPerRun(1, func() {
+			r.Reset(&qwen, false)
+			r.Read(body, true)
+			args = r.JSON()
+		})
+		if allocs > 60 {
+			t.Errorf("%s: %v allocations for %d params", c.name, allocs, n)
+		}
+		var m map[string]any
+		if err := json.Unmarshal(args, &m); err != nil || !c.check(m) {
+			t.Errorf("%s: wrong arguments (%v): %.80s", c.name, err, args)
 		}
 	}
 }

@@ -114,16 +114,22 @@ const (
 // more a multi-line "key ---" value, line by line. A value of a multi-line
 // "key ---" is not given to value again when it closes.
 type header struct {
-	body  syntax.Pos // the position of the block's first byte after the opening fence
-	ps    params.Params
+	body  syntax.Pos     // the position of the block's first byte after the opening fence
+	ps    *params.Params // the arguments; nil when the header is only followed (token mode)
 	state int
-	key   string // the key of the open array, multi-line value, list or block scalar
+	key   []byte // the key of the open array, multi-line value, list or block scalar (a slice of its line)
 	open  line   // the line that opened it
 	// A list or block scalar: its "key:" line and the lines after it, read
 	// once the next unindented line shows where it ends.
 	pending []line
-	multi   []byte // the multi-line value so far
+	multi   []byte // the multi-line value so far, when it is not a slice of src (see addMulti)
 	nmulti  int    // its number of lines
+	// While the lines of a multi-line value lose no CR, the value is
+	// src[multiAt:multiEnd]: src is the block's content (nil when the
+	// header is only followed).
+	src               []byte
+	multiAt, multiEnd int
+	sliced            bool
 
 	value func(key, v string)
 	start func(key string)
@@ -138,11 +144,13 @@ func (h *header) fail(l line, format string, a ...any) *blockError {
 	return &blockError{h.at(l), fmt.Sprintf("line %d: ", h.body.Line+l.n) + fmt.Sprintf(format, a...)}
 }
 
-// add adds a whole value.
-func (h *header) add(key string, list bool, v string) {
-	h.ps.Add(key, list, v)
+// add adds a whole value; list makes its key an array.
+func (h *header) add(key []byte, list bool, v []byte) {
+	if h.ps != nil {
+		h.ps.AddKey(key, v, list)
+	}
 	if h.value != nil {
-		h.value(key, v)
+		h.value(string(key), string(v))
 	}
 }
 
@@ -155,25 +163,24 @@ func (h *header) line(l line) (sep bool, err *blockError) {
 		case string(t) == "]":
 			h.state = hdrKeys
 		case len(t) > 0:
-			h.add(h.key, true, string(t))
+			h.add(h.key, true, t)
 		}
 		return false, nil
 	case hdrMulti:
 		if t := l.trimmed(); bytes.HasPrefix(t, []byte("---")) {
-			if k, ok := multiClose(t); ok && string(k) == h.key {
-				h.ps.Add(h.key, false, string(h.multi))
+			if k, ok := multiClose(t); ok && string(k) == string(h.key) {
+				if h.ps != nil {
+					h.ps.AddKey(h.key, h.multiValue(), false)
+				}
 				h.state = hdrKeys
 				return false, nil
 			}
 		}
 		text := bytes.TrimSuffix(l.text, []byte("\r")) // a CRLF line end
 		if h.more != nil {
-			h.more(h.key, text, h.nmulti == 0) // streamed: no need to keep it
+			h.more(string(h.key), text, h.nmulti == 0) // streamed: no need to keep it
 		} else {
-			if h.nmulti > 0 {
-				h.multi = append(h.multi, '\n')
-			}
-			h.multi = append(h.multi, text...)
+			h.addMulti(l, text)
 		}
 		h.nmulti++
 		return false, nil
@@ -196,26 +203,27 @@ func (h *header) line(l line) (sep bool, err *blockError) {
 	if string(t) == "---" {
 		return true, nil
 	}
-	if k, value, ok := keyLine(t); ok {
-		key := string(k)
+	if key, value, ok := keyLine(t); ok {
 		switch {
 		case len(value) == 0:
 			h.state, h.key, h.pending = hdrList, key, append(h.pending[:0], l)
 		case string(value) == "[":
 			h.state, h.key, h.open = hdrArray, key, l
-			h.ps.Add(key, true) // an array, even with no items
+			if h.ps != nil {
+				h.ps.List(key) // an array, even with no items
+			}
 		case blockHeader.Match(value):
 			h.state, h.key, h.pending = hdrScalar, key, append(h.pending[:0], l)
 		default:
-			h.add(key, false, string(value))
+			h.add(key, false, value)
 		}
 		return false, nil
 	}
 	if k, ok := multiOpen(t); ok {
-		h.state, h.key, h.open = hdrMulti, string(k), l
-		h.multi, h.nmulti = h.multi[:0], 0
+		h.state, h.key, h.open = hdrMulti, k, l
+		h.multi, h.nmulti, h.sliced = h.multi[:0], 0, h.src != nil
 		if h.start != nil {
-			h.start(h.key)
+			h.start(string(h.key))
 		}
 		return false, nil
 	}
@@ -228,6 +236,38 @@ func (h *header) line(l line) (sep bool, err *blockError) {
 	return false, h.fail(l, "expected \"key: value\", \"key: [\" with items up to \"]\", \"key ---\" with lines up to \"--- key\", \"key:\" with indented \"- item\" lines, or \"key: |\" with indented lines; got %q", clip(t))
 }
 
+// addMulti adds a line, text without its CR, to the multi-line value. While
+// no line has lost a CR, the value is the slice of the block from its first
+// line to its last, which the lines joined with "\n" are; else it is built
+// in h.multi.
+func (h *header) addMulti(l line, text []byte) {
+	if h.sliced && len(text) == len(l.text) {
+		if h.nmulti == 0 {
+			h.multiAt = l.off
+		}
+		h.multiEnd = l.off + len(text)
+		return
+	}
+	if h.sliced {
+		h.sliced = false
+		if h.nmulti > 0 {
+			h.multi = append(h.multi[:0], h.src[h.multiAt:h.multiEnd]...)
+		}
+	}
+	if h.nmulti > 0 {
+		h.multi = append(h.multi, '\n')
+	}
+	h.multi = append(h.multi, text...)
+}
+
+// multiValue is the multi-line value read.
+func (h *header) multiValue() []byte {
+	if h.sliced && h.nmulti > 0 {
+		return h.src[h.multiAt:h.multiEnd]
+	}
+	return h.multi
+}
+
 // flush reads a pending list or block scalar.
 func (h *header) flush() *blockError {
 	ls, scalar := h.pending, h.state == hdrScalar
@@ -237,7 +277,7 @@ func (h *header) flush() *blockError {
 		if err != nil {
 			return err
 		}
-		h.add(h.key, false, v)
+		h.add(h.key, false, []byte(v))
 		return nil
 	}
 	items := 0
@@ -250,11 +290,11 @@ func (h *header) flush() *blockError {
 		if item[0] != '-' || len(item) > 1 && item[1] != ' ' && item[1] != '\t' {
 			return h.fail(l, "expected a list item \"- value\" under %q; got %q", h.key, clip(item))
 		}
-		h.add(h.key, true, string(bytes.TrimSpace(item[1:])))
+		h.add(h.key, true, bytes.TrimSpace(item[1:]))
 		items++
 	}
 	if items == 0 {
-		h.add(h.key, false, "")
+		h.add(h.key, false, nil)
 	}
 	return nil
 }
@@ -275,7 +315,8 @@ func (h *header) end() *blockError {
 // parseBlock reads a finished block's content (the lines between the fences)
 // into a JSON object of parameters. body is the position of its first byte.
 func parseBlock(content []byte, body syntax.Pos) ([]byte, *blockError) {
-	h := header{body: body}
+	h := header{body: body, ps: new(params.Params), src: content}
+	hint(h.ps, content)
 	// Read the header line by line up to the "---" line, without splitting a
 	// long body into lines.
 	sep := line{off: -1}
@@ -314,7 +355,7 @@ func parseBlock(content []byte, body syntax.Pos) ([]byte, *blockError) {
 			for len(bodyLines[0].trimmed()) == 0 {
 				bodyLines = bodyLines[1:]
 			}
-			return bodyMapping(bodyLines, &h.ps, h.at)
+			return bodyMapping(bodyLines, h.ps, h.at)
 		}
 	}
 	if h.ps.Has("content") {
@@ -322,9 +363,31 @@ func parseBlock(content []byte, body syntax.Pos) ([]byte, *blockError) {
 	}
 	text = bytes.TrimSuffix(text, []byte("\n"))
 	text = bytes.TrimSuffix(text, []byte("\r"))
-	h.ps.Add("content", false, string(text))
+	h.ps.AddKey(contentKey, text, false)
 	return h.ps.JSON(), nil
 }
+
+var contentKey = []byte("content")
+
+// hint sizes the arguments' buffers for a block's content: a header line
+// "key: value" is its length and 3 bytes in JSON, and a header of short
+// lines is mostly distinct keys (a block of a million keys builds its JSON
+// and key index without growing them); a body is its length and some
+// escapes. The header is taken to end at the first line that starts with
+// "---", which is where it mostly ends.
+func hint(ps *params.Params, content []byte) {
+	hdr := content
+	if bytes.HasPrefix(content, sepLine) {
+		hdr = nil
+	} else if i := bytes.Index(content, nlSep); i >= 0 {
+		hdr = content[:i+1]
+	}
+	lines := bytes.Count(hdr, nl)
+	body := len(content) - len(hdr)
+	ps.Hint(2+len(hdr)+3*lines+body+body/8, lines)
+}
+
+var sepLine, nlSep, nl = []byte("---"), []byte("\n---"), []byte("\n")
 
 // firstNonBlankLine returns the first line of text that is not white space,
 // without its line end, or nil.

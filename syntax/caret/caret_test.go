@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/toolparse/toolparse/internal/memtest"
+	"github.com/toolparse/toolparse/internal/parsebench"
 	"github.com/toolparse/toolparse/syntax"
 	"github.com/toolparse/toolparse/syntax/caret"
 	"github.com/toolparse/toolparse/syntax/syntaxtest"
@@ -159,29 +159,33 @@ func manyKeys(size int) []byte {
 }
 
 // BenchmarkManyKeys8MB: a block just under the default 8 MiB limit made of
-// about a million header keys. It reports the heap's peak and the bytes
-// allocated per parse, in MB and as multiples of the block's size.
+// about 770,000 distinct header keys, whole and in 64 KiB chunks. It
+// reports the heap's peak and the bytes allocated per parse, in MB and as
+// multiples of the block's size.
 func BenchmarkManyKeys8MB(b *testing.B) {
-	in := manyKeys(syntax.DefaultMaxBlock)
-	b.SetBytes(int64(len(in)))
-	var peak, total uint64
-	for b.Loop() {
-		calls := 0
-		pk, tot := memtest.PeakHeap(func() {
-			p := caret.New(func(e syntax.Event) {
-				if e.Type == syntax.Call {
-					calls++
-				}
-			}, syntax.Options{})
-			syntaxtest.Feed(p, in, 64<<10)
-		})
-		if calls != 1 {
-			b.Fatalf("%d calls, want 1", calls)
+	parsebench.PeakHeap(b, caret.New, manyKeys(syntax.DefaultMaxBlock))
+}
+
+// TestMultilineValues: a "key ---" value is its lines joined with "\n",
+// each without its CR, whether its lines end in LF, CRLF or both.
+func TestMultilineValues(t *testing.T) {
+	for in, want := range map[string]string{
+		"^^^t\nk ---\n--- k\n^^^\n":                       `{"k":""}`,
+		"^^^t\nk ---\n\n--- k\n^^^\n":                     `{"k":""}`,
+		"^^^t\nk ---\na\n\nb\n--- k\n^^^\n":               `{"k":"a\n\nb"}`,
+		"^^^t\nk ---\r\na\r\nb\r\n--- k\r\n^^^\r\n":       `{"k":"a\nb"}`,
+		"^^^t\nk ---\na\nb\r\nc\n--- k\n^^^\n":            `{"k":"a\nb\nc"}`,
+		"^^^t\nk ---\na\r\nb\nc\n--- k\n^^^\n":            `{"k":"a\nb\nc"}`,
+		"^^^t\nk ---\na\n--- k\nk ---\nb\r\n--- k\n^^^\n": `{"k":["a","b"]}`,
+	} {
+		var got []string
+		for _, e := range syntax.Parse(caret.Syntax, []byte(in), syntax.Options{}) {
+			if e.Type == syntax.Call {
+				got = append(got, string(e.Args))
+			}
 		}
-		peak, total = max(peak, pk), max(total, tot)
+		if len(got) != 1 || got[0] != want {
+			t.Errorf("%q: calls %q, want one with %s", in, got, want)
+		}
 	}
-	b.ReportMetric(float64(peak)/1e6, "peak-MB")
-	b.ReportMetric(float64(total)/1e6, "alloc-MB")
-	b.ReportMetric(float64(peak)/float64(len(in)), "peak/block")
-	b.ReportMetric(float64(total)/float64(len(in)), "alloc/block")
 }

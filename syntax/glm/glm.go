@@ -370,7 +370,7 @@ func (p *parser) closeCall(bodyEnd int, end int64) {
 		p.Errorf(syntax.CodeMalformed, p.start, span, raw, "tool call %s at %s: %s", p.name, scan.Advance(p.start, raw[:p.bodyAt+at]), msg)
 		return
 	}
-	args := p.rd.AppendJSON(nil, body)
+	args := p.rd.JSON()
 	p.Emit(syntax.Event{Type: syntax.Call, Name: p.name, Args: args, Strings: true, Pos: p.start, Span: span})
 	p.batch.Add(p.name, p.start.Offset, end)
 }

@@ -482,7 +482,7 @@ func (p *parser) endCall() {
 		return
 	}
 	p.failed = false
-	args := p.rd.AppendJSON(nil, body)
+	args := p.rd.JSON()
 	span := syntax.Span{Start: p.start.Offset, End: p.callEnd}
 	p.Emit(syntax.Event{Type: syntax.Call, Name: p.name, Args: args, Strings: true, Pos: p.start, Span: span})
 	p.batch.Add(p.name, p.start.Offset, p.callEnd)
