@@ -39,7 +39,7 @@ func NewRenderer(w io.Writer, _ syntax.Options) syntax.Renderer {
 }
 
 type units struct {
-	t         *tail
+	t         *wire.Tail
 	w         *bufio.Writer
 	open      bool     // an assistant message has content and no stop token yet
 	afterStop bool     // a stop token ended the last message: assistant content needs its header
@@ -243,7 +243,7 @@ func (u *units) End() error {
 	if ferr := u.w.Flush(); ferr != nil {
 		return errors.Join(err, ferr)
 	}
-	if u.t.n > 0 && u.t.last != '\n' {
+	if u.t.NeedsLineEnd() {
 		u.w.WriteString("\n") // the output ends with a line end, as the other syntaxes' do
 	}
 	return errors.Join(err, u.w.Flush())
@@ -251,25 +251,9 @@ func (u *units) End() error {
 
 // newUnits makes u write to w through a buffer.
 func newUnits(w io.Writer, u *units) *units {
-	u.t = &tail{w: w}
+	u.t = &wire.Tail{W: w}
 	u.w = bufio.NewWriter(u.t)
 	return u
-}
-
-// tail remembers the last byte written through it.
-type tail struct {
-	w    io.Writer
-	n    int64
-	last byte
-}
-
-func (t *tail) Write(p []byte) (int, error) {
-	n, err := t.w.Write(p)
-	if n > 0 {
-		t.n += int64(n)
-		t.last = p[n-1]
-	}
-	return n, err
 }
 
 func (u *units) Flush() error { return u.w.Flush() }

@@ -295,3 +295,25 @@ func (o *OpenThought) Begin(w io.StringWriter, thought bool) (inside bool) {
 	}
 	return thought
 }
+
+// Tail is an io.Writer that passes what is written to W and remembers its
+// last byte, for a renderer whose output must end with a line end whatever
+// its last unit wrote.
+type Tail struct {
+	W    io.Writer
+	n    int64
+	last byte
+}
+
+func (t *Tail) Write(p []byte) (int, error) {
+	n, err := t.W.Write(p)
+	if n > 0 {
+		t.n += int64(n)
+		t.last = p[n-1]
+	}
+	return n, err
+}
+
+// NeedsLineEnd reports whether something was written and it did not end
+// with a line end.
+func (t *Tail) NeedsLineEnd() bool { return t.n > 0 && t.last != '\n' }

@@ -199,3 +199,23 @@ func TestFlags(t *testing.T) {
 		t.Errorf("Normalize joined a refusal with other text: %v", got)
 	}
 }
+
+func TestTail(t *testing.T) {
+	var b strings.Builder
+	tail := &wire.Tail{W: &b}
+	if tail.NeedsLineEnd() {
+		t.Error("nothing written: no line end needed")
+	}
+	for _, c := range []struct {
+		write string
+		want  bool
+	}{{"a", true}, {"b\n", false}, {"", false}, {"c", true}} {
+		tail.Write([]byte(c.write))
+		if got := tail.NeedsLineEnd(); got != c.want {
+			t.Errorf("after %q: NeedsLineEnd %v, want %v", c.write, got, c.want)
+		}
+	}
+	if b.String() != "ab\nc" {
+		t.Errorf("passed on %q", b.String())
+	}
+}
