@@ -63,7 +63,9 @@ func readKey(rest []byte, final bool) (n, keyAt, keyLen int) {
 		}
 		return -1, 0, 0
 	}
-	if i == 0 {
+	if i == 0 || bytes.Contains(lim[:i], []byte(openValue)) {
+		// An empty key, or <arg_value> before </arg_key> (the key's closer
+		// left out): the same error however the bytes came.
 		return 0, 0, 0
 	}
 	j := i + len(closeKey)
