@@ -45,8 +45,7 @@ type fastDoc struct {
 	finish                  []byte // choices[0].finish_reason
 	owner                   byte   // whose members m holds: 'c' choices[0].delta, 'd' delta, 'm' message; 0 none
 	m                       fastMsg
-	calls                   [maxFastCalls]fastCall
-	nCalls                  int
+	nCalls                  int // the elements of m's tool_calls, in p.fcalls
 }
 
 // fastMsg is the members of a Chat delta, an Anthropic delta or an Ollama
@@ -294,7 +293,8 @@ func (p *parser) walkCalls(r *rd) bool {
 		if f.nCalls == maxFastCalls || !r.at('{') {
 			return false
 		}
-		c := &f.calls[f.nCalls]
+		c := &p.fcalls[f.nCalls]
+		*c = fastCall{}
 		f.nCalls++
 		r.i++
 		for {
@@ -452,7 +452,7 @@ func (p *parser) fastChat(span syntax.Span) bool {
 		return false
 	}
 	for i := range f.nCalls {
-		c := &f.calls[i]
+		c := &p.fcalls[i]
 		if _, _, ok := fastInt(c.index); !ok || !isStr(c.id) || (nul(c.fn) != nil && c.fn[0] != '{') ||
 			!isStr(c.name) || !isStr(c.args) {
 			return false
@@ -471,7 +471,7 @@ func (p *parser) fastChat(span syntax.Span) bool {
 		return true
 	}
 	for i := range f.nCalls {
-		fc := &f.calls[i]
+		fc := &p.fcalls[i]
 		idx, has, _ := fastInt(fc.index)
 		if !has {
 			idx = i

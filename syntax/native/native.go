@@ -72,10 +72,11 @@ type parser struct {
 	refusal     []byte
 	refusalSpan syntax.Span
 
-	slab      []member // the members of the document's objects (see probe)
-	fd        fastDoc  // what the fast path's walk found (see fast)
-	general   bool     // every document is read by the general reader (tests compare the fast path with it)
-	fastReads int      // documents the fast path read (for tests)
+	slab      []member               // the members of the document's objects (see probe)
+	fd        fastDoc                // what the fast path's walk found (see fast)
+	fcalls    [maxFastCalls]fastCall // the tool calls it found, each cleared as it is read
+	general   bool                   // every document is read by the general reader (tests compare the fast path with it)
+	fastReads int                    // documents the fast path read (for tests)
 
 	// Where the next LF is (see lineEndAt): at the stream offset lfNext,
 	// or, when lfNext is -1, at none before lfScanned.
