@@ -37,15 +37,15 @@ const maxFastCalls = 4
 type fastDoc struct {
 	// Top-level members: those the general reader dispatches on, and those
 	// the delta shapes read.
-	typ, object, choices, output, input, candidates                      []byte
+	typ, object, choices                                                 []byte
 	index, outputIndex, itemID, delta, done, message, response, thinking []byte
 
-	nChoices                int    // the elements of choices, when it is an array
-	chIndex, chDelta, chMsg []byte // choices[0]'s index, delta and message
-	finish                  []byte // choices[0].finish_reason
-	owner                   byte   // whose members m holds: 'c' choices[0].delta, 'd' delta, 'm' message; 0 none
-	m                       fastMsg
-	nCalls                  int // the elements of m's tool_calls, in p.fcalls
+	nChoices         int    // the elements of choices, when it is an array
+	chIndex, chDelta []byte // choices[0]'s index and delta
+	finish           []byte // choices[0].finish_reason
+	owner            byte   // whose members m holds: 'c' choices[0].delta, 'd' delta, 'm' message; 0 none
+	m                fastMsg
+	nCalls           int // the elements of m's tool_calls, in p.fcalls
 }
 
 // fastMsg is the members of a Chat delta, an Anthropic delta or an Ollama
@@ -169,12 +169,10 @@ func (p *parser) walk(b []byte) bool {
 			first(&f.typ, r.value())
 		case "object":
 			first(&f.object, r.value())
-		case "output":
-			first(&f.output, r.value())
-		case "input":
-			first(&f.input, r.value())
-		case "candidates":
-			first(&f.candidates, r.value())
+		case "output", "input", "candidates", "messages", "contents":
+			// A whole response or a conversation: left to the general
+			// reader at once, not walked twice.
+			return false
 		case "index":
 			first(&f.index, r.value())
 		case "output_index":
@@ -224,7 +222,10 @@ func (p *parser) walkChoices(r *rd) bool {
 			case "index":
 				first(&f.chIndex, r.value())
 			case "message":
-				first(&f.chMsg, r.value())
+				if !r.at('n') {
+					return false // a whole message: left to the general reader at once
+				}
+				r.value()
 			case "finish_reason":
 				first(&f.finish, r.value())
 			default:
@@ -399,7 +400,7 @@ func (p *parser) fast(raw []byte, span syntax.Span) bool {
 	if f.choices != nil {
 		return f.choices[0] == '[' && p.fastChat(span)
 	}
-	if nul(f.object) != nil || f.output != nil {
+	if nul(f.object) != nil {
 		return false
 	}
 	switch string(f.typ) {
@@ -409,7 +410,7 @@ func (p *parser) fast(raw []byte, span syntax.Span) bool {
 		`"response.reasoning_summary_text.delta"`, `"response.reasoning_text.delta"`:
 		return p.fastResponses(span)
 	}
-	if nul(f.typ) == nil && f.input == nil && f.candidates == nil && f.done != nil {
+	if nul(f.typ) == nil && f.done != nil {
 		return p.fastOllama(span)
 	}
 	return false
@@ -439,7 +440,7 @@ func (p *parser) fastChat(span syntax.Span) bool {
 	}
 	idx, _, ok := fastInt(f.chIndex)
 	delta := nul(f.chDelta)
-	if !ok || idx != 0 || nul(f.chMsg) != nil || nonEmpty(f.finish) || !isStr(f.finish) ||
+	if !ok || idx != 0 || nonEmpty(f.finish) || !isStr(f.finish) ||
 		(delta != nil && f.owner != 'c') {
 		return false
 	}

@@ -216,3 +216,21 @@ func TestFastPathAgrees(t *testing.T) {
 	}
 	t.Logf("%d variants; the fast path read %d documents of them", variants, fastRead)
 }
+
+// FuzzFastPath: on any input, the fast path gives the events the general
+// reader gives (seeded with the delta streams, whose documents it reads).
+func FuzzFastPath(f *testing.F) {
+	for _, s := range deltaStreams {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, in []byte) {
+		for _, mode := range []syntax.Mode{syntax.EventMode, syntax.TokenMode} {
+			opts := syntax.Options{Mode: mode}
+			fast, _ := run(in, opts, 0, false)
+			general, _ := run(in, opts, 0, true)
+			if fast != general {
+				t.Fatalf("%v: the fast path gives\n%s\nthe general reader\n%s", mode, fast, general)
+			}
+		}
+	})
+}
