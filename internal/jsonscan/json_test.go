@@ -164,7 +164,20 @@ func FuzzUnquote(f *testing.F) {
 		if !ok || got != want {
 			t.Fatalf("Unquote(%q) = %q, %v; encoding/json gives %q", raw, got, ok, want)
 		}
+		if b, ok := AppendUnquote([]byte("x"), raw); !ok || string(b) != "x"+want {
+			t.Fatalf("AppendUnquote(x, %q) = %q, %v; want x%q", raw, b, ok, want)
+		}
 	})
+}
+
+// AppendUnquote leaves dst as it was when raw is not a string, or holds a
+// broken escape (validated JSON never does).
+func TestAppendUnquoteNotAString(t *testing.T) {
+	for _, raw := range []string{``, `"`, `1`, `null`, `"\u12"`, `"\uzzzz"`} {
+		if b, ok := AppendUnquote([]byte("x"), []byte(raw)); ok || string(b) != "x" {
+			t.Errorf("AppendUnquote(x, %s) = %q, %v; want x, false", raw, b, ok)
+		}
+	}
 }
 
 func TestZeroJSONHasTheDefaultDepth(t *testing.T) {

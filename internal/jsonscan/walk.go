@@ -177,7 +177,41 @@ func Unquote(raw []byte) (s string, ok bool) {
 	if plain {
 		return string(inner), true
 	}
-	out := make([]byte, 0, len(inner))
+	out, ok := appendUnquoted(make([]byte, 0, len(inner)), inner)
+	if !ok {
+		return "", false
+	}
+	return string(out), true
+}
+
+// AppendUnquote appends raw, a JSON string, decoded as [Unquote] decodes it,
+// to dst, so that a caller can decode into a buffer it reuses. ok is false
+// (and dst is returned as it was) when raw is not a string.
+func AppendUnquote(dst, raw []byte) ([]byte, bool) {
+	if len(raw) < 2 || raw[0] != '"' || raw[len(raw)-1] != '"' {
+		return dst, false
+	}
+	inner := raw[1 : len(raw)-1]
+	plain := true
+	for _, c := range inner {
+		if c == '\\' || c >= utf8.RuneSelf {
+			plain = false
+			break
+		}
+	}
+	if plain {
+		return append(dst, inner...), true
+	}
+	out, ok := appendUnquoted(dst, inner)
+	if !ok {
+		return dst, false
+	}
+	return out, true
+}
+
+// appendUnquoted appends the decoded text of inner, a JSON string without
+// its quotes, to out. ok is false on a broken \u escape.
+func appendUnquoted(out, inner []byte) ([]byte, bool) {
 	for i := 0; i < len(inner); {
 		c := inner[i]
 		switch {
@@ -198,7 +232,7 @@ func Unquote(raw []byte) (s string, ok bool) {
 			case 'u':
 				r, n := hex4(inner[i:])
 				if n < 0 {
-					return "", false
+					return out, false
 				}
 				i += n
 				if utf16.IsSurrogate(r) {
@@ -230,7 +264,7 @@ func Unquote(raw []byte) (s string, ok bool) {
 			i += size
 		}
 	}
-	return string(out), true
+	return out, true
 }
 
 // hex4 reads the four hexadecimal digits of a \u escape.

@@ -235,3 +235,115 @@ func TestNamePiecesLinear(t *testing.T) {
 		t.Fatalf("want one call named by 160,001 bytes, then execute and end; got %d events, first %v", len(got), got[0].Type)
 	}
 }
+
+// smallDeltas is a stream of n documents, each a delta of 1 to 4
+// characters (in turn) of the arguments of one call or of text, in a
+// provider's shape: the stream as SSE data lines, and its documents.
+func smallDeltas(shape string, n int) (stream []byte, docs [][]byte) {
+	const src = `{"path":"src/main.go","content":"package main\n\nfunc main() {\n\tprintln(\"héllo\")\n}\n"}`
+	var head, tail []string
+	var doc func(piece []byte) string
+	switch shape {
+	case "chat-args":
+		head = []string{`{"id":"c1","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"role":"assistant","tool_calls":[{"index":0,"id":"call_1","type":"function","function":{"name":"write","arguments":""}}]},"finish_reason":null}]}`}
+		doc = func(p []byte) string {
+			return `{"id":"c1","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"arguments":` + string(p) + `}}]},"finish_reason":null}]}`
+		}
+		tail = []string{`{"id":"c1","object":"chat.completion.chunk","choices":[{"index":0,"delta":{},"finish_reason":"tool_calls"}]}`}
+	case "chat-text":
+		doc = func(p []byte) string {
+			return `{"id":"c1","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":{"content":` + string(p) + `},"finish_reason":null}]}`
+		}
+		tail = []string{`{"id":"c1","object":"chat.completion.chunk","choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}`}
+	case "anthropic-args":
+		head = []string{`{"type":"message_start","message":{"id":"msg_1","type":"message","role":"assistant","content":[]}}`,
+			`{"type":"content_block_start","index":0,"content_block":{"type":"tool_use","id":"toolu_1","name":"write","input":{}}}`}
+		doc = func(p []byte) string {
+			return `{"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":` + string(p) + `}}`
+		}
+		tail = []string{`{"type":"content_block_stop","index":0}`, `{"type":"message_delta","delta":{"stop_reason":"tool_use"}}`, `{"type":"message_stop"}`}
+	case "anthropic-text":
+		head = []string{`{"type":"message_start","message":{"id":"msg_1","type":"message","role":"assistant","content":[]}}`,
+			`{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}`}
+		doc = func(p []byte) string {
+			return `{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":` + string(p) + `}}`
+		}
+		tail = []string{`{"type":"content_block_stop","index":0}`, `{"type":"message_stop"}`}
+	case "responses-args":
+		head = []string{`{"type":"response.output_item.added","output_index":0,"item":{"type":"function_call","id":"fc_1","call_id":"call_1","name":"write","arguments":""}}`}
+		doc = func(p []byte) string {
+			return `{"type":"response.function_call_arguments.delta","sequence_number":7,"item_id":"fc_1","output_index":0,"delta":` + string(p) + `}`
+		}
+		tail = []string{`{"type":"response.completed","response":{"status":"completed"}}`}
+	case "ollama-text":
+		doc = func(p []byte) string {
+			return `{"model":"qwen3","created_at":"2025-06-01T10:00:00Z","message":{"role":"assistant","content":` + string(p) + `},"done":false}`
+		}
+		tail = []string{`{"model":"qwen3","created_at":"2025-06-01T10:00:00Z","message":{"role":"assistant","content":""},"done":true}`}
+	default:
+		panic(shape)
+	}
+	runes := []rune(src)
+	var b []byte
+	put := func(d string) {
+		docs = append(docs, []byte(d))
+		b = append(b, "data: "...)
+		b = append(b, d...)
+		b = append(b, "\n\n"...)
+	}
+	for _, h := range head {
+		put(h)
+	}
+	at := 0
+	for i := range n {
+		k := 1 + i%4
+		var piece []rune
+		for range k {
+			piece = append(piece, runes[at%len(runes)])
+			at++
+		}
+		q, _ := json.Marshal(string(piece))
+		put(doc(q))
+	}
+	for _, t := range tail {
+		put(t)
+	}
+	return b, docs
+}
+
+// BenchmarkSmallDeltas: streams of 1-to-4-character deltas of a call's
+// arguments or of text, in each provider's shape (issue 21: within 1.5× of
+// encoding/json.Valid over the same documents), fed in 64 KiB writes, with
+// the baseline in the same run. ns/doc is per document.
+func BenchmarkSmallDeltas(b *testing.B) {
+	const n = 100_000
+	for _, shape := range []string{"chat-args", "chat-text", "anthropic-args", "anthropic-text", "responses-args", "ollama-text"} {
+		stream, docs := smallDeltas(shape, n)
+		for _, mode := range []syntax.Mode{syntax.EventMode, syntax.TokenMode} {
+			b.Run(fmt.Sprintf("%s/native-%s", shape, mode), func(b *testing.B) {
+				b.ReportAllocs()
+				for b.Loop() {
+					p := native.New(func(syntax.Event) {}, syntax.Options{Mode: mode})
+					for s := stream; len(s) > 0; {
+						k := min(len(s), 64<<10)
+						p.Write(s[:k])
+						s = s[k:]
+					}
+					p.Close()
+				}
+				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(docs)), "ns/doc")
+			})
+		}
+		b.Run(shape+"/json.Valid", func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				for _, d := range docs {
+					if !json.Valid(d) {
+						b.Fatal("invalid document")
+					}
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(docs)), "ns/doc")
+		})
+	}
+}

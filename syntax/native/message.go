@@ -165,15 +165,24 @@ func keep(b []byte) []byte {
 // that would take the message's open calls over MaxBlock is not started: an
 // over_limit error reports it, and a call that reads nothing is returned.
 func (p *parser) callFor(key, id, name string, span syntax.Span) *call {
-	c := p.msg.byKey[key]
-	if c != nil && id != "" && c.id != "" && id != c.id {
+	return callAt(p, key, id, name, span)
+}
+
+// text is the text of a key, id or name: a string, or bytes of the document
+// being read (the fast path's), copied only when a call keeps them.
+type text interface{ string | []byte }
+
+// callAt is callFor for keys, ids and names given as strings or as bytes.
+func callAt[T text](p *parser, key, id, name T, span syntax.Span) *call {
+	c := p.msg.byKey[string(key)]
+	if c != nil && len(id) > 0 && c.id != "" && string(id) != c.id {
 		p.completeCall(c, "")
 		c = nil
 	}
 	if c == nil {
-		c = &call{key: key, pos: p.docStart, span: span, index: p.msg.seen}
+		c = &call{key: string(key), pos: p.docStart, span: span, index: p.msg.seen}
 		if !p.charge(c, callOverhead+len(id)+len(name)) {
-			c.id, c.name = id, name
+			c.id, c.name = string(id), string(name)
 			p.Errorf(syntax.CodeOverLimit, p.docStart, span, nil, "call %s: the message's open calls are over the limit of %d bytes (%d open), so it is not read",
 				c.label(), p.Options().BlockLimit(), p.msg.nOpen)
 			c.done, c.tooLong = true, true
@@ -185,23 +194,23 @@ func (p *parser) callFor(key, id, name string, span syntax.Span) *call {
 		p.msg.seen++
 		p.msg.nOpen++
 		c.js.Reset(p.Options().DepthLimit())
-		p.msg.byKey[key] = c
+		p.msg.byKey[c.key] = c
 		p.msg.calls = append(p.msg.calls, c)
-		c.id, c.name = id, name
+		c.id, c.name = string(id), string(name)
 		return c
 	}
 	c.span.End = span.End
 	if c.done {
 		return c
 	}
-	if c.id == "" && id != "" && p.charge(c, len(id)) {
-		c.id = id
+	if c.id == "" && len(id) > 0 && p.charge(c, len(id)) {
+		c.id = string(id)
 	}
 	switch {
-	case name == "" || name == c.name:
+	case len(name) == 0 || string(name) == c.name:
 	case c.name == "":
 		if p.charge(c, len(name)) {
-			c.name = name
+			c.name = string(name)
 		}
 	case !p.charge(c, len(name)):
 		c.tooLong, c.over = true, p.overOpen("its name")

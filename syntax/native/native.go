@@ -72,9 +72,21 @@ type parser struct {
 	refusal     []byte
 	refusalSpan syntax.Span
 
-	slab        []member // the members of the document's objects (see probe)
-	typeProblem string   // the first wrong-typed member of the document being read
-	typeMore    int      // how many more
+	slab      []member               // the members of the document's objects (see probe)
+	fd        fastDoc                // what the fast path's walk found (see fast)
+	fcalls    [maxFastCalls]fastCall // the tool calls it found, each cleared as it is read
+	general   bool                   // every document is read by the general reader (tests compare the fast path with it)
+	fastReads int                    // documents the fast path read (for tests)
+
+	// Where the next LF is (see lineEndAt): at the stream offset lfNext,
+	// or, when lfNext is -1, at none before lfScanned.
+	lfNext, lfScanned int64
+
+	// Buffers the fast path decodes into, reused.
+	sKey, sID, sName, sText []byte
+
+	typeProblem string // the first wrong-typed member of the document being read
+	typeMore    int    // how many more
 
 	msg       message
 	names     nameTable // call id → tool name, to name results
@@ -83,7 +95,7 @@ type parser struct {
 
 // New returns a native parser that sends its events to h.
 func New(h syntax.Handler, opts syntax.Options) syntax.Parser {
-	p := &parser{lineStart: true}
+	p := &parser{lineStart: true, lfNext: -1}
 	p.msg.reset()
 	p.Init(h, opts, p.step, p.finish)
 	// Events complete only where a document ends ('}' or ']'), or at a line
@@ -290,11 +302,41 @@ func (p *parser) endHeld(why string) {
 	p.Errorf(syntax.CodeTruncated, p.docStart, syntax.Span{Start: p.docStart.Offset, End: p.docEnd}, raw, "truncated JSON document: %s", why)
 }
 
-// lineEndAt returns the index of the first line end (CR or LF) in data, or -1.
-func lineEndAt(data []byte) int { return bytes.IndexAny(data, "\r\n") }
+// lineEndAt returns the index of the first line end (CR or LF) in data, or
+// -1. data starts at the stream offset p.Offset(), which only grows: where
+// the next LF is (or that there is none up to an offset) is remembered, so
+// that however many documents lie before the next LF, the bytes up to it
+// are searched for it once. Only the bytes before that LF are searched for
+// a CR.
+func (p *parser) lineEndAt(data []byte) int {
+	o := p.Offset()
+	switch {
+	case p.lfNext >= o: // known
+	case p.lfNext < 0 && p.lfScanned >= o+int64(len(data)): // known: none in data
+	default:
+		from := o
+		if p.lfNext < 0 && p.lfScanned > o {
+			from = p.lfScanned
+		}
+		if i := bytes.IndexByte(data[from-o:], '\n'); i >= 0 {
+			p.lfNext = from + int64(i)
+		} else {
+			p.lfNext, p.lfScanned = -1, o+int64(len(data))
+		}
+	}
+	lf := -1
+	if p.lfNext >= o && p.lfNext-o < int64(len(data)) {
+		lf = int(p.lfNext - o)
+		data = data[:lf]
+	}
+	if cr := bytes.IndexByte(data, '\r'); cr >= 0 {
+		return cr
+	}
+	return lf
+}
 
 func (p *parser) skipLineBytes(data []byte) int {
-	i := lineEndAt(data)
+	i := p.lineEndAt(data)
 	if i < 0 {
 		return len(data)
 	}
@@ -307,7 +349,7 @@ func (p *parser) skipLineBytes(data []byte) int {
 
 // badBytes gathers the rest of a line that is not JSON, for its error.
 func (p *parser) badBytes(data []byte) int {
-	i := lineEndAt(data)
+	i := p.lineEndAt(data)
 	n := len(data)
 	if i >= 0 {
 		n = i
@@ -339,14 +381,14 @@ func (p *parser) endBadLine(end int64) {
 func (p *parser) docBytes(data []byte) int {
 	lim, brk := len(data), false
 	if p.docSSE || p.docLine {
-		if i := lineEndAt(data); i >= 0 {
+		if i := p.lineEndAt(data); i >= 0 {
 			lim, brk = i, true
 		}
 	}
 	n := p.js.Scan(data[:lim])
 	p.doc.Keep(data[:n], p.Options().BlockLimit())
 	p.docEnd = p.Offset() + int64(n)
-	if !brk && !p.docBreak && lineEndAt(data[:n]) >= 0 {
+	if !brk && !p.docBreak && p.lineEndAt(data[:n]) >= 0 {
 		p.docBreak = true
 	}
 	span := syntax.Span{Start: p.docStart.Offset, End: p.docEnd}

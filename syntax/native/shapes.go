@@ -14,6 +14,10 @@ func (p *parser) document(raw []byte, span syntax.Span) {
 		p.messageArray(raw, span)
 		return
 	}
+	if !p.general && p.fast(raw, span) {
+		p.fastReads++
+		return
+	}
 	d := p.object(raw)
 	typ, kind := d.s("type"), d.s("object")
 	switch {
