@@ -336,6 +336,8 @@ func (p *parser) walkCalls(r *rd) bool {
 				first(&c.index, r.value())
 			case "id":
 				first(&c.id, r.value())
+			case "custom":
+				return false // a custom tool's call: the general reader's
 			default:
 				r.value()
 			}
