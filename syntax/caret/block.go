@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"regexp"
 	"strconv"
+	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
 
@@ -422,6 +423,9 @@ func blockScalar(ls []line, at func(line) syntax.Pos) (string, *blockError) {
 			return "", &blockError{at(l), fmt.Sprintf("line %d: less indented than the first line of the block scalar above it", at(l).Line)}
 		}
 	}
+	if v, ok := literalScalar(ls); ok {
+		return v, nil
+	}
 	doc := joinLines(ls)
 	var n yaml.Node
 	if err := yaml.Unmarshal(doc, &n); err != nil {
@@ -431,6 +435,93 @@ func blockScalar(ls []line, at func(line) syntax.Pos) (string, *blockError) {
 		return "", &blockError{at(ls[0]), fmt.Sprintf("line %d: not a block scalar", at(ls[0]).Line)}
 	}
 	return n.Content[0].Content[1].Value, nil
+}
+
+// literalScalar decodes, without YAML, the block scalar models write most:
+// "key: |", "|-" or "|+" (no indentation indicator, no comment), its lines
+// indented by spaces, blank lines empty or no longer than the indentation,
+// and printable text with no CR and none of the characters YAML 1.1 reads
+// as line breaks. ok is false for anything else, which YAML decodes
+// (TestLiteralScalarAgreesWithYAML holds the two to the same answers). A
+// 300 KB value took YAML about 7 ms.
+func literalScalar(ls []line) (string, bool) {
+	h := bytes.TrimRight(ls[0].text, " ")
+	var chomp byte
+	switch {
+	case bytes.HasSuffix(h, []byte("|")):
+		h = h[:len(h)-1]
+	case bytes.HasSuffix(h, []byte("|-")), bytes.HasSuffix(h, []byte("|+")):
+		chomp = h[len(h)-1]
+		h = h[:len(h)-2]
+	default:
+		return "", false
+	}
+	if k := bytes.TrimRight(h, " "); len(k) == len(h) || !bytes.HasSuffix(k, []byte(":")) {
+		return "", false // "|" must stand after "key:" and a space
+	}
+	indent, last, size := -1, -1, 0
+	for i, l := range ls[1:] {
+		n := 0
+		for n < len(l.text) && l.text[n] == ' ' {
+			n++
+		}
+		if n == len(l.text) { // blank
+			if indent >= 0 && n > indent || indent < 0 && n > 0 {
+				return "", false // spaces that may be content, or set the indentation
+			}
+			continue
+		}
+		if indent < 0 {
+			indent = n
+		}
+		if n < indent || n == 0 || l.text[indent] == '\t' || !printable(l.text[n:]) {
+			return "", false // YAML takes a tab there for indentation, and refuses it
+		}
+		last = i + 1
+		size += len(l.text) - indent + 1
+	}
+	if last < 0 {
+		return "", false
+	}
+	b := make([]byte, 0, size+len(ls))
+	for _, l := range ls[1 : last+1] {
+		if len(l.text) > indent {
+			b = append(b, l.text[indent:]...)
+		}
+		b = append(b, '\n')
+	}
+	switch chomp {
+	case '-':
+		b = b[:len(b)-1]
+	case '+':
+		for range ls[last+1:] {
+			b = append(b, '\n')
+		}
+	}
+	return string(b), true
+}
+
+// printable reports whether p is text YAML takes in a literal block scalar
+// as it is: tabs and printable characters, none of them a line break to
+// YAML 1.1 (NEL, LS, PS) or a byte order mark.
+func printable(p []byte) bool {
+	for i := 0; i < len(p); {
+		c := p[i]
+		if c < utf8.RuneSelf {
+			if c < 0x20 && c != '\t' || c == 0x7f {
+				return false
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRune(p[i:])
+		switch {
+		case r == utf8.RuneError && size == 1, r < 0xA0, r == 0x2028, r == 0x2029, r == 0xFEFF, r >= 0xD800 && r < 0xE000, r == 0xFFFE, r == 0xFFFF:
+			return false
+		}
+		i += size
+	}
+	return true
 }
 
 // bodyMapping reads a body that is a mapping of block scalars.
