@@ -3,6 +3,7 @@ package scan
 import (
 	"bytes"
 	"fmt"
+	"slices"
 	"unicode/utf8"
 
 	"github.com/toolparse/toolparse/syntax"
@@ -638,9 +639,7 @@ func MatchPrefix(data []byte, marker string) (full, partial bool) {
 func Append(dst, p []byte) []byte {
 	if len(dst)+len(p) > cap(dst) {
 		need := len(dst) + len(p)
-		grown := make([]byte, len(dst), max(2*cap(dst), need+need/8+512))
-		copy(grown, dst)
-		dst = grown
+		dst = slices.Grow(dst, max(2*cap(dst), need+need/8+512)-len(dst)) // zeroes only the new room
 	}
 	return append(dst, p...)
 }
@@ -673,9 +672,7 @@ func (b *Block) Keep(p []byte, limit int) {
 	if need := len(b.Bytes) + len(p); need > cap(b.Bytes) {
 		// Grow as Append does, but never past the limit: a block near
 		// the limit is not given twice its room.
-		grown := make([]byte, len(b.Bytes), min(max(2*cap(b.Bytes), need+need/8+512), limit))
-		copy(grown, b.Bytes)
-		b.Bytes = grown
+		b.Bytes = slices.Grow(b.Bytes, min(max(2*cap(b.Bytes), need+need/8+512), limit)-len(b.Bytes)) // zeroes only the new room
 	}
 	// A reslice, not append: only the length is stored, so the common case
 	// (room enough) pays no GC write barrier for the slice's pointer.
