@@ -5,7 +5,6 @@ import (
 	"strconv"
 
 	"github.com/toolparse/toolparse/syntax"
-	"github.com/toolparse/toolparse/syntax/scan"
 )
 
 // JSON finds the end of one JSON value in a stream and validates it on the
@@ -102,15 +101,62 @@ func (s *JSON) Started() bool { return s.started }
 // InString reports whether the scanner is inside a string (not in an escape).
 func (s *JSON) InString() bool { return s.state == jString && s.err == nil }
 
-// StringWake is the set of bytes that can change the state of a scanner
-// inside a string: a quote, a backslash, or a control byte (an error).
-var StringWake = func() *scan.ByteSet {
-	set := scan.Bytes("\"\\")
-	for c := 0; c < 0x20; c++ {
-		set[c] = true
+// StringWaker tells, for a scanner inside a string, whether a chunk can do
+// more than add to the string's text: end the string (a quote that is not
+// escaped), or be an error (a control byte, an invalid escape). Escaped
+// quotes and the escapes of source code (\n, \") do not wake it, and a
+// chunk may end inside an escape: the waker follows the chunks it lets pass,
+// from the scanner's state at [StringWaker.Sync], as the scanner will when it
+// reads them. For scan.Core.WakeOnFunc, with the method value of Wakes.
+type StringWaker struct {
+	state jstate // jString, jStringEsc or jStringHex
+	hex   int // hex digits read in jStringHex
+}
+
+// Sync starts w from s's state, and reports whether s is inside a string
+// with no error (else w must not be used).
+func (w *StringWaker) Sync(s *JSON) bool {
+	if s.err != nil || s.state != jString && s.state != jStringEsc && s.state != jStringHex {
+		return false
 	}
-	return set
-}()
+	w.state, w.hex = s.state, s.hex
+	return true
+}
+
+// Wakes reports whether chunk p may end the string or be an error. When it
+// does not, w has followed p.
+func (w *StringWaker) Wakes(p []byte) bool {
+	state, hex := w.state, w.hex
+	for _, c := range p {
+		switch state {
+		case jString:
+			switch {
+			case c == '"' || c < 0x20:
+				return true
+			case c == '\\':
+				state = jStringEsc
+			}
+		case jStringEsc:
+			switch c {
+			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+				state = jString
+			case 'u':
+				state, hex = jStringHex, 0
+			default:
+				return true
+			}
+		case jStringHex:
+			if !isHex(c) {
+				return true
+			}
+			if hex++; hex == 4 {
+				state = jString
+			}
+		}
+	}
+	w.state, w.hex = state, hex
+	return false
+}
 
 // Depth is the number of containers open.
 func (s *JSON) Depth() int { return len(s.stack) }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"math/rand/v2"
 	"strings"
 	"testing"
 
@@ -407,5 +408,48 @@ func sameToken(g, w boundary) bool {
 		return w.raw == "<nil>"
 	default:
 		return fmt.Sprint(x) == w.raw
+	}
+}
+
+// TestStringWaker: chunks a StringWaker lets pass, one after another from
+// a scanner inside a string (in an escape or not), leave the scanner inside
+// the string with no error when it reads them; and chunks that wake it are
+// often enough ones that end the string or are an error.
+func TestStringWaker(t *testing.T) {
+	alphabet := []string{"a", " ", `"`, `\`, "n", "u", "0", "F", "x", "/", "\x01", "\t", "é", `\"`, `\n`, `\u00e9`, `\u12`}
+	rng := rand.New(rand.NewPCG(3, 4))
+	passed, woke := 0, 0
+	for range 50000 {
+		var js JSON
+		js.Scan([]byte(`"`))
+		var w StringWaker
+		for range 1 + rng.IntN(6) {
+			if !w.Sync(&js) {
+				break
+			}
+			var held []byte
+			for range 1 + rng.IntN(4) {
+				var chunk []byte
+				for range 1 + rng.IntN(3) {
+					chunk = append(chunk, alphabet[rng.IntN(len(alphabet))]...)
+				}
+				if w.Wakes(chunk) {
+					woke++
+					held = append(held, chunk...)
+					break
+				}
+				passed++
+				held = append(held, chunk...)
+				var probe JSON = js // what the scanner would make of the held chunks so far
+				probe.stack = append([]byte(nil), js.stack...)
+				if n := probe.Scan(held); n != len(held) || probe.err != nil || probe.state != jString && probe.state != jStringEsc && probe.state != jStringHex {
+					t.Fatalf("%q passed after %q, but the scanner took %d bytes, state %d, error %v", chunk, held[:len(held)-len(chunk)], n, probe.state, probe.err)
+				}
+			}
+			js.Scan(held) // the drive: the scanner reads what was held
+		}
+	}
+	if passed < 10000 || woke < 10000 {
+		t.Errorf("%d chunks passed, %d woke: the test checks too little of one side", passed, woke)
 	}
 }

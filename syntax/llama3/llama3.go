@@ -62,6 +62,8 @@ const (
 
 type parser struct {
 	scan.Core
+	waker jsonscan.StringWaker // inside a JSON string, which chunks can complete an event
+	wakes func([]byte) bool    // waker.Wakes, bound once
 	state state
 
 	// The message.
@@ -95,6 +97,7 @@ type parser struct {
 func New(h syntax.Handler, opts syntax.Options) syntax.Parser {
 	p := &parser{}
 	p.Init(h, opts, p.step, p.finish)
+	p.wakes = p.waker.Wakes
 	if opts.Mode == syntax.TokenMode {
 		p.cs.as.Emit = p.Emit
 	}
@@ -109,8 +112,8 @@ func (p *parser) step(data []byte, eof bool) int {
 	switch {
 	case p.state == stText:
 		p.WakeOn(textWake)
-	case p.state == stJSON && p.cs.js.InString():
-		p.WakeOn(jsonscan.StringWake)
+	case p.state == stJSON && p.waker.Sync(&p.cs.js):
+		p.WakeOnFunc(p.wakes)
 	default:
 		p.WakeOn(nil)
 	}
