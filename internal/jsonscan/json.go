@@ -107,10 +107,10 @@ func (s *JSON) InString() bool { return s.state == jString && s.err == nil }
 // quotes and the escapes of source code (\n, \") do not wake it, and a
 // chunk may end inside an escape: the waker follows the chunks it lets pass,
 // from the scanner's state at [StringWaker.Sync], as the scanner will when it
-// reads them. For scan.Core.WakeOnFunc, with the method value of Wakes.
+// reads them. A scan.Waker, for scan.Core.WakeWith.
 type StringWaker struct {
 	state jstate // jString, jStringEsc or jStringHex
-	hex   int // hex digits read in jStringHex
+	hex   int    // hex digits read in jStringHex
 }
 
 // Sync starts w from s's state, and reports whether s is inside a string

@@ -53,7 +53,6 @@ const (
 type parser struct {
 	scan.Core
 	waker       jsonscan.StringWaker // inside a JSON string, which chunks can complete an event
-	wakes       func([]byte) bool    // waker.Wakes, bound once
 	state       state
 	run         syntax.Type // the kind of text now: respond, or think after §think:
 	atLineStart bool
@@ -83,7 +82,6 @@ type parser struct {
 func New(h syntax.Handler, opts syntax.Options) syntax.Parser {
 	p := &parser{run: syntax.Respond, atLineStart: true}
 	p.Init(h, opts, p.step, p.finish)
-	p.wakes = p.waker.Wakes
 	p.args = jsoncall.ArgStream{Emit: p.Emit, JSON: &p.js}
 	return p
 }
@@ -114,7 +112,7 @@ func (p *parser) setWake() {
 	case p.state == inText:
 		p.WakeOn(textWake)
 	case p.state == inCallJSON && p.waker.Sync(&p.js):
-		p.WakeOnFunc(p.wakes)
+		p.WakeWith(&p.waker)
 	default:
 		p.WakeOn(nil)
 	}

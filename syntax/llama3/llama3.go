@@ -63,7 +63,6 @@ const (
 type parser struct {
 	scan.Core
 	waker jsonscan.StringWaker // inside a JSON string, which chunks can complete an event
-	wakes func([]byte) bool    // waker.Wakes, bound once
 	state state
 
 	// The message.
@@ -97,7 +96,6 @@ type parser struct {
 func New(h syntax.Handler, opts syntax.Options) syntax.Parser {
 	p := &parser{}
 	p.Init(h, opts, p.step, p.finish)
-	p.wakes = p.waker.Wakes
 	if opts.Mode == syntax.TokenMode {
 		p.cs.as.Emit = p.Emit
 	}
@@ -113,7 +111,7 @@ func (p *parser) step(data []byte, eof bool) int {
 	case p.state == stText:
 		p.WakeOn(textWake)
 	case p.state == stJSON && p.waker.Sync(&p.cs.js):
-		p.WakeOnFunc(p.wakes)
+		p.WakeWith(&p.waker)
 	default:
 		p.WakeOn(nil)
 	}

@@ -87,7 +87,6 @@ const (
 type parser struct {
 	scan.Core
 	waker jsonscan.StringWaker // inside a JSON string, which chunks can complete an event
-	wakes func([]byte) bool    // waker.Wakes, bound once
 	state state
 
 	thinkStart syntax.Pos
@@ -124,7 +123,6 @@ type parser struct {
 func New(h syntax.Handler, opts syntax.Options) syntax.Parser {
 	p := &parser{gapFrom: -1}
 	p.Init(h, opts, p.step, p.finish)
-	p.wakes = p.waker.Wakes
 	p.os.as.Emit = p.Emit
 	p.os.stream = opts.Mode == syntax.TokenMode
 	if opts.ThinkOpen {
@@ -143,7 +141,7 @@ func (p *parser) step(data []byte, eof bool) int {
 	case p.state == stText && p.gapFrom < 0:
 		p.WakeOn(textWake)
 	case (p.state == stArgs || p.state == stElem) && p.waker.Sync(&p.os.js):
-		p.WakeOnFunc(p.wakes)
+		p.WakeWith(&p.waker)
 	default:
 		p.WakeOn(nil)
 	}

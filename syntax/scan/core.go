@@ -40,13 +40,13 @@ type Core struct {
 	step   StepFunc
 	finish func(end int64)
 
-	wake      *ByteSet          // see WakeOn
-	wakeFn    func([]byte) bool // see WakeOnFunc; wake is nil then
-	undecided bool              // the last drive stopped at bytes a step could not decide on
-	pend      []byte            // bytes the step could not decide on yet
-	hold      *[lazyLimit]byte  // chunks kept without running the steps (see WakeOn); pend is empty then
-	held      int               // bytes in hold
-	pos       syntax.Pos        // position of the first byte drive is given (pend[0] between writes)
+	wake      *ByteSet         // see WakeOn
+	waker     Waker            // see WakeWith; wake is nil then
+	undecided bool             // the last drive stopped at bytes a step could not decide on
+	pend      []byte           // bytes the step could not decide on yet
+	hold      *[lazyLimit]byte // chunks kept without running the steps (see WakeOn); pend is empty then
+	held      int              // bytes in hold
+	pos       syntax.Pos       // position of the first byte drive is given (pend[0] between writes)
 	closed    bool
 	busy      bool // inside Write or Close: a call from the handler is refused
 	lazy      bool // Write may keep a chunk without a wake byte in hold (see setLazy)
@@ -111,21 +111,32 @@ func (c *Core) WakeOn(set *ByteSet) {
 	if c.wake != set { // steps call this after each step: store only a change
 		c.wake = set
 	}
-	if c.wakeFn != nil {
-		c.wakeFn = nil
+	if c.waker != nil {
+		c.waker = nil
 	}
 	if !c.busy {
 		c.setLazy(false)
 	}
 }
 
-// WakeOnFunc is [Core.WakeOn] with a function in place of the set, for a
-// state in which whether a chunk can complete an event depends on more than
-// its bytes one by one: wakes(p) reports whether chunk p may hold a byte at
-// which an event completes. (Inside a JSON string, an escaped quote cannot;
-// jsonscan's StringWakes tells.) nil means every chunk is run at once.
-func (c *Core) WakeOnFunc(wakes func(p []byte) bool) {
-	c.wake, c.wakeFn = nil, wakes
+// A Waker tells whether an event can complete in a chunk: Wakes(p) reports
+// whether p may hold a byte at which one does. A Waker may follow the
+// chunks it lets pass (they are held, and its steps see them later).
+type Waker interface {
+	Wakes(p []byte) bool
+}
+
+// WakeWith is [Core.WakeOn] with a Waker in place of the set, for a state
+// in which whether a chunk can complete an event depends on more than its
+// bytes one by one (inside a JSON string, an escaped quote ends nothing:
+// jsonscan's StringWaker tells). nil means every chunk is run at once.
+func (c *Core) WakeWith(w Waker) {
+	if c.waker != w { // steps call this after each step: store only a change
+		c.waker = w
+	}
+	if c.wake != nil {
+		c.wake = nil
+	}
 	if !c.busy {
 		c.setLazy(false)
 	}
@@ -165,11 +176,10 @@ func (c *Core) Write(p []byte) (int, error) {
 	return c.write(p)
 }
 
-// wakes tells whether p holds a byte of the wake set, or wakes the wake
-// function.
+// wakes tells whether p holds a byte of the wake set, or wakes the Waker.
 func (c *Core) wakes(p []byte) bool {
-	if c.wakeFn != nil {
-		return c.wakeFn(p)
+	if c.waker != nil {
+		return c.waker.Wakes(p)
 	}
 	set := c.wake
 	for i := 0; i < len(p); i++ {
@@ -188,7 +198,7 @@ func (c *Core) setLazy(small bool) {
 	if c.hold == nil && small && c.eventMode {
 		c.hold = new([lazyLimit]byte)
 	}
-	c.lazy = c.hold != nil && (c.wake != nil || c.wakeFn != nil) && !c.undecided && c.eventMode && !c.closed && !c.busy
+	c.lazy = c.hold != nil && (c.wake != nil || c.waker != nil) && !c.undecided && c.eventMode && !c.closed && !c.busy
 }
 
 func (c *Core) write(p []byte) (int, error) {
