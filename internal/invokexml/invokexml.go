@@ -28,6 +28,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/toolparse/toolparse/internal/params"
+
 	"github.com/toolparse/toolparse/internal/jsonscan"
 	"github.com/toolparse/toolparse/syntax"
 	"github.com/toolparse/toolparse/syntax/scan"
@@ -84,8 +86,7 @@ type Reader struct {
 	blk       scan.Block
 	problem   string
 	problemAt int64
-	keys      []string
-	vals      map[string][][]byte
+	args      params.Params
 	strs      bool // a value is a string the model wrote
 
 	// The last invoke's error, held until the section's next invoke or its
@@ -245,8 +246,7 @@ func (r *Reader) openInvoke(name string, tag []byte) {
 	r.blk.Reset()
 	r.keep(tag)
 	r.problem = ""
-	r.keys = r.keys[:0]
-	clear(r.vals)
+	r.args.Reset()
 	r.strs = false
 	if r.token() {
 		r.c.Emit(syntax.Event{Type: syntax.Call, Partial: true, Name: name, Span: syntax.Span{Start: r.start.Offset, End: r.start.Offset + int64(len(tag))}})
@@ -505,24 +505,14 @@ func (r *Reader) endParam() {
 		r.send(true)
 	}
 	v := value(r.val())
-	var raw []byte
 	if r.typed {
 		if t, ok := jsonscan.Whole(v, r.c.Options().DepthLimit()); ok {
-			raw = jsonscan.Compact(t)
+			r.args.AddRaw(r.key, jsonscan.Compact(t))
+			return
 		}
 	}
-	if raw == nil {
-		raw = syntax.AppendQuote(nil, string(v))
-		r.strs = true
-	}
-	if r.vals == nil {
-		r.vals = map[string][][]byte{}
-	}
-	old, seen := r.vals[r.key]
-	if !seen {
-		r.keys = append(r.keys, r.key)
-	}
-	r.vals[r.key] = append(old, raw)
+	r.args.AddBytes(r.key, v)
+	r.strs = true
 }
 
 // closeInvoke ends the open invoke at its closer: a call, or an error.
@@ -534,28 +524,7 @@ func (r *Reader) closeInvoke() {
 			"%s name=%q> longer than the limit of %d bytes", r.tags.Invoke, r.name, r.c.Options().BlockLimit())
 		return
 	}
-	args := []byte{'{'}
-	for i, k := range r.keys {
-		if i > 0 {
-			args = append(args, ',')
-		}
-		args = syntax.AppendQuote(args, k)
-		args = append(args, ':')
-		vs := r.vals[k]
-		if len(vs) == 1 {
-			args = append(args, vs[0]...)
-			continue
-		}
-		args = append(args, '[')
-		for j, v := range vs {
-			if j > 0 {
-				args = append(args, ',')
-			}
-			args = append(args, v...)
-		}
-		args = append(args, ']')
-	}
-	args = append(args, '}')
+	args := r.args.JSON()
 	r.c.Emit(syntax.Event{Type: syntax.Call, Name: r.name, Args: args, Strings: r.strs, Pos: r.start, Span: span})
 	if r.OnCall != nil {
 		r.OnCall(r.name, r.spanFrom)

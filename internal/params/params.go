@@ -8,6 +8,7 @@ import (
 	"slices"
 	"unsafe"
 
+	"github.com/toolparse/toolparse/internal/jsonscan"
 	"github.com/toolparse/toolparse/syntax"
 )
 
@@ -37,6 +38,7 @@ type Params struct {
 
 	last    []byte // the raw key of the last value added, and its slot, for runs of one key
 	lastPos int    // -1: none
+	raw     bool   // the value being added is JSON already (AddRaw)
 }
 
 // list is a key whose value is an array. Its values after the first are
@@ -90,6 +92,14 @@ func (ps *Params) AddBytes(key string, v []byte) {
 // value an array even when it holds one string.
 func (ps *Params) AddKey(key, v []byte, list bool) { ps.add(key, v, true, list) }
 
+// AddRaw appends one value to key that is JSON already (a value a schema
+// or the format typed), written as it is.
+func (ps *Params) AddRaw(key string, raw []byte) {
+	ps.raw = true
+	ps.add(view(key), raw, true, false)
+	ps.raw = false
+}
+
 // List makes key an array, with no value if it has none.
 func (ps *Params) List(key []byte) { ps.add(key, nil, false, true) }
 
@@ -98,7 +108,7 @@ func (ps *Params) Has(key string) bool {
 	if ps.n == 0 {
 		return false
 	}
-	ps.q = quote(ps.q[:0], view(key))
+	ps.q = Quote(ps.q[:0], view(key))
 	_, found := ps.lookup(ps.q)
 	return found
 }
@@ -106,12 +116,13 @@ func (ps *Params) Has(key string) bool {
 // view is s as bytes, for reading only: Params never writes a key.
 func view(s string) []byte { return unsafe.Slice(unsafe.StringData(s), len(s)) }
 
-// quote appends b as a JSON string, as syntax.AppendQuote does. The string
-// it passes is a view of b for the length of the call: AppendQuote only
+// Quote appends b as a JSON string, as syntax.AppendQuote does, without
+// first copying b into a string: the string it passes is a view of b for the
+// length of the call: AppendQuote only
 // reads it, into dst, and nothing writes b meanwhile. A long value that dst
 // has no room for is given room for some escapes too, so that its first
 // escapes do not copy it again.
-func quote(dst, b []byte) []byte {
+func Quote(dst, b []byte) []byte {
 	if len(b) > 4<<10 && cap(dst)-len(dst) < len(b)+2 {
 		dst = slices.Grow(dst, len(b)+len(b)/8+16)
 	}
@@ -127,7 +138,7 @@ func (ps *Params) add(key, v []byte, has, asList bool) {
 	if ps.lastPos >= 0 && ps.n > 0 && string(key) == string(ps.last) {
 		pos = ps.lastPos
 	} else {
-		ps.q = quote(ps.q[:0], key)
+		ps.q = Quote(ps.q[:0], key)
 		p, found := ps.lookup(ps.q)
 		if !found {
 			p = ps.insert(p, v, has, asList)
@@ -170,7 +181,7 @@ func (ps *Params) insert(pos int, v []byte, has, asList bool) int {
 	ps.n++
 	slot := at + 1
 	if has {
-		ps.out = quote(ps.out, v)
+		ps.out = ps.value(ps.out, v)
 	} else {
 		ps.out = append(ps.out, "[]"...)
 	}
@@ -180,6 +191,14 @@ func (ps *Params) insert(pos int, v []byte, has, asList bool) int {
 	}
 	ps.table[pos] = slot
 	return pos
+}
+
+// value appends v as the value being added: quoted, or as it is (AddRaw).
+func (ps *Params) value(dst, v []byte) []byte {
+	if ps.raw {
+		return append(dst, v...)
+	}
+	return Quote(dst, v)
 }
 
 // appendTo adds v to the values of l after its first.
@@ -194,7 +213,7 @@ func (ps *Params) appendTo(l *list, v []byte) {
 		}
 		l.tail = at + 1
 	}
-	ps.side = quote(append(ps.side, ','), v)
+	ps.side = ps.value(append(ps.side, ','), v)
 	t := l.tail - 1
 	binary.LittleEndian.PutUint32(ps.side[t+4:], uint32(len(ps.side))-t-segHeader)
 }
@@ -302,7 +321,7 @@ func (ps *Params) JSON() []byte {
 		b = append(append(b, ps.out[from:valAt]...), '[')
 		from = valAt + 2 // "[]"
 		if l.first {
-			from = quotedEnd(ps.out, valAt)
+			from = jsonscan.SkipValue(ps.out, valAt) // a string, or JSON given to AddRaw
 			b = append(b, ps.out[valAt:from]...)
 		}
 		skip := !l.first // the comma before the first value

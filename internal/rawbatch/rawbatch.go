@@ -8,6 +8,8 @@ package rawbatch
 import (
 	"bytes"
 
+	"github.com/toolparse/toolparse/internal/params"
+
 	"github.com/toolparse/toolparse/syntax"
 	"github.com/toolparse/toolparse/syntax/scan"
 )
@@ -92,5 +94,5 @@ func (b *Batch) Result(c *scan.Core, blk *scan.Block, start syntax.Pos, opener, 
 	content = bytes.TrimPrefix(content, []byte{'\n'})
 	content = bytes.TrimSuffix(content, []byte{'\n'})
 	tool := b.nextTool()
-	c.Emit(syntax.Event{Type: syntax.Result, Tool: tool, Status: syntax.Success, Value: syntax.AppendQuote(nil, string(content)), Span: span})
+	c.Emit(syntax.Event{Type: syntax.Result, Tool: tool, Status: syntax.Success, Value: params.Quote(nil, content), Span: span})
 }

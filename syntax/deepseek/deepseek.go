@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"fmt"
 
+	"github.com/toolparse/toolparse/internal/params"
+
 	"github.com/toolparse/toolparse/internal/invokexml"
 	"github.com/toolparse/toolparse/internal/jsoncall"
 	"github.com/toolparse/toolparse/internal/jsonscan"
@@ -672,7 +674,7 @@ func (p *parser) closeOutput() {
 		tool = p.last[p.results]
 	}
 	p.results++
-	p.emitItem(syntax.Event{Type: syntax.Result, Tool: tool, Status: syntax.Success, Value: syntax.AppendQuote(nil, string(text)), Span: span})
+	p.emitItem(syntax.Event{Type: syntax.Result, Tool: tool, Status: syntax.Success, Value: params.Quote(nil, text), Span: span})
 }
 
 // finish reports what the end of the stream left open, then executes the

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"unicode/utf8"
 
+	"github.com/toolparse/toolparse/internal/params"
+
 	"github.com/toolparse/toolparse/internal/jsoncall"
 	"github.com/toolparse/toolparse/internal/jsonscan"
 	"github.com/toolparse/toolparse/internal/trail"
@@ -379,7 +381,7 @@ func (p *parser) result(line, inner []byte, off int64) {
 	p.resultIdx++
 	p.atLineStart = true
 	p.Emit(syntax.Event{Type: syntax.Result, Tool: call.Name, ID: call.ID, Status: syntax.Success,
-		Value: syntax.AppendQuote(nil, string(jsonscan.TrimSpace(inner))),
+		Value: params.Quote(nil, jsonscan.TrimSpace(inner)),
 		Span:  syntax.Span{Start: off, End: off + int64(len(line))}})
 }
 

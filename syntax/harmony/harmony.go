@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/toolparse/toolparse/internal/params"
+
 	"github.com/toolparse/toolparse/internal/jsoncall"
 	"github.com/toolparse/toolparse/internal/jsonscan"
 	"github.com/toolparse/toolparse/syntax"
@@ -516,7 +518,7 @@ func (p *parser) finishBody(end int64, term string, eof bool) {
 		case phaseLead:
 			v = []byte(`""`)
 		default:
-			v = syntax.AppendQuote(nil, string(jsonscan.TrimSpace(body)))
+			v = params.Quote(nil, jsonscan.TrimSpace(body))
 		}
 		p.Emit(syntax.Event{Type: syntax.Result, Tool: p.name, Status: syntax.Success, Value: v, Span: span})
 		return
@@ -526,7 +528,7 @@ func (p *parser) finishBody(end int64, term string, eof bool) {
 		case phaseAfter:
 			e.Args = jsonscan.Compact(body[:p.jsonEnd])
 		case phaseRaw:
-			e.Args = append(append([]byte(`{"input":`), syntax.AppendQuote(nil, string(body))...), '}')
+			e.Args = append(append([]byte(`{"input":`), params.Quote(nil, body)...), '}')
 			e.Custom = true
 		}
 		p.called(end, term)

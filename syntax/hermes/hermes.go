@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"fmt"
 
+	"github.com/toolparse/toolparse/internal/params"
+
 	"github.com/toolparse/toolparse/internal/jsoncall"
 	"github.com/toolparse/toolparse/internal/jsonscan"
 	"github.com/toolparse/toolparse/syntax"
@@ -537,7 +539,7 @@ func (p *parser) finishResponse(closed bool) {
 	if _, ok := jsonscan.Whole(inner, p.Options().DepthLimit()); ok {
 		value = jsonscan.Compact(inner)
 	} else {
-		value = syntax.AppendQuote(nil, string(inner))
+		value = params.Quote(nil, inner)
 	}
 	tool := ""
 	if p.answered < len(p.batch) {

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"fmt"
 
+	"github.com/toolparse/toolparse/internal/params"
+
 	"github.com/toolparse/toolparse/internal/jsonscan"
 	"github.com/toolparse/toolparse/syntax"
 	"github.com/toolparse/toolparse/syntax/scan"
@@ -567,7 +569,7 @@ func (p *parser) result() {
 	if ok {
 		value = jsonscan.Compact(value)
 	} else {
-		value = syntax.AppendQuote(nil, string(content))
+		value = params.Quote(nil, content)
 	}
 	tool := ""
 	if p.resultIdx < len(p.batch) {

@@ -3,6 +3,8 @@ package minimax
 import (
 	"bytes"
 
+	"github.com/toolparse/toolparse/internal/params"
+
 	"github.com/toolparse/toolparse/internal/invokexml"
 	"github.com/toolparse/toolparse/internal/jsonscan"
 	"github.com/toolparse/toolparse/internal/markup"
@@ -338,7 +340,7 @@ func readResult(b []byte) (syntax.Event, int, string) {
 			if name == "error" {
 				e.Status = syntax.Failure
 			}
-			e.Value = syntax.AppendQuote(nil, string(invokexml.TrimLine(v)))
+			e.Value = params.Quote(nil, invokexml.TrimLine(v))
 		default:
 			return e, 0, "a second " + open + " in <result>"
 		}
