@@ -490,7 +490,8 @@ func (p *parser) finishBlock(closed bool) {
 		return
 	}
 	p.pending++
-	p.Emit(syntax.Event{Type: syntax.Call, Name: string(p.name), Args: bytes.Clone(args), Pos: p.blockStart, Span: span})
+	p.v.out = nil // the arguments are the event's now: the next block writes anew
+	p.Emit(syntax.Event{Type: syntax.Call, Name: string(p.name), Args: args, Pos: p.blockStart, Span: span})
 }
 
 // endBatch emits the execute that ends the calls of the turn, if it had any.

@@ -335,40 +335,54 @@ func (v *value) gstring(data []byte, eof bool) int {
 // at the end when final is false. Invalid UTF-8 becomes U+FFFD.
 func escape(out, p []byte, final bool) ([]byte, int) {
 	const hex = "0123456789abcdef"
-	i := 0
+	start, i := 0, 0 // p[start:i] is taken as it is
 	for i < len(p) {
 		c := p[i]
 		if c < utf8.RuneSelf {
-			switch {
-			case c == '"' || c == '\\':
+			if !mustEscape[c] {
+				i++
+				continue
+			}
+			out = append(out, p[start:i]...)
+			switch c {
+			case '"', '\\':
 				out = append(out, '\\', c)
-			case c == '\n':
+			case '\n':
 				out = append(out, '\\', 'n')
-			case c == '\r':
+			case '\r':
 				out = append(out, '\\', 'r')
-			case c == '\t':
+			case '\t':
 				out = append(out, '\\', 't')
-			case c < 0x20:
-				out = append(out, '\\', 'u', '0', '0', hex[c>>4], hex[c&15])
 			default:
-				out = append(out, c)
+				out = append(out, '\\', 'u', '0', '0', hex[c>>4], hex[c&15])
 			}
 			i++
+			start = i
 			continue
 		}
 		if !final && !utf8.FullRune(p[i:]) {
-			return out, i
+			return append(out, p[start:i]...), i
 		}
 		r, size := utf8.DecodeRune(p[i:])
 		if r == utf8.RuneError && size == 1 {
-			out = append(out, "\uFFFD"...)
-		} else {
-			out = append(out, p[i:i+size]...)
+			out = append(append(out, p[start:i]...), "\uFFFD"...)
+			i++
+			start = i
+			continue
 		}
 		i += size
 	}
-	return out, i
+	return append(out, p[start:]...), i
 }
+
+// mustEscape holds the ASCII bytes a JSON string cannot hold as they are.
+var mustEscape = func() (t [utf8.RuneSelf]bool) {
+	for c := range 0x20 {
+		t[c] = true
+	}
+	t['"'], t['\\'] = true, true
+	return t
+}()
 
 func closeOf(k byte) byte {
 	if k == '{' {
