@@ -278,7 +278,7 @@ func (h *header) flush() *blockError {
 		if err != nil {
 			return err
 		}
-		h.add(h.key, false, []byte(v))
+		h.add(h.key, false, v)
 		return nil
 	}
 	items := 0
@@ -405,7 +405,7 @@ func firstNonBlankLine(text []byte) []byte {
 
 // blockScalar decodes a "key: |" line and its indented lines with YAML's rules
 // for block scalars (indentation, chomping, folding).
-func blockScalar(ls []line, at func(line) syntax.Pos) (string, *blockError) {
+func blockScalar(ls []line, at func(line) syntax.Pos) ([]byte, *blockError) {
 	// YAML reports a line less indented than the first as "did not find
 	// expected key" at the scalar's start; say plainly which line it is.
 	indent := -1
@@ -420,7 +420,7 @@ func blockScalar(ls []line, at func(line) syntax.Pos) (string, *blockError) {
 		if indent < 0 {
 			indent = n
 		} else if n < indent {
-			return "", &blockError{at(l), fmt.Sprintf("line %d: less indented than the first line of the block scalar above it", at(l).Line)}
+			return nil, &blockError{at(l), fmt.Sprintf("line %d: less indented than the first line of the block scalar above it", at(l).Line)}
 		}
 	}
 	if v, ok := literalScalar(ls); ok {
@@ -429,12 +429,12 @@ func blockScalar(ls []line, at func(line) syntax.Pos) (string, *blockError) {
 	doc := joinLines(ls)
 	var n yaml.Node
 	if err := yaml.Unmarshal(doc, &n); err != nil {
-		return "", yamlError(err, ls, at)
+		return nil, yamlError(err, ls, at)
 	}
 	if len(n.Content) == 0 || len(n.Content[0].Content) < 2 {
-		return "", &blockError{at(ls[0]), fmt.Sprintf("line %d: not a block scalar", at(ls[0]).Line)}
+		return nil, &blockError{at(ls[0]), fmt.Sprintf("line %d: not a block scalar", at(ls[0]).Line)}
 	}
-	return n.Content[0].Content[1].Value, nil
+	return []byte(n.Content[0].Content[1].Value), nil
 }
 
 // literalScalar decodes, without YAML, the block scalar models write most:
@@ -444,7 +444,7 @@ func blockScalar(ls []line, at func(line) syntax.Pos) (string, *blockError) {
 // as line breaks. ok is false for anything else, which YAML decodes
 // (TestLiteralScalarAgreesWithYAML holds the two to the same answers). A
 // 300 KB value took YAML about 7 ms.
-func literalScalar(ls []line) (string, bool) {
+func literalScalar(ls []line) ([]byte, bool) {
 	h := bytes.TrimRight(ls[0].text, " ")
 	var chomp byte
 	switch {
@@ -454,10 +454,10 @@ func literalScalar(ls []line) (string, bool) {
 		chomp = h[len(h)-1]
 		h = h[:len(h)-2]
 	default:
-		return "", false
+		return nil, false
 	}
 	if k := bytes.TrimRight(h, " "); len(k) == len(h) || !bytes.HasSuffix(k, []byte(":")) {
-		return "", false // "|" must stand after "key:" and a space
+		return nil, false // "|" must stand after "key:" and a space
 	}
 	indent, last, size := -1, -1, 0
 	for i, l := range ls[1:] {
@@ -467,7 +467,7 @@ func literalScalar(ls []line) (string, bool) {
 		}
 		if n == len(l.text) { // blank
 			if indent >= 0 && n > indent || indent < 0 && n > 0 {
-				return "", false // spaces that may be content, or set the indentation
+				return nil, false // spaces that may be content, or set the indentation
 			}
 			continue
 		}
@@ -475,13 +475,13 @@ func literalScalar(ls []line) (string, bool) {
 			indent = n
 		}
 		if n < indent || n == 0 || l.text[indent] == '\t' || !printable(l.text[n:]) {
-			return "", false // YAML takes a tab there for indentation, and refuses it
+			return nil, false // YAML takes a tab there for indentation, and refuses it
 		}
 		last = i + 1
 		size += len(l.text) - indent + 1
 	}
 	if last < 0 {
-		return "", false
+		return nil, false
 	}
 	b := make([]byte, 0, size+len(ls))
 	for _, l := range ls[1 : last+1] {
@@ -498,7 +498,7 @@ func literalScalar(ls []line) (string, bool) {
 			b = append(b, '\n')
 		}
 	}
-	return string(b), true
+	return b, true
 }
 
 // printable reports whether p is text YAML takes in a literal block scalar

@@ -45,7 +45,7 @@ func TestLiteralScalarAgreesWithYAML(t *testing.T) {
 		if len(n.Content) == 0 || len(n.Content[0].Content) < 2 {
 			t.Fatalf("%q: taken as %q, but YAML reads no scalar", doc, got)
 		}
-		if want := n.Content[0].Content[1].Value; got != want {
+		if want := n.Content[0].Content[1].Value; string(got) != want {
 			t.Fatalf("%q: got %q, YAML gives %q", doc, got, want)
 		}
 	}
