@@ -169,8 +169,8 @@ func (r *Reader) between(data []byte, eof bool) (int, bool) {
 	wait := partial
 	n, attrs := tagAt(data, r.tags.Invoke, eof)
 	if n > 0 {
-		if name, ok := attrs["name"]; ok && name != "" {
-			r.openInvoke(name, data[:n])
+		if len(attrs.name) > 0 {
+			r.openInvoke(string(attrs.name), data[:n])
 			return n, false
 		}
 	} else if n < 0 {
@@ -268,9 +268,9 @@ func (r *Reader) inInvoke(data []byte, eof bool) int {
 	wait := partial
 	n, attrs := tagAt(data, r.tags.Param, eof)
 	if n > 0 {
-		if key, ok := attrs["name"]; ok && key != "" {
+		if len(attrs.name) > 0 {
 			r.keep(data[:n])
-			r.openParam(key, attrs, data[:n])
+			r.openParam(string(attrs.name), string(attrs.str) == "false", data[:n])
 			return n
 		}
 	} else if n < 0 {
@@ -328,10 +328,10 @@ func (r *Reader) reportBad() {
 	r.hold(syntax.CodeMalformed, span, r.blk.Bytes, "%s name=%q> at %s: %s", r.tags.Invoke, r.name, at, r.problem)
 }
 
-func (r *Reader) openParam(key string, attrs map[string]string, tag []byte) {
+func (r *Reader) openParam(key string, notString bool, tag []byte) {
 	r.state = sValue
 	r.key = key
-	r.typed = r.tags.Typed && attrs["string"] == "false"
+	r.typed = r.tags.Typed && notString
 	r.valIdx = len(r.blk.Bytes)
 	r.valAt = r.c.Offset() + int64(len(tag))
 	r.pend = 0
@@ -540,34 +540,40 @@ func InvokeAt(tags Tags, data []byte, eof bool) (yes, wait bool) {
 	if n < 0 {
 		return false, true
 	}
-	return n > 0 && attrs["name"] != "", false
+	return n > 0 && len(attrs.name) > 0, false
 }
+
+// tagAttrs are the attributes of a tag the formats read, as slices of it:
+// name (of an invoke or a parameter) and string (DSML's typed parameters).
+type tagAttrs struct{ name, str []byte }
 
 // tagAt matches an opening tag named by prefix ("<invoke") at the start of
 // data: the prefix, white space, attributes name="value" (double or single
-// quotes, or none), '>'. It returns the tag's length and its attributes; 0
-// when data starts with no such tag; -1 when more input is needed.
-func tagAt(data []byte, prefix string, eof bool) (int, map[string]string) {
+// quotes, or none), '>'. It returns the tag's length and the attributes
+// the formats read; 0 when data starts with no such tag; -1 when more input
+// is needed.
+func tagAt(data []byte, prefix string, eof bool) (int, tagAttrs) {
 	full, partial := scan.MatchPrefix(data, prefix)
 	if !full {
 		if partial && !eof {
-			return -1, nil
+			return -1, tagAttrs{}
 		}
-		return 0, nil
+		return 0, tagAttrs{}
 	}
 	end := bytes.IndexByte(data[len(prefix):min(len(data), maxTag)], '>')
 	if end < 0 {
 		if len(data) < maxTag && !eof {
-			return -1, nil
+			return -1, tagAttrs{}
 		}
-		return 0, nil
+		return 0, tagAttrs{}
 	}
 	end += len(prefix)
 	body := data[len(prefix):end]
 	if len(body) == 0 || !isSpace(body[0]) {
-		return 0, nil
+		return 0, tagAttrs{}
 	}
-	attrs := map[string]string{}
+	var attrs tagAttrs
+	var seen struct{ name, str bool }
 	for i := 0; ; {
 		i += spaces(body[i:])
 		if i == len(body) {
@@ -578,16 +584,16 @@ func tagAt(data []byte, prefix string, eof bool) (int, map[string]string) {
 			j++
 		}
 		if j == len(body) || body[j] != '=' || j == i {
-			return 0, nil
+			return 0, tagAttrs{}
 		}
-		key := string(body[i:j])
+		key := body[i:j]
 		j++
 		var v []byte
 		switch {
 		case j < len(body) && (body[j] == '"' || body[j] == '\''):
 			q := bytes.IndexByte(body[j+1:], body[j])
 			if q < 0 {
-				return 0, nil
+				return 0, tagAttrs{}
 			}
 			v = body[j+1 : j+1+q]
 			j += q + 2
@@ -600,10 +606,17 @@ func tagAt(data []byte, prefix string, eof bool) (int, map[string]string) {
 			j = k
 		}
 		if !utf8.Valid(v) {
-			return 0, nil
+			return 0, tagAttrs{}
 		}
-		if _, dup := attrs[key]; !dup {
-			attrs[key] = string(v)
+		switch string(key) { // the first of a name counts
+		case "name":
+			if !seen.name {
+				attrs.name, seen.name = v, true
+			}
+		case "string":
+			if !seen.str {
+				attrs.str, seen.str = v, true
+			}
 		}
 		i = j
 	}

@@ -29,7 +29,7 @@ func TestTagAt(t *testing.T) {
 		{"<invoke name=\"" + strings.Repeat("a", maxTag) + "\">", false, 0, ""},
 	} {
 		n, attrs := tagAt([]byte(c.in), "<invoke", c.eof)
-		if n != c.n || n > 0 && attrs["name"] != c.name {
+		if n != c.n || n > 0 && string(attrs.name) != c.name {
 			t.Errorf("tagAt(%q, eof %v) = %d, %v; want %d, name %q", c.in, c.eof, n, attrs, c.n, c.name)
 		}
 	}

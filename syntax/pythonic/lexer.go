@@ -6,8 +6,11 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/alecthomas/participle/v2/lexer"
+
+	"github.com/toolparse/toolparse/syntax"
 )
 
 // pyLexer is the grammar's lexer, written by hand: one pass, a few
@@ -228,4 +231,34 @@ func identLen(s string) int {
 		break
 	}
 	return i
+}
+
+// tokenLimit is the most tokens a call list may have: participle's parse of
+// a list takes 250 to 550 bytes a token (its token buffer, lookahead
+// branches and the syntax tree) and about 4 µs, so a block of tiny tokens
+// would cost hundreds of times its size. MaxBlock/128 tokens (at least
+// 1024) hold that to about 4 times the block limit (8 MiB allows 65,536
+// tokens: a list of 30,000 numbers in one call); a call a model writes
+// comes nowhere near it.
+func tokenLimit(opts syntax.Options) int { return max(1024, opts.BlockLimit()/128) }
+
+// moreTokens reports whether list holds more than limit tokens, white space
+// aside. A list the lexer cannot read is counted no further: the parse
+// reports it.
+func moreTokens(list []byte, limit int) bool {
+	if len(list) <= limit {
+		return false // a token is at least a byte
+	}
+	l := pyLex{src: unsafe.String(unsafe.SliceData(list), len(list))} // read only, for the length of the call
+	for n := 0; ; {
+		t, err := l.Next()
+		if err != nil || t.Type == lexer.EOF {
+			return false
+		}
+		if t.Type != tokSpace {
+			if n++; n > limit {
+				return true
+			}
+		}
+	}
 }

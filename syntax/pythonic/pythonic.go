@@ -599,6 +599,10 @@ func (p *parser) readList() {
 		return
 	}
 	list := p.blk.Bytes
+	if limit := tokenLimit(p.Options()); moreTokens(list, limit) {
+		p.queueError(syntax.CodeOverLimit, p.blockStart, span, raw, fmt.Sprintf("call list of more than %d tokens (the limit is MaxBlock/128, at least 1024)", limit))
+		return
+	}
 	if p.opener != "" && list[jsonscan.SkipSpace(list, 1)] == '{' {
 		p.readJSONList(span, raw)
 		return

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/toolparse/toolparse/syntax"
 	"github.com/toolparse/toolparse/syntax/pythonic"
 	"github.com/toolparse/toolparse/syntax/syntaxtest"
@@ -191,5 +193,36 @@ func BenchmarkCallScaling(b *testing.B) {
 	for _, size := range []int{30 << 10, 300 << 10, 3 << 20} {
 		msg, _ := bigCall(size)
 		b.Run(fmt.Sprintf("%dKB/chunk4", size>>10), func(b *testing.B) { benchParse(b, msg, 4, syntax.EventMode) })
+	}
+}
+
+// TestTokenLimit: a call list of more tokens than MaxBlock/128 (at least
+// 1024) is one over_limit error, not a parse that would take a few hundred
+// times its size; one token fewer is a call.
+func TestTokenLimit(t *testing.T) {
+	opts := syntax.Options{MaxBlock: 2048 * 128}
+	list := func(tokens int) []byte { // [f(a=[1,1,…])]: 10 tokens, and 2 a further element
+		return []byte("[f(a=[1" + strings.Repeat(",1", (tokens-10)/2) + "])]")
+	}
+	type ev struct {
+		Type syntax.Type
+		Code syntax.Code
+		Name string
+	}
+	for _, c := range []struct {
+		tokens int
+		want   []ev
+	}{
+		{2048, []ev{{syntax.Call, "", "f"}, {syntax.Execute, "", ""}, {syntax.End, "", ""}}},
+		{2050, []ev{{syntax.Error, syntax.CodeOverLimit, ""}, {syntax.End, "", ""}}},
+	} {
+		for _, chunk := range []int{0, 7} {
+			var got []ev
+			p := pythonic.New(func(e syntax.Event) { got = append(got, ev{e.Type, e.Code, e.Name}) }, opts)
+			syntaxtest.Feed(p, list(c.tokens), chunk)
+			if diff := cmp.Diff(c.want, got); diff != "" {
+				t.Errorf("%d tokens in chunks of %d (-want +got):\n%s", c.tokens, chunk, diff)
+			}
+		}
 	}
 }
