@@ -5,9 +5,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/toolparse/toolparse/internal/parsebench"
 	"github.com/toolparse/toolparse/syntax"
 	"github.com/toolparse/toolparse/syntax/syntaxtest"
 )
@@ -119,4 +121,22 @@ func BenchmarkCall300K(b *testing.B) {
 func sameJSON(a, b []byte) bool {
 	var x, y any
 	return json.Unmarshal(a, &x) == nil && json.Unmarshal(b, &y) == nil && reflect.DeepEqual(x, y)
+}
+
+// BenchmarkManyKeys: one call whose arguments are 15,000 keys with a
+// one-letter string each (about 200 KB as JSON), written by each syntax's
+// renderer, whole and in 64 KB chunks. It reports the heap's peak as a
+// multiple of the input: what a syntax keeps per key beyond the bytes.
+// (15,000 keys stay within pythonic's token limit at the default block
+// limit.)
+func BenchmarkManyKeys(b *testing.B) {
+	args := make(map[string]any, 15000)
+	for i := range 15000 {
+		args["k"+strconv.Itoa(i)] = "v"
+	}
+	c := call("t", args)
+	for _, s := range builtins() {
+		in := renderEvents(s, []syntax.Event{c, {Type: syntax.Execute}})
+		b.Run(s.Name, func(b *testing.B) { parsebench.PeakHeap(b, s.New, in) })
+	}
 }

@@ -257,8 +257,10 @@ func (p *parser) intern(name []byte) string {
 	}
 	s := string(name)
 	if len(name) <= 64 {
-		if p.names == nil || len(p.names) >= 256 {
+		if p.names == nil {
 			p.names = make(map[string]string)
+		} else if len(p.names) >= 256 {
+			clear(p.names) // keeps its room: many distinct keys allocate no map after map
 		}
 		p.names[s] = s
 	}
