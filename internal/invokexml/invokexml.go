@@ -94,15 +94,15 @@ type Reader struct {
 	held *syntax.Event
 
 	// The open parameter.
-	key     string
-	typed   bool  // string="false": JSON
-	valIdx  int   // where its value starts in the block
-	valAt   int64 // offset of val[0] in the input
-	pend    int   // bytes consumed in sCloser (closer and white space), not yet in val
-	pendAt  int64 // where they start
-	sent    int   // token mode: bytes of val sent (after the first line end, if dropped)
-	lead    bool  // token mode: the first line end is decided
-	streams bool  // token mode: the value streams
+	key     []byte // its name (a copy the next parameter reuses)
+	typed   bool   // string="false": JSON
+	valIdx  int    // where its value starts in the block
+	valAt   int64  // offset of val[0] in the input
+	pend    int    // bytes consumed in sCloser (closer and white space), not yet in val
+	pendAt  int64  // where they start
+	sent    int    // token mode: bytes of val sent (after the first line end, if dropped)
+	lead    bool   // token mode: the first line end is decided
+	streams bool   // token mode: the value streams
 }
 
 // Init prepares r for the syntax whose core is c.
@@ -204,7 +204,7 @@ func (r *Reader) Finish(end int64) {
 		}
 		what := r.tags.Invoke + " name=\"" + r.name + "\">"
 		if r.state == sValue || r.state == sCloser {
-			what = "value of parameter " + strconv.Quote(r.key) + " of " + what
+			what = "value of parameter " + strconv.Quote(string(r.key)) + " of " + what
 		}
 		r.c.Errorf(syntax.CodeTruncated, r.start, syntax.Span{Start: r.spanFrom, End: end}, raw,
 			"unterminated %s: the stream ended before %s", what, r.tags.InvokeEnd)
@@ -270,7 +270,7 @@ func (r *Reader) inInvoke(data []byte, eof bool) int {
 	if n > 0 {
 		if len(attrs.name) > 0 {
 			r.keep(data[:n])
-			r.openParam(string(attrs.name), string(attrs.str) == "false", data[:n])
+			r.openParam(attrs.name, string(attrs.str) == "false", data[:n])
 			return n
 		}
 	} else if n < 0 {
@@ -328,9 +328,9 @@ func (r *Reader) reportBad() {
 	r.hold(syntax.CodeMalformed, span, r.blk.Bytes, "%s name=%q> at %s: %s", r.tags.Invoke, r.name, at, r.problem)
 }
 
-func (r *Reader) openParam(key string, notString bool, tag []byte) {
+func (r *Reader) openParam(key []byte, notString bool, tag []byte) {
 	r.state = sValue
-	r.key = key
+	r.key = append(r.key[:0], key...)
 	r.typed = r.tags.Typed && notString
 	r.valIdx = len(r.blk.Bytes)
 	r.valAt = r.c.Offset() + int64(len(tag))
@@ -338,7 +338,7 @@ func (r *Reader) openParam(key string, notString bool, tag []byte) {
 	r.sent, r.lead = 0, false
 	r.streams = r.token() && !r.typed
 	if r.streams {
-		r.c.Emit(syntax.Event{Type: syntax.Call, Partial: true, Name: r.name, Param: key, Span: syntax.Span{Start: r.c.Offset(), End: r.valAt}})
+		r.c.Emit(syntax.Event{Type: syntax.Call, Partial: true, Name: r.name, Param: string(key), Span: syntax.Span{Start: r.c.Offset(), End: r.valAt}})
 	}
 }
 
@@ -464,7 +464,7 @@ func (r *Reader) send(final bool) {
 	if end <= r.sent {
 		return
 	}
-	r.c.Emit(syntax.Event{Type: syntax.Call, Partial: true, Name: r.name, Param: r.key, Delta: string(v[r.sent:end]),
+	r.c.Emit(syntax.Event{Type: syntax.Call, Partial: true, Name: r.name, Param: string(r.key), Delta: string(v[r.sent:end]),
 		Span: syntax.Span{Start: r.valAt + int64(r.sent), End: r.valAt + int64(end)}})
 	r.sent = end
 }
@@ -511,7 +511,7 @@ func (r *Reader) endParam() {
 			return
 		}
 	}
-	r.args.AddBytes(r.key, v)
+	r.args.AddKey(r.key, v, false)
 	r.strs = true
 }
 

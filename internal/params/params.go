@@ -94,9 +94,9 @@ func (ps *Params) AddKey(key, v []byte, list bool) { ps.add(key, v, true, list) 
 
 // AddRaw appends one value to key that is JSON already (a value a schema
 // or the format typed), written as it is.
-func (ps *Params) AddRaw(key string, raw []byte) {
+func (ps *Params) AddRaw(key, raw []byte) {
 	ps.raw = true
-	ps.add(view(key), raw, true, false)
+	ps.add(key, raw, true, false)
 	ps.raw = false
 }
 

@@ -28,10 +28,10 @@ func TestJSON(t *testing.T) {
 		{"list then items", func(ps *Params) { ps.Add("l", true); ps.Add("l", false, "a", "b") }, `{"l":["a","b"]}`},
 		{"escapes", func(ps *Params) { ps.Add("q\"", false, "line\n\"x\"\\") }, `{"q\"":"line\n\"x\"\\"}`},
 		{"JSON values as they are, first of an array included", func(ps *Params) {
-			ps.AddRaw("n", []byte(`{"k":[1,"}"]}`))
-			ps.AddRaw("m", []byte(`5`))
+			ps.AddRaw([]byte("n"), []byte(`{"k":[1,"}"]}`))
+			ps.AddRaw([]byte("m"), []byte(`5`))
 			ps.AddBytes("n", []byte("s"))
-			ps.AddRaw("n", []byte(`true`))
+			ps.AddRaw([]byte("n"), []byte(`true`))
 			ps.AddBytes("m", []byte("x"))
 		}, `{"n":[{"k":[1,"}"]},"s",true],"m":[5,"x"]}`},
 	} {
