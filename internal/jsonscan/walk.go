@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"unicode/utf16"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // The functions below walk JSON that [JSON] has already validated. They do
@@ -178,10 +179,12 @@ func Unquote(raw []byte) (s string, ok bool) {
 		return string(inner), true
 	}
 	out, ok := appendUnquoted(make([]byte, 0, len(inner)), inner)
-	if !ok {
-		return "", false
+	if !ok || len(out) == 0 {
+		return "", ok
 	}
-	return string(out), true
+	// out is this call's own and never written again: the string is made
+	// from it without a second copy.
+	return unsafe.String(&out[0], len(out)), true
 }
 
 // AppendUnquote appends raw, a JSON string, decoded as [Unquote] decodes it,
