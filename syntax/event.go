@@ -371,7 +371,11 @@ var needsEscape = func() (t [256]bool) {
 // of invalid UTF-8 becomes the character U+FFFD (written as itself, so that
 // quoting a string that already holds U+FFFD gives the same bytes).
 func AppendQuote(dst []byte, s string) []byte {
-	dst = slices.Grow(dst, len(s)+2)
+	room := len(s) + 2
+	if len(s) > 4<<10 {
+		room += len(s) / 8 // for some escapes: a long value is not copied again at its first
+	}
+	dst = slices.Grow(dst, room)
 	dst = append(dst, '"')
 	valid := utf8.ValidString(s)
 	start := 0

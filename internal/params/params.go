@@ -117,15 +117,10 @@ func (ps *Params) Has(key string) bool {
 func view(s string) []byte { return unsafe.Slice(unsafe.StringData(s), len(s)) }
 
 // Quote appends b as a JSON string, as syntax.AppendQuote does, without
-// first copying b into a string: the string it passes is a view of b for the
-// length of the call: AppendQuote only
-// reads it, into dst, and nothing writes b meanwhile. A long value that dst
-// has no room for is given room for some escapes too, so that its first
-// escapes do not copy it again.
+// first copying b into a string: the string it passes is a view of b for
+// the length of the call (AppendQuote only reads it, into dst, and nothing
+// writes b meanwhile).
 func Quote(dst, b []byte) []byte {
-	if len(b) > 4<<10 && cap(dst)-len(dst) < len(b)+2 {
-		dst = slices.Grow(dst, len(b)+len(b)/8+16)
-	}
 	return syntax.AppendQuote(dst, unsafe.String(unsafe.SliceData(b), len(b)))
 }
 

@@ -154,6 +154,11 @@ func appendValue(dst []byte, v *pyValue) ([]byte, *problem) {
 		return append(dst, num...), nil
 	case v.Strings != nil:
 		var b strings.Builder
+		n := 0
+		for _, s := range v.Strings {
+			n += len(s)
+		}
+		b.Grow(n) // the literals' length: their value is no longer
 		for _, s := range v.Strings {
 			if p := decodeString(&b, s); p != "" {
 				return dst, &problem{p, v.Pos.Offset}

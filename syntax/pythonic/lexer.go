@@ -151,11 +151,9 @@ func stringLen(s string) (int, bool) {
 	q := s[i]
 	if strings.HasPrefix(s[i:], strings.Repeat(string(q), 3)) {
 		for i += 3; i < len(s); {
-			j := strings.IndexAny(s[i:], string(q)+`\`)
-			if j < 0 {
+			if i = quoteOrBackslash(s, i, q); i == len(s) {
 				return 0, false
 			}
-			i += j
 			if s[i] == '\\' {
 				i += 2
 				continue
@@ -168,11 +166,9 @@ func stringLen(s string) (int, bool) {
 		return 0, false
 	}
 	for i++; i < len(s); {
-		j := strings.IndexAny(s[i:], string(q)+`\`)
-		if j < 0 {
+		if i = quoteOrBackslash(s, i, q); i == len(s) {
 			return 0, false
 		}
-		i += j
 		if s[i] == '\\' {
 			i += 2
 			continue
@@ -183,6 +179,16 @@ func stringLen(s string) (int, bool) {
 		i++ // a quote inside the string (see closesString)
 	}
 	return 0, false
+}
+
+// quoteOrBackslash is the index of the first q or backslash in s from i,
+// or len(s). (A loop: strings.IndexAny sets up its byte set on every call,
+// and source code has an escape every few bytes.)
+func quoteOrBackslash(s string, i int, q byte) int {
+	for i < len(s) && s[i] != q && s[i] != '\\' {
+		i++
+	}
+	return i
 }
 
 // numberLen is the length of the number s starts with: digits and '_',
