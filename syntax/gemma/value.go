@@ -1,6 +1,7 @@
 package gemma
 
 import (
+	"slices"
 	"unicode/utf8"
 
 	"github.com/toolparse/toolparse/internal/jsonscan"
@@ -291,6 +292,11 @@ func (v *value) gstring(data []byte, eof bool) int {
 		j := i
 		for j < len(data) && data[j] != '<' {
 			j++
+		}
+		if need := j - i + 8; cap(v.out)-len(v.out) < need {
+			// At least double: append's growth of a long string's JSON
+			// (1.25× a step) copied it four times over.
+			v.out = slices.Grow(v.out, max(need, cap(v.out)))
 		}
 		var n int
 		v.out, n = escape(v.out, data[i:j], j < len(data) || eof)
