@@ -362,7 +362,7 @@ func (c *call) finalArgs(maxDepth int) ([]byte, syntax.Code, string) {
 		return []byte("{}"), "", ""
 	}
 	js := jsonscan.NewJSON(maxDepth)
-	n := js.Scan(text)
+	out, n := js.ScanCompact(make([]byte, 0, len(text)), text) // validated and compacted in one pass
 	if !js.Done() && js.Err() == nil {
 		js.End()
 	}
@@ -374,7 +374,7 @@ func (c *call) finalArgs(maxDepth int) ([]byte, syntax.Code, string) {
 	case jsonscan.Kind(text) != '{':
 		return nil, syntax.CodeMalformed, "its arguments are " + jsonscan.KindName(jsonscan.Kind(text)) + ", not a JSON object"
 	}
-	return jsonscan.Compact(text), "", ""
+	return out, "", ""
 }
 
 // endMessage ends the assistant message: calls not yet complete are
