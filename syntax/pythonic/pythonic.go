@@ -599,12 +599,12 @@ func (p *parser) readList() {
 		return
 	}
 	list := p.blk.Bytes
-	if limit := tokenLimit(p.Options()); moreTokens(list, limit) {
-		p.queueError(syntax.CodeOverLimit, p.blockStart, span, raw, fmt.Sprintf("call list of more than %d tokens (the limit is MaxBlock/128, at least 1024)", limit))
-		return
-	}
 	if p.opener != "" && list[jsonscan.SkipSpace(list, 1)] == '{' {
 		p.readJSONList(span, raw)
+		return
+	}
+	if limit := tokenLimit(p.Options()); moreTokens(list, limit) { // what participle's parse below takes is bounded
+		p.queueError(syntax.CodeOverLimit, p.blockStart, span, raw, fmt.Sprintf("call list of more than %d tokens (the limit is MaxBlock/128, at least 1024)", limit))
 		return
 	}
 	if l, err := listParser.ParseBytes("", list); err == nil {

@@ -225,4 +225,13 @@ func TestTokenLimit(t *testing.T) {
 			}
 		}
 	}
+	// A list of JSON call objects (LFM2) is not read by participle: no
+	// token limit.
+	var got []ev
+	in := `<|tool_call_start|>[{"name":"f","arguments":{"a":[1` + strings.Repeat(",1", 3000) + `]}}]<|tool_call_end|>`
+	p := pythonic.New(func(e syntax.Event) { got = append(got, ev{e.Type, e.Code, e.Name}) }, opts)
+	syntaxtest.Feed(p, []byte(in), 0)
+	if diff := cmp.Diff([]ev{{syntax.Call, "", "f"}, {syntax.Execute, "", ""}, {syntax.End, "", ""}}, got); diff != "" {
+		t.Errorf("a JSON call list of 6,000 tokens (-want +got):\n%s", diff)
+	}
 }

@@ -129,11 +129,11 @@ type Waker interface {
 // WakeWith is [Core.WakeOn] with a Waker in place of the set, for a state
 // in which whether a chunk can complete an event depends on more than its
 // bytes one by one (inside a JSON string, an escaped quote ends nothing:
-// jsonscan's StringWaker tells). nil means every chunk is run at once.
+// jsonscan's StringWaker tells). A nil Waker (the interface itself, not a
+// nil pointer in it) means every chunk is run at once. w need not be
+// comparable: a func type with a Wakes method will do.
 func (c *Core) WakeWith(w Waker) {
-	if c.waker != w { // steps call this after each step: store only a change
-		c.waker = w
-	}
+	c.waker = w
 	if c.wake != nil {
 		c.wake = nil
 	}
