@@ -10,7 +10,7 @@
 //   - it holds back only the bytes a step could not decide on (a possible
 //     marker's prefix), so no byte is scanned twice, and a 300 KB call in
 //     4-byte chunks is scanned as it is whole: what tiny chunks add is a
-//     cost per write (see [Core.WakeOn] and BenchmarkWrite);
+//     cost per write (see [Core.WakeOn], [Core.WakeWith] and BenchmarkWrite);
 //   - it counts lines and columns lazily, only when a step asks ([Core.Pos]);
 //   - it gathers text runs: one trimmed event each in event mode, fragments
 //     as they arrive in token mode, never splitting a UTF-8 character;
