@@ -168,6 +168,7 @@ func (ps *Params) insert(pos int, v []byte, has, asList bool) int {
 		ps.grow()
 		pos, _ = ps.lookup(ps.q)
 	}
+	ps.out = room(ps.out, len(ps.q)+len(v)+4) // a comma, the colon and the value's quotes
 	if ps.n > 0 {
 		ps.out = append(ps.out, ',')
 	}
@@ -198,6 +199,7 @@ func (ps *Params) value(dst, v []byte) []byte {
 
 // appendTo adds v to the values of l after its first.
 func (ps *Params) appendTo(l *list, v []byte) {
+	ps.side = room(ps.side, segHeader+len(v)+3)
 	if l.tail == 0 || int(l.tail-1)+segHeader+int(segLen(ps.side, l.tail-1)) != len(ps.side) {
 		at := uint32(len(ps.side))
 		ps.side = append(ps.side, make([]byte, segHeader)...)
@@ -270,6 +272,17 @@ func (ps *Params) grow() {
 		ps.table[pos] = slot
 	}
 	ps.lastPos = -1
+}
+
+// room makes room in b for n more bytes, at least doubling its capacity
+// when it grows: append grows a long slice by 1.25× a step, and the
+// garbage of those steps, while an object of many small members grows, is
+// several times the object.
+func room(b []byte, n int) []byte {
+	if cap(b)-len(b) < n {
+		b = slices.Grow(b, max(n, cap(b)))
+	}
+	return b
 }
 
 // quotedEnd returns the end of the JSON string that starts at b[i].
