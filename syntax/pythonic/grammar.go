@@ -85,7 +85,7 @@ type pyArgs struct {
 }
 
 var (
-	parseOpts  = []participle.Option{participle.Lexer(pyLexer), participle.Elide("Whitespace"), participle.UseLookahead(4)}
+	parseOpts  = []participle.Option{participle.Lexer(pyLexer), participle.UseLookahead(4)}
 	listParser = participle.MustBuild[pyList](parseOpts...)
 	callParser = participle.MustBuild[pyCall](parseOpts...)
 )

@@ -17,7 +17,9 @@ import (
 // nanoseconds a byte even in a string of megabytes. (participle's regexp
 // lexer, with its capturing groups, read a 300 KB string argument at about
 // 2 MB/s.) It yields the tokens String (with its prefix letters and
-// quotes), Number, Ident, Punct and Whitespace, which the parser elides.
+// quotes), Number, Ident and Punct; white space (line continuations
+// included) is skipped, not yielded for the parser to elide: participle
+// keeps every token the lexer gives in a slice, elided or not.
 var pyLexer lexer.Definition = pyLexDef{}
 
 const (
@@ -25,14 +27,13 @@ const (
 	tokNumber
 	tokIdent
 	tokPunct
-	tokSpace
 )
 
 type pyLexDef struct{}
 
 func (pyLexDef) Symbols() map[string]lexer.TokenType {
 	return map[string]lexer.TokenType{"EOF": lexer.EOF, "String": tokString, "Number": tokNumber,
-		"Ident": tokIdent, "Punct": tokPunct, "Whitespace": tokSpace}
+		"Ident": tokIdent, "Punct": tokPunct}
 }
 
 func (d pyLexDef) Lex(filename string, r io.Reader) (lexer.Lexer, error) {
@@ -56,9 +57,13 @@ type pyLex struct {
 	pos lexer.Position // of src[pos.Offset]
 }
 
-// Next returns the next token.
+// Next returns the next token, after any white space.
 func (l *pyLex) Next() (lexer.Token, error) {
 	s, i := l.src, l.pos.Offset
+	if n := spaceLen(s[i:]); n > 0 {
+		l.advance(s[i : i+n])
+		i = l.pos.Offset
+	}
 	if i >= len(s) {
 		return lexer.EOFToken(l.pos), nil
 	}
@@ -66,8 +71,6 @@ func (l *pyLex) Next() (lexer.Token, error) {
 	var typ lexer.TokenType
 	var n int
 	switch {
-	case isSpaceByte(c) || c == '\\' && (strings.HasPrefix(s[i+1:], "\n") || strings.HasPrefix(s[i+1:], "\r\n")):
-		typ, n = tokSpace, spaceLen(s[i:])
 	case c == '\'' || c == '"' || stringPrefix(s[i:]) > 0:
 		typ = tokString
 		var ok bool
@@ -248,8 +251,7 @@ func identLen(s string) int {
 // comes nowhere near it.
 func tokenLimit(opts syntax.Options) int { return max(1024, opts.BlockLimit()/128) }
 
-// moreTokens reports whether list holds more than limit tokens, white space
-// aside. A list the lexer cannot read is counted no further: the parse
+// moreTokens reports whether list holds more than limit tokens. A list the lexer cannot read is counted no further: the parse
 // reports it.
 func moreTokens(list []byte, limit int) bool {
 	if len(list) <= limit {
@@ -261,10 +263,8 @@ func moreTokens(list []byte, limit int) bool {
 		if err != nil || t.Type == lexer.EOF {
 			return false
 		}
-		if t.Type != tokSpace {
-			if n++; n > limit {
-				return true
-			}
+		if n++; n > limit {
+			return true
 		}
 	}
 }
