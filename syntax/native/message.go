@@ -22,6 +22,8 @@ type call struct {
 	span     syntax.Span   // from its first document to its last
 	args     []byte        // argument text accumulated from fragments
 	whole    []byte        // arguments given whole (an object, or a .done event), if any
+	final    []byte        // whole checked and compacted, when it is a valid object
+	wholeLen int           // the bytes whole was charged for
 	start    []byte        // Anthropic: the input of content_block_start
 	js       jsonscan.JSON // scans args as they arrive
 	trailing bool          // text came after the arguments' JSON value
@@ -89,14 +91,29 @@ func (p *parser) overOpen(what string) string {
 // setWhole gives c its arguments whole, a copy of raw (nil: none), counted
 // against the limit.
 func (p *parser) setWhole(c *call, raw []byte) {
-	p.charge(c, -len(c.whole))
-	c.whole = nil
+	p.charge(c, -c.wholeLen)
+	c.whole, c.final, c.wholeLen = nil, nil, 0
 	if raw == nil || c.tooLong {
 		return
 	}
 	if !p.charge(c, len(raw)) {
 		c.tooLong, c.over = true, p.overOpen("its arguments")
 		return
+	}
+	c.wholeLen = len(raw)
+	// Valid arguments are checked and compacted now, once. When that
+	// leaves them as they came (no white space to drop), the compacted
+	// copy is also the one kept as they came, for an error's raw text: one
+	// pass and one copy, where a copy now and a pass at the call's end
+	// used to be.
+	if text := jsonscan.TrimSpace(raw); len(text) > 0 {
+		if args, _, problem := checkArgs(text, p.Options().DepthLimit()); problem == "" {
+			c.final = args
+			if len(args) == len(raw) {
+				c.whole = args // the same bytes: compacting only drops white space
+				return
+			}
+		}
 	}
 	c.whole = keep(raw)
 }
@@ -350,6 +367,9 @@ func (c *call) label() string {
 // finalArgs returns the call's arguments as a compact JSON object, or a
 // problem and its code. Absent or empty arguments, "" included, are {}.
 func (c *call) finalArgs(maxDepth int) ([]byte, syntax.Code, string) {
+	if c.final != nil {
+		return c.final, "", ""
+	}
 	text := c.args
 	if c.whole != nil {
 		text = c.whole
@@ -361,6 +381,12 @@ func (c *call) finalArgs(maxDepth int) ([]byte, syntax.Code, string) {
 		}
 		return []byte("{}"), "", ""
 	}
+	return checkArgs(text, maxDepth)
+}
+
+// checkArgs returns text, which is not empty, as a compact JSON object, or
+// says why it is not one.
+func checkArgs(text []byte, maxDepth int) ([]byte, syntax.Code, string) {
 	js := jsonscan.NewJSON(maxDepth)
 	out, n := js.ScanCompact(make([]byte, 0, len(text)), text) // validated and compacted in one pass
 	if !js.Done() && js.Err() == nil {
