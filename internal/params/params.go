@@ -168,7 +168,7 @@ func (ps *Params) insert(pos int, v []byte, has, asList bool) int {
 		ps.grow()
 		pos, _ = ps.lookup(ps.q)
 	}
-	ps.out = room(ps.out, len(ps.q)+len(v)+4) // a comma, the colon and the value's quotes
+	ps.out = room(ps.out, len(ps.q)+len(v)+4) // a comma, the colon, the value and its quotes
 	if ps.n > 0 {
 		ps.out = append(ps.out, ',')
 	}
@@ -277,10 +277,11 @@ func (ps *Params) grow() {
 // room makes room in b for n more bytes, at least doubling its capacity
 // when it grows: append grows a long slice by 1.25× a step, and the
 // garbage of those steps, while an object of many small members grows, is
-// several times the object.
+// several times the object. A long value gets an eighth more for its
+// escapes, as syntax.AppendQuote would give it (else it grows b again).
 func room(b []byte, n int) []byte {
 	if cap(b)-len(b) < n {
-		b = slices.Grow(b, max(n, cap(b)))
+		b = slices.Grow(b, max(n+n/8, cap(b)))
 	}
 	return b
 }
