@@ -199,3 +199,18 @@ func TestAnthropicRefusalNoDetails(t *testing.T) {
 	in := `{"model":"claude-fable-5","id":"msg_01RefusalNoDetailsAbcdefghij","type":"message","role":"assistant","content":[],"stop_reason":"refusal","stop_details":null,"stop_sequence":null,"usage":{"input_tokens":18,"output_tokens":5}}` + "\n"
 	expect(t, in, lines(`{"type":"end"}`))
 }
+
+// A call's arguments given whole are checked and compacted as they arrive;
+// when that drops white space both copies are kept, but only the arguments
+// as they came count against MaxBlock: a message that fits the limit gives
+// its call, whatever the white space in its arguments.
+func TestWholeArgsWithSpaceAtTheLimit(t *testing.T) {
+	body := strings.Repeat("x", 2000)
+	doc := `{"type":"message","role":"assistant","content":[{"type":"tool_use","id":"toolu_1","name":"write",` +
+		`"input": { "path" : "a.txt" , "body" : "` + body + `" } }],"stop_reason":"tool_use"}`
+	got := string(syntaxtest.EncodeJSONL(syntax.Parse(native.Syntax, []byte(doc+"\n"), syntax.Options{MaxBlock: len(doc)})))
+	want := lines(`{"type":"call","name":"write","args":{"path":"a.txt","body":"`+body+`"},"id":"toolu_1"}`, `{"type":"execute"}`, `{"type":"end"}`)
+	if got != want {
+		t.Errorf("at MaxBlock %d, the message's size:\n%s\nwant:\n%s", len(doc), got, want)
+	}
+}
