@@ -20,19 +20,40 @@ func SkipSpace(b []byte, i int) int {
 }
 
 // SkipValue returns the index just past the value starting at b[i].
-func SkipValue(b []byte, i int) int {
+func SkipValue(b []byte, i int) int { return (*Skipper)(nil).SkipValue(b, i) }
+
+// A Skipper walks one document as SkipValue, MembersRaw and Elements do,
+// and remembers where the last few long strings it passed end, so that a
+// reader that walks the document level by level (each level skipping the
+// values below it) reads a long string once, not once a level. It knows a
+// string by its address: Reset it before the bytes it walked are written
+// again (a reused buffer). A nil *Skipper remembers nothing.
+type Skipper struct {
+	at  [4]*byte // the first byte (the quote) of a long string passed
+	len [4]int   // its length, quotes included
+	n   int      // the slot to fill next
+}
+
+// longString is the shortest string a Skipper remembers.
+const longString = 512
+
+// Reset forgets every string.
+func (s *Skipper) Reset() { *s = Skipper{} }
+
+// SkipValue is [SkipValue].
+func (s *Skipper) SkipValue(b []byte, i int) int {
 	if i >= len(b) {
 		return i
 	}
 	switch b[i] {
 	case '"':
-		return skipString(b, i)
+		return s.skipString(b, i)
 	case '{', '[':
 		depth := 0
 		for i < len(b) {
 			switch b[i] {
 			case '"':
-				i = skipString(b, i)
+				i = s.skipString(b, i)
 				continue
 			case '{', '[':
 				depth++
@@ -50,6 +71,29 @@ func SkipValue(b []byte, i int) int {
 		i++
 	}
 	return i
+}
+
+// skipString is skipString, through the strings s remembers.
+func (s *Skipper) skipString(b []byte, i int) int {
+	if s == nil {
+		return skipString(b, i)
+	}
+	if s.at[0] != nil {
+		at := &b[i]
+		for k := range s.at {
+			if s.at[k] == at {
+				if end := i + s.len[k]; end <= len(b) && b[end-1] == '"' {
+					return end
+				}
+			}
+		}
+	}
+	end := skipString(b, i)
+	if end-i >= longString {
+		s.at[s.n], s.len[s.n] = &b[i], end-i
+		s.n = (s.n + 1) % len(s.at)
+	}
+	return end
 }
 
 func skipString(b []byte, i int) int {
@@ -75,8 +119,13 @@ func skipString(b []byte, i int) int {
 // Elements calls f with the raw bytes and start index of each element of the
 // array at the start of arr, stopping if f returns false.
 func Elements(arr []byte, f func(elem []byte, start int) bool) {
+	(*Skipper)(nil).Elements(arr, f)
+}
+
+// Elements is [Elements].
+func (s *Skipper) Elements(arr []byte, f func(elem []byte, start int) bool) {
 	EachElement(arr, func(i int) int {
-		end := SkipValue(arr, i)
+		end := s.SkipValue(arr, i)
 		if !f(arr[i:end], i) {
 			return -1
 		}
@@ -115,8 +164,13 @@ func Members(obj []byte, f func(key string, val []byte) bool) {
 // MembersRaw is Members with each key as bytes: the key's text when it holds
 // no escape (no allocation), or its decoded form.
 func MembersRaw(obj []byte, f func(key, val []byte) bool) {
+	(*Skipper)(nil).MembersRaw(obj, f)
+}
+
+// MembersRaw is [MembersRaw].
+func (s *Skipper) MembersRaw(obj []byte, f func(key, val []byte) bool) {
 	EachMember(obj, func(k []byte, i int) int {
-		end := SkipValue(obj, i)
+		end := s.SkipValue(obj, i)
 		if !f(k, obj[i:end]) {
 			return -1
 		}

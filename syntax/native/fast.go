@@ -59,8 +59,9 @@ type fastCall struct{ index, id, fn, name, args []byte }
 
 // rd walks a document the stream's scanner has validated.
 type rd struct {
-	b []byte
-	i int
+	b    []byte
+	i    int
+	skip *jsonscan.Skipper
 }
 
 func (r *rd) at(c byte) bool { return r.i < len(r.b) && r.b[r.i] == c }
@@ -68,7 +69,7 @@ func (r *rd) at(c byte) bool { return r.i < len(r.b) && r.b[r.i] == c }
 // value passes over the value at the cursor and returns it.
 func (r *rd) value() []byte {
 	s := r.i
-	r.i = jsonscan.SkipValue(r.b, r.i)
+	r.i = r.skip.SkipValue(r.b, r.i)
 	return r.b[s:r.i]
 }
 
@@ -128,7 +129,7 @@ func first(dst *[]byte, v []byte) {
 func (p *parser) walk(b []byte) bool {
 	f := &p.fd
 	*f = fastDoc{}
-	r := rd{b: b, i: jsonscan.SkipSpace(b, 0)}
+	r := rd{b: b, i: jsonscan.SkipSpace(b, 0), skip: &p.skip}
 	if !r.at('{') {
 		return false
 	}

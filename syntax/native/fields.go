@@ -51,7 +51,7 @@ func (p *parser) probe(raw []byte) fields {
 		return f
 	}
 	start := len(p.slab)
-	jsonscan.MembersRaw(raw, func(k, v []byte) bool {
+	p.skip.MembersRaw(raw, func(k, v []byte) bool {
 		p.slab = append(p.slab, member{k, v})
 		return true
 	})
@@ -124,7 +124,11 @@ func (f fields) arr(key string) [][]byte {
 		return nil
 	}
 	elems := [][]byte{}
-	jsonscan.Elements(v, func(e []byte, _ int) bool {
+	var skip *jsonscan.Skipper
+	if f.p != nil {
+		skip = &f.p.skip
+	}
+	skip.Elements(v, func(e []byte, _ int) bool {
 		elems = append(elems, e)
 		return true
 	})

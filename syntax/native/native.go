@@ -73,6 +73,7 @@ type parser struct {
 	refusalSpan syntax.Span
 
 	slab      []member               // the members of the document's objects (see probe)
+	skip      jsonscan.Skipper       // walks the document: a long string once, not once a level
 	fd        fastDoc                // what the fast path's walk found (see fast)
 	fcalls    [maxFastCalls]fastCall // the tool calls it found, each cleared as it is read
 	general   bool                   // every document is read by the general reader (tests compare the fast path with it)
@@ -405,6 +406,7 @@ func (p *parser) docBytes(data []byte) int {
 				p.slab = nil // a large document's slab is not kept
 			}
 			p.slab = p.slab[:0]
+			p.skip.Reset() // the document's buffer is reused
 			p.document(p.doc.Bytes, span)
 			p.reportTypes(span)
 		}

@@ -214,3 +214,31 @@ func TestWholeArgsWithSpaceAtTheLimit(t *testing.T) {
 		t.Errorf("at MaxBlock %d, the message's size:\n%s\nwant:\n%s", len(doc), got, want)
 	}
 }
+
+// Documents share one buffer: what the reader remembers of a document (where
+// its long strings end) is forgotten before the next, even where a quote of
+// the next stands just where a long string of the last one ended.
+func TestLongStringThenReusedBuffer(t *testing.T) {
+	head := `{"choices":[{"message":{"role":"assistant","content":`
+	first := head + `"` + strings.Repeat("x", 600) + `"}}]}`
+	end := len(head) + 602 // just past the long string
+	var second string
+	for n := 0; n < 700; n++ {
+		second = head + `"yy","tool_calls":[{"id":"c1","type":"function","function":{"name":"f","arguments":"{\"a\":\"` +
+			strings.Repeat("z", n) + `\"}"}}]}}]}`
+		if len(second) >= end && second[end-1] == '"' {
+			break
+		}
+	}
+	if second[end-1] != '"' {
+		t.Fatal("no second document with a quote where the first's long string ended")
+	}
+	got := events(t, first+"\n"+second+"\n")
+	want := lines(`{"type":"respond","content":"`+strings.Repeat("x", 600)+`"}`,
+		`{"type":"respond","content":"yy"}`,
+		`{"type":"call","name":"f","args":{"a":"`+second[strings.Index(second, `\"a\":\"`)+len(`\"a\":\"`):strings.LastIndex(second, `\"}`)]+`"},"id":"c1"}`,
+		`{"type":"execute"}`, `{"type":"end"}`)
+	if got != want {
+		t.Errorf("events:\n%s\nwant:\n%s", got, want)
+	}
+}

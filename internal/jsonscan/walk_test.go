@@ -1,0 +1,67 @@
+package jsonscan
+
+import (
+	"strings"
+	"testing"
+)
+
+// walk reads v level by level, as a reader of provider documents does:
+// each object's and array's members are found by skipping their values,
+// then each value is walked in turn. It records every value it meets.
+func walk(s *Skipper, v []byte, out *[]string) {
+	*out = append(*out, string(v))
+	switch Kind(v) {
+	case '{':
+		s.MembersRaw(v, func(k, val []byte) bool {
+			*out = append(*out, "key "+string(k))
+			walk(s, val, out)
+			return true
+		})
+	case '[':
+		s.Elements(v, func(e []byte, _ int) bool {
+			walk(s, e, out)
+			return true
+		})
+	}
+}
+
+func TestSkipperAgrees(t *testing.T) {
+	long := strings.Repeat(`x\"{[`, 200)     // 1,000 bytes of escaped quotes and brackets
+	long2 := strings.Repeat(`\\`, 400) + `y` // ends in escaped backslashes
+	docs := []string{
+		`{"choices":[{"message":{"tool_calls":[{"function":{"name":"f","arguments":"` + long + `"}}]}}],"n":1}`,
+		`[["` + long + `", "` + long + `"], {"a": "` + long2 + `", "b": ["` + long2 + `"]}, "short"]`,
+		`{"a":"` + long + `","b":{"c":"` + long + `","d":"` + long2 + `","e":"` + long + `x","f":"` + long2 + `","g":"` + long + `"}}`,
+	}
+	for _, doc := range docs {
+		var want, got []string
+		walk(nil, []byte(doc), &want)
+		var s Skipper
+		walk(&s, []byte(doc), &got)
+		if strings.Join(got, "\n") != strings.Join(want, "\n") {
+			t.Errorf("walked with a Skipper, %.60s… gives\n%q\nwant\n%q", doc, got, want)
+		}
+		if s.at[0] == nil {
+			t.Errorf("%.60s…: the Skipper remembered no long string", doc)
+		}
+	}
+}
+
+// A buffer written again is walked afresh after Reset, even where a string
+// it held then ends just where the long one did.
+func TestSkipperReset(t *testing.T) {
+	buf := []byte(`{"a":"` + strings.Repeat("x", 600) + `","b":1}`) // the string: 5 to 607
+	var s Skipper
+	var got []string
+	walk(&s, buf, &got)
+	again := `{"a":"yy","b":"` + strings.Repeat("z", 591) + `"}` // b's closing quote at 606
+	buf = buf[:copy(buf, again)]
+	s.Reset()
+	got = got[:0]
+	walk(&s, buf, &got)
+	var want []string
+	walk(nil, buf, &want)
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("after Reset: %.200q, want %.200q", got, want)
+	}
+}
