@@ -1,6 +1,7 @@
 package gemma
 
 import (
+	"bytes"
 	"slices"
 	"unicode/utf8"
 
@@ -290,9 +291,9 @@ func (v *value) valueDone() {
 func (v *value) gstring(data []byte, eof bool) int {
 	i := 0
 	for i < len(data) {
-		j := i
-		for j < len(data) && data[j] != '<' {
-			j++
+		j := len(data)
+		if k := bytes.IndexByte(data[i:], '<'); k >= 0 {
+			j = i + k
 		}
 		var n int
 		v.out, n = escape(v.out, data[i:j], j < len(data) || eof)
