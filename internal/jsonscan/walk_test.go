@@ -1,6 +1,7 @@
 package jsonscan
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 )
@@ -64,4 +65,36 @@ func TestSkipperReset(t *testing.T) {
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("after Reset: %.200q, want %.200q", got, want)
 	}
+}
+
+// FuzzSkipper: walked level by level, any valid document gives the same
+// values with a Skipper that remembers every string (and forgets them at
+// Reset) as without one, twice over the same bytes.
+func FuzzSkipper(f *testing.F) {
+	for _, s := range []string{`{"a":"x","b":["y",{"c":"z"}],"d":1}`, `[["a","b"],{"k":"a\"b"},"\\"]`, `"s"`, `{}`, `[1,[2,[3]]]`} {
+		f.Add([]byte(s))
+	}
+	defer func(n int) { longString = n }(longString)
+	longString = 1
+	f.Fuzz(func(t *testing.T, doc []byte) {
+		if !json.Valid(doc) {
+			return
+		}
+		var want, got []string
+		walk(nil, doc, &want)
+		var s Skipper
+		for range 2 {
+			got = got[:0]
+			walk(&s, doc, &got)
+			if strings.Join(got, "\n") != strings.Join(want, "\n") {
+				t.Fatalf("with a Skipper: %q\nwant %q", got, want)
+			}
+		}
+		s.Reset()
+		got = got[:0]
+		walk(&s, doc, &got)
+		if strings.Join(got, "\n") != strings.Join(want, "\n") {
+			t.Fatalf("after Reset: %q\nwant %q", got, want)
+		}
+	})
 }
