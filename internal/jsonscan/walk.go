@@ -27,7 +27,9 @@ func SkipValue(b []byte, i int) int { return (*Skipper)(nil).SkipValue(b, i) }
 // reader that walks the document level by level (each level skipping the
 // values below it) reads a long string once, not once a level. It knows a
 // string by its address: Reset it before the bytes it walked are written
-// again (a reused buffer). A nil *Skipper remembers nothing.
+// again (a reused buffer); bytes appended after them are no harm (a string
+// cut off by the end of what was walked is not remembered). A nil
+// *Skipper remembers nothing.
 type Skipper struct {
 	at  [4]*byte // the first byte (the quote) of a long string passed
 	len [4]int   // its length, quotes included
@@ -89,8 +91,8 @@ func (s *Skipper) skipString(b []byte, i int) int {
 			}
 		}
 	}
-	end := skipString(b, i)
-	if end-i >= longString {
+	end, closed := closeString(b, i)
+	if closed && end-i >= longString { // a string cut off by the end of b is not remembered: b may be a part
 		s.at[s.n], s.len[s.n] = &b[i], end-i
 		s.n = (s.n + 1) % len(s.at)
 	}
@@ -98,11 +100,18 @@ func (s *Skipper) skipString(b []byte, i int) int {
 }
 
 func skipString(b []byte, i int) int {
+	end, _ := closeString(b, i)
+	return end
+}
+
+// closeString returns the index just past the string starting at b[i], and
+// whether its closing quote was found (else the index is len(b)).
+func closeString(b []byte, i int) (int, bool) {
 	i++ // opening quote
 	for {
 		j := bytes.IndexByte(b[i:], '"')
 		if j < 0 {
-			return len(b)
+			return len(b), false
 		}
 		i += j
 		// The quote is escaped if an odd number of backslashes precede it.
@@ -112,7 +121,7 @@ func skipString(b []byte, i int) int {
 		}
 		i++
 		if (i-2-k)%2 == 0 {
-			return i
+			return i, true
 		}
 	}
 }

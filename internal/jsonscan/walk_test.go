@@ -98,3 +98,16 @@ func FuzzSkipper(f *testing.F) {
 		}
 	})
 }
+
+// A string cut off by the end of the bytes walked is not remembered: the
+// same bytes may be walked again whole (a buffer appended to), and a cut
+// just after an escaped quote ends in a quote (a review found this).
+func TestSkipperCutString(t *testing.T) {
+	doc := []byte(`["` + strings.Repeat("x", 600) + `\"tail",1]`)
+	cut := strings.Index(string(doc), `\"`) + 2
+	var s Skipper
+	s.SkipValue(doc[:cut], 1)
+	if got, want := s.SkipValue(doc, 1), SkipValue(doc, 1); got != want {
+		t.Errorf("after walking the bytes cut after an escaped quote: end %d, want %d", got, want)
+	}
+}

@@ -23,7 +23,7 @@ type call struct {
 	args     []byte        // argument text accumulated from fragments
 	whole    []byte        // arguments given whole (an object, or a .done event), if any
 	final    []byte        // whole checked and compacted, when it is a valid object
-	wholeLen int           // the bytes whole and final were charged for
+	wholeLen int           // the bytes whole was charged for
 	start    []byte        // Anthropic: the input of content_block_start
 	js       jsonscan.JSON // scans args as they arrive
 	trailing bool          // text came after the arguments' JSON value
@@ -105,16 +105,16 @@ func (p *parser) setWhole(c *call, raw []byte) {
 	// leaves them as they came (no white space to drop), the compacted
 	// copy is also the one kept as they came, for an error's raw text: one
 	// pass and one copy, where a copy now and a pass at the call's end
-	// used to be. Otherwise both are kept if the limit has room for the
-	// second, else the check is made again at the end.
+	// used to be. Otherwise both are kept, and only the arguments as they
+	// came count against the limit, as before this was done early: what
+	// the open calls may hold is then at most twice the limit, and which
+	// calls fit it does not depend on when the compacting is done.
 	if text := jsonscan.TrimSpace(raw); len(text) > 0 {
 		if args, _, problem := checkArgs(text, p.Options().DepthLimit()); problem == "" {
+			c.final = args
 			if len(args) == len(raw) {
-				c.whole, c.final = args, args // the same bytes: compacting only drops white space
+				c.whole = args // the same bytes: compacting only drops white space
 				return
-			}
-			if p.charge(c, len(args)) {
-				c.final, c.wholeLen = args, c.wholeLen+len(args)
 			}
 		}
 	}

@@ -203,13 +203,29 @@ func TestAnthropicRefusalNoDetails(t *testing.T) {
 // A call's arguments given whole are checked and compacted as they arrive;
 // when that drops white space both copies are kept, but only the arguments
 // as they came count against MaxBlock: a message that fits the limit gives
-// its call, whatever the white space in its arguments.
+// its calls, whatever the white space in their arguments.
 func TestWholeArgsWithSpaceAtTheLimit(t *testing.T) {
 	body := strings.Repeat("x", 2000)
 	doc := `{"type":"message","role":"assistant","content":[{"type":"tool_use","id":"toolu_1","name":"write",` +
 		`"input": { "path" : "a.txt" , "body" : "` + body + `" } }],"stop_reason":"tool_use"}`
 	got := string(syntaxtest.EncodeJSONL(syntax.Parse(native.Syntax, []byte(doc+"\n"), syntax.Options{MaxBlock: len(doc)})))
 	want := lines(`{"type":"call","name":"write","args":{"path":"a.txt","body":"`+body+`"},"id":"toolu_1"}`, `{"type":"execute"}`, `{"type":"end"}`)
+	if got != want {
+		t.Errorf("at MaxBlock %d, the message's size:\n%s\nwant:\n%s", len(doc), got, want)
+	}
+}
+
+// Two calls of one message at the limit, the first's arguments with white
+// space: its compacted copy does not take the room the second needs (a
+// review found it did).
+func TestTwoCallsAtTheLimit(t *testing.T) {
+	body := strings.Repeat("x", 400)
+	doc := `{"choices":[{"index":0,"message":{"role":"assistant","tool_calls":[` +
+		`{"id":"a","type":"function","function":{"name":"f","arguments":{ "p" : "` + body + `" }}},` +
+		`{"id":"b","type":"function","function":{"name":"g","arguments":"{\"q\":\"` + body + `\"}"}}]},"finish_reason":"tool_calls"}]}`
+	got := string(syntaxtest.EncodeJSONL(syntax.Parse(native.Syntax, []byte(doc+"\n"), syntax.Options{MaxBlock: len(doc)})))
+	want := lines(`{"type":"call","name":"f","args":{"p":"`+body+`"},"id":"a"}`,
+		`{"type":"call","name":"g","args":{"q":"`+body+`"},"id":"b"}`, `{"type":"execute"}`, `{"type":"end"}`)
 	if got != want {
 		t.Errorf("at MaxBlock %d, the message's size:\n%s\nwant:\n%s", len(doc), got, want)
 	}

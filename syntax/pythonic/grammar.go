@@ -1,6 +1,7 @@
 package pythonic
 
 import (
+	"bytes"
 	"errors"
 	"math"
 	"math/big"
@@ -32,9 +33,9 @@ type pyList struct {
 
 type pyCall struct {
 	Pos    lexer.Position
-	EndPos lexer.Position
-	Name   []string `parser:"@Ident ( '.' @Ident )*"`
-	Args   []*pyArg `parser:"'(' ( @@ ( ',' @@ )* ','? )? ')'"`
+	EndPos lexer.Position // where the token after the call starts (see callEnd)
+	Name   []string       `parser:"@Ident ( '.' @Ident )*"`
+	Args   []*pyArg       `parser:"'(' ( @@ ( ',' @@ )* ','? )? ')'"`
 }
 
 type pyArg struct {
@@ -89,6 +90,14 @@ var (
 	listParser = participle.MustBuild[pyList](parseOpts...)
 	callParser = participle.MustBuild[pyCall](parseOpts...)
 )
+
+// callEnd returns the offset in src, the text c was parsed from, just past
+// c's closing parenthesis. participle's EndPos is where the next token
+// starts, and the lexer yields no white space: after "f(a=1)  ," it is
+// the comma's offset.
+func callEnd(src []byte, c *pyCall) int {
+	return c.Pos.Offset + bytes.LastIndexByte(src[c.Pos.Offset:c.EndPos.Offset], ')') + 1
+}
 
 // problem is what is wrong with a call or a list: a message and the offset,
 // within the text parsed, that it is about.

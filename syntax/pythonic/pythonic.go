@@ -444,7 +444,7 @@ func (p *parser) streamElements() {
 			continue
 		}
 		if name, args, pr := callJSON(c); pr == nil {
-			p.announce(k, name, args, start+c.Pos.Offset, c.EndPos.Offset-c.Pos.Offset)
+			p.announce(k, name, args, start+c.Pos.Offset, callEnd(elem, c)-c.Pos.Offset)
 		}
 	}
 }
@@ -616,8 +616,8 @@ func (p *parser) readList() {
 		// the last).
 		from := p.blockStart.Offset
 		for i, c := range l.Calls {
-			end := p.listStart.Offset + int64(c.EndPos.Offset)
-			p.queueCall(i, c, syntax.Span{Start: from, End: end}, c.Pos.Offset, list[c.Pos.Offset:c.EndPos.Offset])
+			end := p.listStart.Offset + int64(callEnd(list, c))
+			p.queueCall(i, c, syntax.Span{Start: from, End: end}, c.Pos.Offset, list[c.Pos.Offset:callEnd(list, c)])
 			from = end
 		}
 		p.pending[len(p.pending)-1].Span.End = p.blockEnd
@@ -642,7 +642,7 @@ func (p *parser) readList() {
 			pr := syntaxProblem(err)
 			p.queueError(syntax.CodeMalformed, p.posIn(start+pr.off), sp, jsonscan.TrimSpace(elem), fmt.Sprintf("call list element %d is not a call: %s", i+1, strings.TrimPrefix(pr.msg, "not a Python call list: ")))
 		} else {
-			p.queueCall(i, c, sp, start+c.Pos.Offset, elem[c.Pos.Offset:c.EndPos.Offset])
+			p.queueCall(i, c, sp, start+c.Pos.Offset, elem[c.Pos.Offset:callEnd(elem, c)])
 		}
 		from = end
 		start = b + 1

@@ -235,3 +235,30 @@ func TestTokenLimit(t *testing.T) {
 		t.Errorf("a JSON call list of 6,000 tokens (-want +got):\n%s", diff)
 	}
 }
+
+// A call's span and raw text end at its closing parenthesis, not at the
+// white space after it (the lexer yields no white space, so participle's
+// end position for a call is where the next token starts).
+func TestCallEndsAtItsParenthesis(t *testing.T) {
+	type ev struct {
+		typ  string
+		span syntax.Span
+		raw  string
+	}
+	for _, c := range []struct {
+		in   string
+		want []ev
+	}{
+		{"[f(a=1) , g(b=2)]", []ev{{"call", syntax.Span{Start: 0, End: 7}, ""}, {"call", syntax.Span{Start: 7, End: 17}, ""}, {"execute", syntax.Span{Start: 17, End: 17}, ""}, {"end", syntax.Span{Start: 17, End: 17}, ""}}},
+		{"[f(1)  , g(x=1)]", []ev{{"error", syntax.Span{Start: 0, End: 5}, "f(1)"}, {"call", syntax.Span{Start: 5, End: 16}, ""}, {"execute", syntax.Span{Start: 16, End: 16}, ""}, {"end", syntax.Span{Start: 16, End: 16}, ""}}},
+		{"[f(a=1, a=2) \\\n]", []ev{{"error", syntax.Span{Start: 0, End: 16}, "f(a=1, a=2)"}, {"end", syntax.Span{Start: 16, End: 16}, ""}}},
+	} {
+		var got []ev
+		for _, e := range syntax.Parse(pythonic.Syntax, []byte(c.in), syntax.Options{}) {
+			got = append(got, ev{string(e.Type), e.Span, e.Raw})
+		}
+		if fmt.Sprint(got) != fmt.Sprint(c.want) {
+			t.Errorf("%q:\n got %v\nwant %v", c.in, got, c.want)
+		}
+	}
+}
