@@ -23,7 +23,6 @@ type call struct {
 	args     []byte        // argument text accumulated from fragments
 	whole    []byte        // arguments given whole (an object, or a .done event), if any
 	final    []byte        // whole checked and compacted, when it is a valid object
-	wholeLen int           // the bytes whole was charged for
 	start    []byte        // Anthropic: the input of content_block_start
 	js       jsonscan.JSON // scans args as they arrive
 	trailing bool          // text came after the arguments' JSON value
@@ -91,8 +90,8 @@ func (p *parser) overOpen(what string) string {
 // setWhole gives c its arguments whole, a copy of raw (nil: none), counted
 // against the limit.
 func (p *parser) setWhole(c *call, raw []byte) {
-	p.charge(c, -c.wholeLen)
-	c.whole, c.final, c.wholeLen = nil, nil, 0
+	p.charge(c, -len(c.whole)) // whole is always as long as the raw it was charged for
+	c.whole, c.final = nil, nil
 	if raw == nil || c.tooLong {
 		return
 	}
@@ -100,7 +99,6 @@ func (p *parser) setWhole(c *call, raw []byte) {
 		c.tooLong, c.over = true, p.overOpen("its arguments")
 		return
 	}
-	c.wholeLen = len(raw)
 	// Valid arguments are checked and compacted now, once. When that
 	// leaves them as they came (no white space to drop), the compacted
 	// copy is also the one kept as they came, for an error's raw text: one
