@@ -31,11 +31,11 @@
 //     tests). The grammar's lexer applies the same rule. A closing
 //     bracket of the wrong kind ends the list there as a malformed error;
 //     nesting beyond Options.MaxDepth, a list beyond Options.MaxBlock and a
-//     list of Python calls of more than MaxBlock/128 tokens (at least 1024;
-//     65,536 at the default limit) are over_limit errors. The token limit is ours: the
-//     parse below takes 250 to 550 bytes a token, so a list of tiny tokens
-//     would take hundreds of times its size; at the limit it takes about 5
-//     times the block limit (BenchmarkTokenLimit).
+//     list of Python calls of more than MaxBlock/128 tokens (at least
+//     1024; 65,536 at the default limit) are over_limit errors. The token
+//     limit is ours: the parse below takes 250 to 550 bytes a token, so a
+//     list of tiny tokens would take hundreds of times its size; at the
+//     limit it takes about 5 times the block limit (BenchmarkTokenLimit).
 //   - Only the finished list is parsed, once, by a grammar built with
 //     github.com/alecthomas/participle/v2 (grammar.go): this is what the
 //     project's participle dependency is for; its lexer is our own

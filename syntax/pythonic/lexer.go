@@ -251,8 +251,8 @@ func identLen(s string) int {
 // comes nowhere near it.
 func tokenLimit(opts syntax.Options) int { return max(1024, opts.BlockLimit()/128) }
 
-// moreTokens reports whether list holds more than limit tokens. A list the lexer cannot read is counted no further: the parse
-// reports it.
+// moreTokens reports whether list holds more than limit tokens. A list the
+// lexer cannot read is counted no further: the parse reports it.
 func moreTokens(list []byte, limit int) bool {
 	if len(list) <= limit {
 		return false // a token is at least a byte

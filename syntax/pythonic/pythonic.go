@@ -616,8 +616,9 @@ func (p *parser) readList() {
 		// the last).
 		from := p.blockStart.Offset
 		for i, c := range l.Calls {
-			end := p.listStart.Offset + int64(callEnd(list, c))
-			p.queueCall(i, c, syntax.Span{Start: from, End: end}, c.Pos.Offset, list[c.Pos.Offset:callEnd(list, c)])
+			e := callEnd(list, c)
+			end := p.listStart.Offset + int64(e)
+			p.queueCall(i, c, syntax.Span{Start: from, End: end}, c.Pos.Offset, list[c.Pos.Offset:e])
 			from = end
 		}
 		p.pending[len(p.pending)-1].Span.End = p.blockEnd
