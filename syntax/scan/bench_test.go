@@ -18,16 +18,22 @@ var gt = scan.Bytes(">")
 
 func newCounter() *counter {
 	p := &counter{}
-	p.Init(func(syntax.Event) {}, syntax.Options{}, func(data []byte, eof bool) int {
-		n := p.TextBefore(syntax.Respond, data, '>')
+	p.Init(func(syntax.Event) {}, syntax.Options{}, runsTo(&p.Core), nil)
+	p.WakeOn(gt)
+	return p
+}
+
+// runsTo is the step of a syntax whose text runs end at '>' (consumed, and
+// in no run).
+func runsTo(c *scan.Core) scan.StepFunc {
+	return func(data []byte, eof bool) int {
+		n := c.TextBefore(syntax.Respond, data, '>')
 		if n == 0 {
-			p.EndRunAt(p.Offset() + 1)
+			c.EndRunAt(c.Offset() + 1)
 			return 1
 		}
 		return n
-	}, nil)
-	p.WakeOn(gt)
-	return p
+	}
 }
 
 // BenchmarkWrite feeds 300 KB of text with a '>' every 64 bytes, whole and

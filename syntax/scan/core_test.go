@@ -32,12 +32,7 @@ func TestWakeWithFunc(t *testing.T) {
 			}
 		}, syntax.Options{}, func(data []byte, eof bool) int {
 			defer c.WakeWith(wakes)
-			n := c.TextBefore(syntax.Respond, data, '>')
-			if n == 0 {
-				c.EndRunAt(c.Offset() + 1)
-				return 1
-			}
-			return n
+			return runsTo(&c)(data, eof)
 		}, nil)
 		c.WakeWith(wakes)
 		for i := 0; i < len(in); i += chunk {
