@@ -153,7 +153,13 @@
 // objects glued together (an error). Argument text is kept byte for byte:
 // escapes such as \u00e9 are not re-serialised.
 //
-// Choices where the spec is silent: an SSE line of a field other than
+// Choices where the spec is silent: arguments sent twice — in pieces and
+// whole (a Responses stream's done events, a server that follows string
+// pieces with an object), or whole twice — make a call when the two agree
+// (the same bytes, or the same object once compacted); when they differ
+// the call is a malformed error whose raw is the pieces (or the first
+// whole arguments), a line feed, then the last whole ones: token mode
+// has streamed the pieces, so neither can be the call. An SSE line of a field other than
 // data, event, id and retry (which SSE would ignore) is an unsupported
 // error naming the field, and a line that is neither a field nor JSON an
 // invalid_json error: no provider sends one, a proxy or a broken stream

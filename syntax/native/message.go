@@ -23,6 +23,7 @@ type call struct {
 	args     []byte        // argument text accumulated from fragments
 	whole    []byte        // arguments given whole (an object, or a .done event), if any
 	final    []byte        // whole checked and compacted, when it is a valid object
+	conflict []byte        // whole arguments sent before whole, and replaced by different ones
 	start    []byte        // Anthropic: the input of content_block_start
 	js       jsonscan.JSON // scans args as they arrive
 	trailing bool          // text came after the arguments' JSON value
@@ -90,6 +91,9 @@ func (p *parser) overOpen(what string) string {
 // setWhole gives c its arguments whole, a copy of raw (nil: none), counted
 // against the limit.
 func (p *parser) setWhole(c *call, raw []byte) {
+	if c.whole != nil && raw != nil && c.conflict == nil && !c.agrees(raw, p.Options().DepthLimit()) {
+		c.conflict = keep(c.whole) // sent whole twice, differently: not executed
+	}
 	p.charge(c, -len(c.whole)) // whole is always as long as the raw it was charged for
 	c.whole, c.final = nil, nil
 	if raw == nil || c.tooLong {
@@ -317,6 +321,7 @@ func (p *parser) completeCall(c *call, cut string) bool {
 		p.remember(c.id, c.name, c.pos, c.span)
 	}
 	args, code, problem := c.finalArgs(p.Options().DepthLimit())
+	other := c.disagreement(p.Options().DepthLimit())
 	switch {
 	case c.tooLong:
 		code, problem = syntax.CodeOverLimit, fmt.Sprintf("its arguments are longer than the limit of %d bytes", p.Options().BlockLimit())
@@ -329,12 +334,17 @@ func (p *parser) completeCall(c *call, cut string) bool {
 		code, problem = syntax.CodeTruncated, "it was never closed (its closing part or item did not come), so it is not executed"
 	case c.problem != "":
 		code, problem = cmp.Or(c.problemCode, syntax.CodeMalformed), c.problem
+	case other != nil:
+		code, problem = syntax.CodeMalformed, "its arguments were sent twice, and differ (raw: the pieces or the first whole arguments, a line feed, the last whole ones)"
 	case c.name == "":
 		code, problem = syntax.CodeMalformed, "it has no name"
 	}
 	if problem != "" {
 		raw := c.args
-		if c.whole != nil {
+		switch {
+		case other != nil:
+			raw = append(append(append([]byte(nil), other...), '\n'), c.whole...)
+		case c.whole != nil:
 			raw = c.whole
 		}
 		what := "call"
@@ -383,6 +393,35 @@ func (c *call) finalArgs(maxDepth int) ([]byte, syntax.Code, string) {
 		return []byte("{}"), "", ""
 	}
 	return checkArgs(text, maxDepth)
+}
+
+// agrees reports whether text is the call's arguments given whole: the same
+// bytes (a Responses stream's done events repeat its deltas), or the same
+// JSON object once compacted.
+func (c *call) agrees(text []byte, maxDepth int) bool {
+	text = jsonscan.TrimSpace(text)
+	if bytes.Equal(text, jsonscan.TrimSpace(c.whole)) {
+		return true
+	}
+	if c.final == nil || len(text) == 0 {
+		return false
+	}
+	args, _, problem := checkArgs(text, maxDepth)
+	return problem == "" && bytes.Equal(args, c.final)
+}
+
+// disagreement is the arguments a call was sent besides the whole ones it
+// keeps, when the two differ: whole arguments sent before and replaced, or
+// the pieces (which token mode streamed as deltas). Nil when they agree.
+// A call sent two different arguments is not executed.
+func (c *call) disagreement(maxDepth int) []byte {
+	switch {
+	case c.conflict != nil:
+		return c.conflict
+	case c.whole != nil && len(jsonscan.TrimSpace(c.args)) > 0 && !c.agrees(c.args, maxDepth):
+		return c.args
+	}
+	return nil
 }
 
 // checkArgs returns text, which is not empty, as a compact JSON object, or
