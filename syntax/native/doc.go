@@ -186,7 +186,9 @@
 // skipped is null; a stringValue is appended to the string already at its
 // path, any other value replaces what is there; a path that steps into a
 // value of another kind, or that cannot be read, makes the call a malformed
-// error; the partialArgs of one call count against MaxBlock. A Responses
+// error; the partialArgs of one call count against MaxBlock; args given whole
+// beside partialArgs are its arguments sent twice (above), except an empty
+// object, which is none. A Responses
 // built-in item is a hosted_call named by its type without _call (an
 // mcp_call: its tool's name); its args are its request fields (action,
 // queries, code and container_id, revised_prompt; an mcp_call's arguments,

@@ -39,13 +39,22 @@ func (p *parser) geminiCall(fc fields, span syntax.Span) {
 	for _, raw := range fc.arr("partialArgs") {
 		p.partialArg(c, p.object(raw))
 	}
-	if jsonscan.Kind(fc.get("args")) == '{' && c.tree.empty() {
-		p.setWhole(c, fc.get("args"))
+	if args := fc.get("args"); args != nil && jsonscan.Kind(args) != 'n' {
+		p.setWhole(c, args) // checked against the partialArgs at the close, if any
 	}
 	if !cont {
 		p.msg.gemini = nil
 		c.unclosed = false
-		if c.whole == nil && c.problem == "" && !c.tooLong {
+		switch {
+		case c.problem != "" || c.tooLong:
+		case c.whole == nil:
+			p.setWhole(c, c.tree.appendJSON(nil))
+		case !c.tree.empty():
+			// args given whole, then partialArgs: an empty object is
+			// none; otherwise both are its arguments, and must agree
+			if string(c.final) == "{}" {
+				p.setWhole(c, nil)
+			}
 			p.setWhole(c, c.tree.appendJSON(nil))
 		}
 		c.tree = nil
