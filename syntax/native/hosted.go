@@ -108,8 +108,9 @@ func (p *parser) responsesItem(it fields, key string, span syntax.Span, now bool
 	c.unclosed = false
 	if typ == "custom_tool_call" {
 		c.custom = true
-		p.setWhole(c, append(append([]byte(`{"input":`), jsonscan.Compact(it.get("input"))...), '}'))
-		if jsonscan.Kind(it.get("input")) != '"' {
+		if jsonscan.Kind(it.get("input")) == '"' {
+			p.setWhole(c, append(append([]byte(`{"input":`), jsonscan.Compact(it.get("input"))...), '}'))
+		} else {
 			p.setWhole(c, it.get("input")) // not a string: reported as arguments that are not an object
 		}
 	} else {
@@ -131,10 +132,11 @@ func (p *parser) hostedItem(it fields, typ, key string, req []string, span synta
 	skip := func(k string) bool { return k == "id" || k == "type" || k == "status" }
 	if typ == "mcp_call" {
 		// The MCP tool's own arguments, a JSON string, are the args.
-		args, ok := it.str("arguments")
-		p.setWhole(c, []byte(args))
-		if !ok {
-			p.setWhole(c, it.get("arguments"))
+		if jsonscan.Kind(it.get("arguments")) == '"' {
+			args, _ := it.str("arguments")
+			p.setWhole(c, []byte(args))
+		} else {
+			p.setWhole(c, it.get("arguments")) // not a string: read as the arguments themselves
 		}
 		skip = func(k string) bool {
 			return k == "id" || k == "type" || k == "status" || k == "arguments" || k == "name"

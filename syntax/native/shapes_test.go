@@ -258,3 +258,12 @@ func TestLongStringThenReusedBuffer(t *testing.T) {
 		t.Errorf("events:\n%s\nwant:\n%s", got, want)
 	}
 }
+
+// Whole arguments of an item set in one step: a custom_tool_call whose
+// input is not a string is reported as such, not as arguments sent twice.
+// (Not a golden: the mutation sweep would make its input the string the
+// API documents, a valid call.)
+func TestCustomInputNotAString(t *testing.T) {
+	in := `{"id":"r1","object":"response","status":"completed","output":[{"type":"custom_tool_call","call_id":"c1","name":"sh","input":7}]}` + "\n"
+	expect(t, in, lines(`{"type":"error","code":"malformed","message":"call c1 (sh): its arguments are a number, not a JSON object","offset":0,"line":1,"column":1,"raw":"7"}`, `{"type":"end"}`))
+}
