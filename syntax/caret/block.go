@@ -3,6 +3,7 @@ package caret
 import (
 	"bytes"
 	"fmt"
+	"iter"
 	"regexp"
 	"strconv"
 	"unicode/utf8"
@@ -31,6 +32,49 @@ func (l line) trimmed() []byte { return bytes.TrimRight(l.text, " \t\r") }
 
 func (l line) indented() bool {
 	return len(l.text) > 0 && (l.text[0] == ' ' || l.text[0] == '\t')
+}
+
+// lineRun is a run of consecutive lines, src[from:to] (to is the end of the
+// last line, before its "\n"): the lines of a list or block scalar after
+// its "key:" line. It is kept as offsets, not as a list of lines: a 300 KB
+// block scalar of short lines made a list of line records (40 bytes each)
+// about as large as its text, with the garbage of its growth.
+type lineRun struct {
+	src      []byte
+	from, to int
+	n        int // the number of the first line
+	count    int
+}
+
+// add adds l, the line after the run's last (or the first), a slice of src
+// at l.off.
+func (r *lineRun) add(src []byte, l line) {
+	if r.count == 0 {
+		r.from, r.n = l.off, l.n
+	}
+	r.src, r.to = src, l.off+len(l.text)
+	r.count++
+}
+
+// lines yields the run's lines in order.
+func (r lineRun) lines() iter.Seq[line] {
+	return func(yield func(line) bool) {
+		if r.count == 0 {
+			return
+		}
+		b, off, n := r.src[r.from:r.to], r.from, r.n
+		for {
+			i := bytes.IndexByte(b, '\n')
+			if i < 0 {
+				yield(line{b, off, n})
+				return
+			}
+			if !yield(line{b[:i], off, n}) {
+				return
+			}
+			b, off, n = b[i+1:], off+i+1, n+1
+		}
+	}
 }
 
 func splitLines(content []byte) []line {
@@ -120,14 +164,15 @@ type header struct {
 	state int
 	key   []byte // the key of the open array, multi-line value, list or block scalar (a slice of its line)
 	open  line   // the line that opened it
-	// A list or block scalar: its "key:" line and the lines after it, read
-	// once the next unindented line shows where it ends.
-	pending []line
+	// A list or block scalar: its "key:" line is open, and the lines after
+	// it are read once the next unindented line shows where they end.
+	pending lineRun
 	multi   []byte // the multi-line value so far, when it is not a slice of src (see addMulti)
 	nmulti  int    // its number of lines
-	// While the lines of a multi-line value lose no CR, the value is
-	// src[multiAt:multiEnd]: src is the block's content (nil when the
-	// header is only followed).
+	// src is the bytes the lines are slices of: the block's content, or
+	// the block so far when the header is only followed. While the lines
+	// of a multi-line value of a finished block lose no CR, the value is
+	// src[multiAt:multiEnd].
 	src               []byte
 	multiAt, multiEnd int
 	sliced            bool
@@ -187,7 +232,7 @@ func (h *header) line(l line) (sep bool, err *blockError) {
 		return false, nil
 	case hdrList, hdrScalar:
 		if l.indented() || len(l.trimmed()) == 0 {
-			h.pending = append(h.pending, l)
+			h.pending.add(h.src, l)
 			return false, nil
 		}
 		if err := h.flush(); err != nil {
@@ -207,14 +252,14 @@ func (h *header) line(l line) (sep bool, err *blockError) {
 	if key, value, ok := keyLine(t); ok {
 		switch {
 		case len(value) == 0:
-			h.state, h.key, h.pending = hdrList, key, append(h.pending[:0], l)
+			h.state, h.key, h.open, h.pending = hdrList, key, l, lineRun{}
 		case string(value) == "[":
 			h.state, h.key, h.open = hdrArray, key, l
 			if h.ps != nil {
 				h.ps.List(key) // an array, even with no items
 			}
 		case blockHeader.Match(value):
-			h.state, h.key, h.pending = hdrScalar, key, append(h.pending[:0], l)
+			h.state, h.key, h.open, h.pending = hdrScalar, key, l, lineRun{}
 		default:
 			h.add(key, false, value)
 		}
@@ -222,7 +267,7 @@ func (h *header) line(l line) (sep bool, err *blockError) {
 	}
 	if k, ok := multiOpen(t); ok {
 		h.state, h.key, h.open = hdrMulti, k, l
-		h.multi, h.nmulti, h.sliced = h.multi[:0], 0, h.src != nil
+		h.multi, h.nmulti, h.sliced = h.multi[:0], 0, h.ps != nil
 		if h.start != nil {
 			h.start(string(h.key))
 		}
@@ -271,10 +316,10 @@ func (h *header) multiValue() []byte {
 
 // flush reads a pending list or block scalar.
 func (h *header) flush() *blockError {
-	ls, scalar := h.pending, h.state == hdrScalar
-	h.state, h.pending = hdrKeys, h.pending[:0]
+	run, scalar := h.pending, h.state == hdrScalar
+	h.state, h.pending = hdrKeys, lineRun{}
 	if scalar {
-		v, err := blockScalar(ls, h.at)
+		v, err := blockScalar(h.open, run, h.at)
 		if err != nil {
 			return err
 		}
@@ -282,7 +327,7 @@ func (h *header) flush() *blockError {
 		return nil
 	}
 	items := 0
-	for _, l := range ls[1:] {
+	for l := range run.lines() {
 		lt := l.trimmed()
 		if len(lt) == 0 {
 			continue
@@ -405,14 +450,14 @@ func firstNonBlankLine(text []byte) []byte {
 
 // blockScalar decodes a "key: |" line and its indented lines with YAML's rules
 // for block scalars (indentation, chomping, folding).
-func blockScalar(ls []line, at func(line) syntax.Pos) ([]byte, *blockError) {
+func blockScalar(head line, run lineRun, at func(line) syntax.Pos) ([]byte, *blockError) {
 	// YAML reports a line less indented than the first as "did not find
 	// expected key" at the scalar's start; say plainly which line it is.
 	indent := -1
-	if bytes.ContainsAny(ls[0].text, "123456789") {
+	if bytes.ContainsAny(head.text, "123456789") {
 		indent = 0 // an explicit indentation indicator: YAML's own rules apply
 	}
-	for _, l := range ls[1:] {
+	for l := range run.lines() {
 		if len(l.trimmed()) == 0 {
 			continue
 		}
@@ -423,8 +468,12 @@ func blockScalar(ls []line, at func(line) syntax.Pos) ([]byte, *blockError) {
 			return nil, &blockError{at(l), fmt.Sprintf("line %d: less indented than the first line of the block scalar above it", at(l).Line)}
 		}
 	}
-	if v, ok := literalScalar(ls); ok {
+	if v, ok := literalScalar(head, run); ok {
 		return v, nil
+	}
+	ls := []line{head}
+	for l := range run.lines() {
+		ls = append(ls, l)
 	}
 	doc := joinLines(ls)
 	var n yaml.Node
@@ -444,8 +493,8 @@ func blockScalar(ls []line, at func(line) syntax.Pos) ([]byte, *blockError) {
 // as line breaks. ok is false for anything else, which YAML decodes
 // (TestLiteralScalarAgreesWithYAML holds the two to the same answers). A
 // 300 KB value took YAML about 7 ms.
-func literalScalar(ls []line) ([]byte, bool) {
-	h := bytes.TrimRight(ls[0].text, " ")
+func literalScalar(head line, run lineRun) ([]byte, bool) {
+	h := bytes.TrimRight(head.text, " ")
 	var chomp byte
 	switch {
 	case bytes.HasSuffix(h, []byte("|")):
@@ -459,8 +508,9 @@ func literalScalar(ls []line) ([]byte, bool) {
 	if k := bytes.TrimRight(h, " "); len(k) == len(h) || !bytes.HasSuffix(k, []byte(":")) {
 		return nil, false // "|" must stand after "key:" and a space
 	}
-	indent, last, size := -1, -1, 0
-	for i, l := range ls[1:] {
+	indent, last, size, i := -1, -1, 0, 0
+	for l := range run.lines() {
+		i++
 		n := 0
 		for n < len(l.text) && l.text[n] == ' ' {
 			n++
@@ -477,14 +527,18 @@ func literalScalar(ls []line) ([]byte, bool) {
 		if n < indent || n == 0 || l.text[indent] == '\t' || !printable(l.text[n:]) {
 			return nil, false // YAML takes a tab there for indentation, and refuses it
 		}
-		last = i + 1
+		last = i // the number of lines up to the last that is not blank
 		size += len(l.text) - indent + 1
 	}
 	if last < 0 {
 		return nil, false
 	}
-	b := make([]byte, 0, size+len(ls))
-	for _, l := range ls[1 : last+1] {
+	b := make([]byte, 0, size+run.count)
+	i = 0
+	for l := range run.lines() {
+		if i++; i > last {
+			break
+		}
 		if len(l.text) > indent {
 			b = append(b, l.text[indent:]...)
 		}
@@ -494,7 +548,7 @@ func literalScalar(ls []line) ([]byte, bool) {
 	case '-':
 		b = b[:len(b)-1]
 	case '+':
-		for range ls[last+1:] {
+		for range run.count - last {
 			b = append(b, '\n')
 		}
 	}

@@ -196,6 +196,7 @@ func (p *parser) streamLines() {
 		t.line = syntax.Span{Start: p.body.Offset + off, End: p.body.Offset + end + 1}
 		if !t.afterSep {
 			if !t.broken {
+				t.hdr.src = p.blk.Bytes // grown since the last line, maybe
 				sep, err := t.hdr.line(line{text: ln, off: int(off), n: t.n})
 				t.afterSep, t.broken = sep, err != nil
 			}

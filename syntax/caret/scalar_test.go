@@ -32,7 +32,17 @@ func TestLiteralScalarAgreesWithYAML(t *testing.T) {
 			}
 			ls = append(ls, line{text: text})
 		}
-		got, ok := literalScalar(ls)
+		var src []byte
+		var run lineRun
+		for _, l := range ls[1:] {
+			if run.count > 0 {
+				src = append(src, '\n')
+			}
+			l.off = len(src)
+			src = append(src, l.text...)
+			run.add(src, l)
+		}
+		got, ok := literalScalar(ls[0], run)
 		if !ok {
 			continue
 		}
