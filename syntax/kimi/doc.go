@@ -48,7 +48,9 @@
 //     (MODEL-FORMATS §3.8: Kimi K2.5 opens the section without closing its
 //     thought; vLLM's and SGLang's Kimi reasoning parsers end it at the
 //     section opener, llama.cpp's at either). The argument and call end
-//     markers in reasoning are thought text. Reasoning cut off by the end of the input
+//     markers in reasoning are thought text. Reasoning with no text that a
+//     <|tool_call_begin|> ends gives no event; its <think> is in the span of
+//     the call. Reasoning cut off by the end of the input
 //     is a think event and a truncated error (reasoning the prompt opened
 //     with no text in it gives nothing).
 //   - With Options.ThinkOpen the output starts in reasoning, with the same

@@ -85,6 +85,7 @@ type parser struct {
 
 	// The open call.
 	openAt      int64
+	spanFrom    int64 // where the call's span starts: openAt, or an empty reasoning block it ended
 	blockStart  syntax.Pos
 	blk         scan.Block // the bytes after <|tool_call_begin|>
 	idLen       int        // the id's bytes in blk (before <|tool_call_argument_begin|>)
@@ -245,6 +246,12 @@ func (p *parser) thinkText(data []byte, eof bool) int {
 	case callBegin: // a call with no section opener ends the reasoning too
 		p.EndRun()
 		p.openCall(off, inText)
+		if !p.thought {
+			// Reasoning with no text gives no event: its opener is in the
+			// span of the call that ended it, so that no byte goes
+			// unaccounted for (alone, "<think>" is unterminated reasoning).
+			p.spanFrom = p.thinkStart.Offset
+		}
 	}
 	return n
 }
@@ -310,7 +317,7 @@ func (p *parser) release(end int64) {
 func (p *parser) openCall(off int64, home state) {
 	p.EndRun()
 	p.home = home
-	p.openAt = off
+	p.openAt, p.spanFrom = off, off
 	p.blockStart = p.Pos()
 	p.blk.Reset()
 	p.idLen, p.argFrom = 0, 0
@@ -382,7 +389,7 @@ func (p *parser) readID() {
 		p.started = true
 		end := p.Offset() + int64(len(argBegin))
 		p.Emit(syntax.Event{Type: syntax.Call, Partial: true, Name: p.name, ID: p.id, Index: p.index,
-			Span: syntax.Span{Start: p.openAt, End: end}})
+			Span: syntax.Span{Start: p.spanFrom, End: end}})
 	}
 }
 
@@ -554,7 +561,7 @@ func (p *parser) posIn(k int64) syntax.Pos {
 func (p *parser) finishCall(ended bool) {
 	p.state = p.home
 	p.WakeOn(wakeSet)
-	span := syntax.Span{Start: p.openAt, End: p.openAt + int64(len(callBegin)) + p.blk.Len}
+	span := syntax.Span{Start: p.spanFrom, End: p.openAt + int64(len(callBegin)) + p.blk.Len}
 	raw := func() string {
 		if p.blk.Over {
 			return ""
