@@ -83,6 +83,32 @@ func TestUnterminatedBlockStaysWithinLimit(t *testing.T) {
 	}
 }
 
+// TestOneWriteStaysWithinLimit: the same unterminated block, 32 MB given
+// in one Write (as a whole transcript is), in event and token mode: the
+// parser's own memory stays near the limit too. A parser that reads a
+// value before counting its bytes against the limit built gemma's 32 MB
+// string whole before finding it over (34 MB beyond the input).
+func TestOneWriteStaysWithinLimit(t *testing.T) {
+	const limit, total = 1 << 20, 32 << 20
+	for _, s := range builtins() {
+		in := append(bytes.Clone(opener(t, s)), bytes.Repeat([]byte("abcdefgh"), total/8)...)
+		for _, mode := range []syntax.Mode{syntax.EventMode, syntax.TokenMode} {
+			var evs []syntax.Event
+			peak := heapPeak(func() {
+				p := s.New(func(e syntax.Event) { evs = append(evs, e) }, syntax.Options{MaxBlock: limit, Mode: mode})
+				p.Write(in)
+				p.Close()
+			})
+			if len(evs) == 0 || evs[len(evs)-1].Type != syntax.End {
+				t.Fatalf("%s, %s mode: no end event", s.Name, mode)
+			}
+			if beyond := int64(peak) - int64(len(in)); beyond > 16<<20 {
+				t.Errorf("%s, %s mode: heap peaked at %d MB beyond the input's %d MB, for a 1 MB block limit", s.Name, mode, beyond>>20, len(in)>>20)
+			}
+		}
+	}
+}
+
 // TestDeepNesting: a million '[' is an error, not a stack overflow, in every
 // syntax that reads JSON.
 func TestDeepNesting(t *testing.T) {

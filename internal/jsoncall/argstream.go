@@ -36,6 +36,7 @@ type ArgStream struct {
 	WaitArgs bool
 
 	bare     bool // the value scanned is a bare args object
+	stopped  bool // no more events: the call's block went over the limit
 	fromScan bool // its source starts where the Scan reading its '{' starts
 	keyed    bool // a name or args key of the call was read
 
@@ -101,8 +102,18 @@ func (a *ArgStream) Bare(name string, index int, from int64) {
 	a.capture, a.seen, a.id, a.inArgs, a.keyed = captureNone, 0, "", false, false
 	a.out, a.pending = a.out[:0], a.pending[:0]
 	a.inCall, a.bare, a.started, a.name, a.index, a.outFrom = false, true, true, name, index, from
+	a.stopped = false
 	a.fromScan = from < 0
 }
+
+// Stop sends no more events for the current call: its block went over the
+// limit, and it will be an error. The keys are still noted, and nothing the
+// stream keeps grows with the text scanned. Reset and Bare start again.
+func (a *ArgStream) Stop() { a.stopped = true }
+
+// stoppedCapture bounds a key or name kept once stopped: longer than any
+// key of a call.
+const stoppedCapture = 256
 
 // Started reports whether the current call's first partial event was sent
 // (for a bare args object, whether it was announced).
@@ -126,7 +137,7 @@ func (a *ArgStream) Shaped() bool { return a.seen&(seenName|seenArgs) == seenNam
 func (a *ArgStream) Scan(p []byte, off int64) int {
 	js, members := a.JSON, a.Depth+1
 	if a.bare {
-		if a.Emit == nil {
+		if a.Emit == nil || a.stopped {
 			return js.Scan(p)
 		}
 		if a.fromScan && !js.Started() {
@@ -142,13 +153,19 @@ func (a *ArgStream) Scan(p []byte, off int64) int {
 	for {
 		var n, level int
 		var b jsonscan.Boundary
-		if a.inArgs {
+		if a.inArgs && !a.stopped {
 			a.out, n, b, level = js.NextCompact(a.out, p[used:], members)
 		} else {
 			n, b, level = js.Next(p[used:], members)
 		}
-		if a.capture != captureNone {
+		switch {
+		case a.capture == captureNone:
+		case !a.stopped:
 			a.raw = append(a.raw, p[used:used+n]...)
+		case len(a.raw) < stoppedCapture:
+			// Stopped, the keys are still noted, but a long string is
+			// not kept: no key of a call is this long.
+			a.raw = append(a.raw, p[used:used+min(n, stoppedCapture-len(a.raw))]...)
 		}
 		used += n
 		a.at = off + int64(used)
@@ -246,7 +263,7 @@ func (a *ArgStream) startCall() {
 // begin emits the call's first partial event once its name is known, then
 // any args that came before it.
 func (a *ArgStream) begin() {
-	if a.Emit == nil || a.started || a.name == "" || a.WaitArgs && a.seen&seenArgs == 0 {
+	if a.Emit == nil || a.stopped || a.started || a.name == "" || a.WaitArgs && a.seen&seenArgs == 0 {
 		return
 	}
 	a.started = true
@@ -263,6 +280,10 @@ func (a *ArgStream) begin() {
 // is a string and must not split one. (The args end with '}', so nothing
 // waits at their end.)
 func (a *ArgStream) flush() {
+	if a.stopped {
+		a.out = a.out[:0]
+		return
+	}
 	n := scan.CompleteUTF8(a.out)
 	end := a.at - int64(len(a.out)-n) // the bytes that wait are the last ones scanned
 	if n > 0 {

@@ -497,12 +497,16 @@ func (p *parser) jsonBytes(data []byte) int {
 		p.outFrom = p.Offset()
 	}
 	var n int
+	data = p.blk.Fit(data, p.Options().BlockLimit()) // deltas never run past the limit
 	if p.streaming {
 		p.out, n = p.js.ScanCompact(p.out, data)
 	} else {
 		n = p.js.Scan(data)
 	}
 	p.keep(data[:n])
+	if p.blk.Over {
+		p.streaming, p.out = false, p.out[:0]
+	}
 	if p.streaming {
 		p.flushArgs(p.Offset() + int64(n))
 	}

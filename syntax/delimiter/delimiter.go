@@ -244,12 +244,16 @@ func (p *parser) callWS(data []byte, eof bool) int {
 // callJSON reads the call's JSON object, JSON-aware: a § inside a string is content.
 func (p *parser) callJSON(data []byte) int {
 	var n int
+	data = p.blk.Fit(data, p.Options().BlockLimit()) // deltas never run past the limit
 	if p.Options().Mode == syntax.TokenMode {
 		n = p.args.Scan(data, p.Offset()) // p.js's scan, streaming the arguments
 	} else {
 		n = p.js.Scan(data)
 	}
 	p.keepBytes(data[:n])
+	if p.blk.Over {
+		p.args.Stop()
+	}
 	switch {
 	case p.js.Done():
 		p.finishCall()

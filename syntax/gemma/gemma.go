@@ -40,6 +40,9 @@ const (
 	thoughtName  = "thought\n"
 )
 
+// overWindow is how much of a value over the limit is read at a time.
+const overWindow = 64 << 10
+
 // textMarkers are the markers read outside blocks. The closers there are
 // strays (a second <tool_call|>, the end of turn): no event.
 var textMarkers = []string{channelOpen, callOpen, respOpen, callClose, respClose, turnEnd}
@@ -351,8 +354,23 @@ func (p *parser) block(data []byte, eof bool) int {
 			}
 		case phValue:
 			before := p.v.st
-			n := p.v.step(rest, eof)
-			p.keep(rest[:n])
+			// The value is read no further than the limit: past it the
+			// block is an error, and the JSON built from it is dropped.
+			// Over it, the value is read a window at a time (only to find
+			// its end), so that what is built and dropped stays small. A
+			// marker the window cuts is read whole by the next: the value
+			// stops at its '<' (the window is longer than any marker).
+			in := p.blk.Fit(rest, p.Options().BlockLimit())
+			if p.blk.Over && len(in) > overWindow {
+				in = in[:overWindow]
+			}
+			n := p.v.step(in, eof && len(in) == len(rest))
+			if n == 0 && len(in) < len(rest) && !p.blk.Over && p.v.st == before && p.v.problem == "" {
+				// A marker cut by the limit: keeping it takes the block over.
+				p.blk.Drop()
+				continue
+			}
+			p.keep(in[:n])
 			used += n
 			if p.blk.Over {
 				// The block will be an error: its arguments are not kept

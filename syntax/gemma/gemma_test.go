@@ -92,3 +92,43 @@ func BenchmarkCall300K(b *testing.B) {
 		}
 	})
 }
+
+// A value over the limit is read no further than the limit, then a window
+// at a time (see gemma.go): a <|"|> cut by the limit, or by a window's end,
+// is read as a whole marker. The string's closer is put at every place
+// around the limit and around the first window's end; the events are the
+// same whole and in chunks: a call while the block fits, then an
+// over_limit error, and the text after the block either way.
+func TestValueReadPastTheLimitInWindows(t *testing.T) {
+	const limit = 100
+	open := `<|tool_call>call:write{c:<|"|>`
+	after := `<|"|>}<tool_call|>after`
+	calls, over := 0, 0
+	for _, r := range [][2]int{{20, 100}, {64<<10 - 40, 64<<10 + 140}} {
+		for n := r[0]; n <= r[1]; n++ {
+			in := []byte(open + strings.Repeat("a", n) + after)
+			opts := syntax.Options{MaxBlock: limit}
+			whole := syntaxtest.EncodeJSONL(syntax.Parse(gemma.Syntax, in, opts))
+			switch {
+			case bytes.HasPrefix(whole, []byte(`{"type":"call"`)):
+				calls++
+			case bytes.HasPrefix(whole, []byte(`{"type":"error","code":"over_limit"`)):
+				over++
+			default:
+				t.Fatalf("value of %d bytes: want a call or an over_limit error; got\n%s", n, whole)
+			}
+			if !bytes.Contains(whole, []byte(`{"type":"respond","content":"after"}`)) {
+				t.Fatalf("value of %d bytes: the text after the block is not read:\n%s", n, whole)
+			}
+			for _, size := range []int{1, 7, 4096} {
+				got := syntaxtest.EncodeJSONL(syntax.ParseChunks(gemma.Syntax, syntaxtest.Split(in, size), opts))
+				if !bytes.Equal(got, whole) {
+					t.Fatalf("value of %d bytes, %d-byte chunks:\n%s\nwhole:\n%s", n, size, got, whole)
+				}
+			}
+		}
+	}
+	if calls == 0 || over == 0 {
+		t.Fatalf("%d calls and %d over_limit errors: the values do not reach across the limit", calls, over)
+	}
+}

@@ -381,13 +381,18 @@ func (p *parser) body(data []byte, eof bool) int {
 			}
 		case phaseJSON:
 			var n int
+			rest = p.blk.Fit(rest, p.Options().BlockLimit()) // deltas never run past the limit
 			if p.stream {
 				p.out, n = p.js.ScanCompact(p.out, rest)
-				p.flushArgs(off + int64(used+n))
 			} else {
 				n = p.js.Scan(rest)
 			}
 			p.keep(rest[:n])
+			if p.blk.Over {
+				p.stream, p.out = false, p.out[:0]
+			} else if p.stream {
+				p.flushArgs(off + int64(used+n))
+			}
 			used += n
 			switch {
 			case p.js.Done():

@@ -319,12 +319,16 @@ func (p *parser) blockBytes(data []byte, off int64, eof bool) int {
 		switch p.phase {
 		case phaseJSON:
 			var n int
+			rest = p.blk.Fit(rest, p.Options().BlockLimit()) // deltas never run past the limit
 			if p.Options().Mode == syntax.TokenMode {
 				n = p.args.Scan(rest, off+int64(used))
 			} else {
 				n = p.js.Scan(rest)
 			}
 			p.keep(rest[:n])
+			if p.blk.Over {
+				p.args.Stop()
+			}
 			used += n
 			switch {
 			case p.js.Done():

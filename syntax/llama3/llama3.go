@@ -372,6 +372,9 @@ func (p *parser) jsonBytes(data []byte) int {
 		if room > 0 && len(in) > room {
 			in = in[:room]
 		}
+		if room <= 0 {
+			p.cs.as.Stop() // these bytes take the block over: no more deltas
+		}
 	}
 	n := p.cs.scan(in, p.Offset())
 	p.keep(in[:n])

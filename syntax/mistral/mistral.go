@@ -480,6 +480,9 @@ func (p *parser) object(data []byte) int {
 	if !p.blk.Over && len(p.blk.Bytes) < limit && len(in) > limit-len(p.blk.Bytes) {
 		in = in[:limit-len(p.blk.Bytes)]
 	}
+	if !p.blk.Over && len(p.blk.Bytes) >= limit {
+		p.os.as.Stop() // these bytes take the block over: no more deltas
+	}
 	n := p.os.scan(in, p.Offset())
 	p.keep(in[:n])
 	if p.os.keyed && p.os.as.Started() && p.os.as.Index() == p.streamed {

@@ -713,6 +713,25 @@ func (b *Block) Keep(p []byte, limit int) {
 	copy(b.Bytes[n:], p)
 }
 
+// Drop puts the block over the limit now, for a reader that finds what it
+// has not kept yet will take it there (a marker the limit cuts).
+func (b *Block) Drop() { b.Over, b.Bytes = true, b.Bytes[:0] }
+
+// Fit returns the head of p that the block can still take, plus one byte,
+// or all of p once the block is over the limit. A parser that reads bytes
+// before keeping them (a scanner that streams a call's arguments, a value
+// built as it is read) reads Fit(p, limit) and keeps what it read: what it
+// builds from the bytes before the limit stays within it, and keeping the
+// extra byte takes the block over, from where nothing more need be built.
+// (Given a whole transcript in one Write, such a parser used to build a
+// block's value or deltas from all of it before finding the block over.)
+func (b *Block) Fit(p []byte, limit int) []byte {
+	if room := limit - len(b.Bytes) + 1; !b.Over && len(p) > room {
+		return p[:max(room, 0)]
+	}
+	return p
+}
+
 // PartialSuffix returns the length of the longest suffix of b that is a
 // proper prefix of tag: bytes to hold back while searching for tag.
 func PartialSuffix(b []byte, tag string) int {

@@ -44,3 +44,27 @@ func TestWakeWithFunc(t *testing.T) {
 		}
 	}
 }
+
+// Fit gives what the block can take and one byte more, so that keeping
+// what a reader took of it goes over at the limit and not past it.
+func TestBlockFit(t *testing.T) {
+	var b scan.Block
+	p := []byte("0123456789")
+	if got := b.Fit(p, 4); string(got) != "01234" {
+		t.Fatalf("empty block, limit 4: Fit gives %q, want %q", got, "01234")
+	}
+	b.Keep([]byte("ab"), 4)
+	if got := b.Fit(p, 4); string(got) != "012" {
+		t.Fatalf("2 bytes kept, limit 4: Fit gives %q, want %q", got, "012")
+	}
+	if got := b.Fit(p[:2], 4); string(got) != "01" {
+		t.Fatalf("room enough: Fit gives %q, want all of it", got)
+	}
+	b.Keep(b.Fit(p, 4), 4)
+	if !b.Over || b.Len != 5 {
+		t.Fatalf("keeping what Fit gave: Over %v, Len %d; want over at 5 bytes", b.Over, b.Len)
+	}
+	if got := b.Fit(p, 4); string(got) != string(p) {
+		t.Fatalf("over the limit: Fit gives %q, want all of it", got)
+	}
+}
