@@ -369,10 +369,12 @@ func (c *Core) Text(t syntax.Type, p []byte, off int64) {
 }
 
 // cutPoint returns where a run made of held followed by p is cut when it
-// passes limit bytes: at limit, unless the byte there continues a character
-// that starts at most three bytes before it, whose lead byte says it is
-// longer than the bytes before the limit; then before that character. A
-// character as long as the whole piece is cut at the limit.
+// passes limit bytes: at limit, unless the bytes before it end inside a
+// character that the byte at limit continues (its first bytes, at most
+// three, are the start of a valid UTF-8 sequence that is not complete:
+// utf8.FullRune's test, the one token mode holds a fragment's last bytes
+// back by); then before that character. A character as long as the whole
+// piece is cut at the limit.
 func cutPoint(held, p []byte, limit int) int {
 	at := func(i int) byte {
 		if i < len(held) {
@@ -384,32 +386,21 @@ func cutPoint(held, p []byte, limit int) int {
 		return limit
 	}
 	for i := limit - 1; i >= 0 && i >= limit-utf8.UTFMax+1; i-- {
-		b := at(i)
-		if !utf8.RuneStart(b) {
+		if !utf8.RuneStart(at(i)) {
 			continue
 		}
-		if i > 0 && seqLen(b) > limit-i {
+		var head [utf8.UTFMax]byte
+		n := 0
+		for j := i; j < limit; j++ {
+			head[n] = at(j)
+			n++
+		}
+		if i > 0 && !utf8.FullRune(head[:n]) {
 			return i
 		}
 		break
 	}
 	return limit
-}
-
-// seqLen is the length of the UTF-8 sequence lead byte b begins (1 for a
-// byte that begins none).
-func seqLen(b byte) int {
-	switch {
-	case b >= 0xF8:
-		return 1
-	case b >= 0xF0:
-		return 4
-	case b >= 0xE0:
-		return 3
-	case b >= 0xC0:
-		return 2
-	}
-	return 1
 }
 
 // TextDecoded adds to the run of type t text that was decoded from the

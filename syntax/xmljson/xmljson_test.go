@@ -173,6 +173,16 @@ func TestTextCutAtLimitUTF8(t *testing.T) {
 		{ones + "\xc3!", []string{ones + "\xc3", "!"}},  // a lead byte followed by no continuation
 		{ones + "\xc3\xa9\xa9", []string{ones, "é\xa9"}},
 		{strings.Repeat("\xa9", 70), []string{strings.Repeat("\xa9", 64), "\xa9\xa9\xa9\xa9\xa9\xa9"}},
+		// A lead byte no valid character starts with (F5), or one followed
+		// before the limit by a byte that cannot follow it (F0 80): token
+		// mode sends such bytes as they are, so the cut is not moved before
+		// them (found by a fuzz round: the first piece's fragments held a
+		// byte the piece did not). F0 alone before the limit may start a
+		// character, and is held back in both.
+		{ones + "\xf5\xaf0", []string{ones + "\xf5", "\xaf0"}},
+		{ones + "\xf0\x800", []string{ones, "\xf0\x800"}},
+		{ones[:62] + "\xf0\x80\x800", []string{ones[:62] + "\xf0\x80", "\x800"}},
+		{ones[:62] + "\xf0\x90\x800", []string{ones[:62], "\xf0\x90\x800"}}, // a valid start, cut off
 	} {
 		opts := syntax.Options{MaxBlock: 64}
 		var got []string
