@@ -155,11 +155,14 @@
 //
 // Choices where the spec is silent: arguments sent twice — in pieces and
 // whole (a Responses stream's done events, a server that follows string
-// pieces with an object), or whole twice — make a call when the two agree
-// (the same bytes, or the same object once compacted); when they differ
-// the call is a malformed error whose raw is the pieces (or the first
-// whole arguments), a line feed, then the last whole ones: token mode
-// has streamed the pieces, so neither can be the call. An SSE line of a field other than
+// pieces with an object), or whole twice — make a call when the two are
+// the same JSON value (escapes, number forms, member order and white space
+// aside); when the pieces came, they are the call's args, as token mode
+// streamed them. An empty object beside other arguments is a placeholder
+// (a first chunk's "arguments":{}). Two that differ make the call a
+// malformed error whose raw is the pieces (or the first whole arguments),
+// a line feed, then the last whole ones; both count against the limit.
+// An SSE line of a field other than
 // data, event, id and retry (which SSE would ignore) is an unsupported
 // error naming the field, and a line that is neither a field nor JSON an
 // invalid_json error: no provider sends one, a proxy or a broken stream

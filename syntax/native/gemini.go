@@ -50,11 +50,8 @@ func (p *parser) geminiCall(fc fields, span syntax.Span) {
 		case c.whole == nil:
 			p.setWhole(c, c.tree.appendJSON(nil))
 		case !c.tree.empty():
-			// args given whole, then partialArgs: an empty object is
-			// none; otherwise both are its arguments, and must agree
-			if string(c.final) == "{}" {
-				p.setWhole(c, nil)
-			}
+			// args given whole, then partialArgs: both are its arguments
+			// (an empty object a placeholder), and must agree
 			p.setWhole(c, c.tree.appendJSON(nil))
 		}
 		c.tree = nil

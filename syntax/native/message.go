@@ -3,7 +3,9 @@ package native
 import (
 	"bytes"
 	"cmp"
+	"encoding/json"
 	"fmt"
+	"math/big"
 	"strconv"
 	"unsafe"
 
@@ -90,9 +92,21 @@ func (p *parser) overOpen(what string) string {
 
 // setWhole gives c its arguments whole, a copy of raw (nil: none), counted
 // against the limit.
+//
+// An empty object sent beside other arguments is a placeholder (a first
+// chunk's "arguments":{}, Gemini's opening part): the others stand. Other
+// whole arguments sent again must agree with the first (see agrees); when
+// they do not, the first are kept, still counted against the limit, for
+// the error the call becomes.
 func (p *parser) setWhole(c *call, raw []byte) {
-	if c.whole != nil && raw != nil && c.conflict == nil && !c.agrees(raw, p.Options().DepthLimit()) {
-		c.conflict = keep(c.whole) // sent whole twice, differently: not executed
+	if c.whole != nil && raw != nil {
+		switch {
+		case emptyObject(raw):
+			return
+		case emptyObject(c.whole):
+		case c.conflict == nil && !c.agrees(raw, p.Options().DepthLimit()):
+			c.conflict, c.whole, c.final = c.whole, nil, nil // its charge stays: the conflict holds it
+		}
 	}
 	p.charge(c, -len(c.whole)) // whole is always as long as the raw it was charged for
 	c.whole, c.final = nil, nil
@@ -320,6 +334,13 @@ func (p *parser) completeCall(c *call, cut string) bool {
 	if c.id != "" && c.name != "" {
 		p.remember(c.id, c.name, c.pos, c.span)
 	}
+	if pieces := jsonscan.TrimSpace(c.args); c.whole != nil && len(pieces) > 0 && !bytes.Equal(pieces, jsonscan.TrimSpace(c.whole)) &&
+		(emptyObject(c.whole) || c.agrees(pieces, p.Options().DepthLimit())) {
+		// Whole arguments that are a placeholder, or the same value as the
+		// pieces written otherwise: the pieces are the call's arguments,
+		// as token mode streamed them.
+		p.setWhole(c, nil)
+	}
 	args, code, problem := c.finalArgs(p.Options().DepthLimit())
 	other := c.disagreement(p.Options().DepthLimit())
 	switch {
@@ -407,7 +428,65 @@ func (c *call) agrees(text []byte, maxDepth int) bool {
 		return false
 	}
 	args, _, problem := checkArgs(text, maxDepth)
-	return problem == "" && bytes.Equal(args, c.final)
+	return problem == "" && (bytes.Equal(args, c.final) || sameJSON(args, c.final))
+}
+
+// sameJSON reports whether a and b, valid JSON, hold the same value once
+// decoded: a server that re-serialises arguments may escape other
+// characters (\u00e9, \u003c, \/), write numbers otherwise (1.50, 1.5) or
+// order members otherwise. Numbers are compared exactly, as decimals.
+func sameJSON(a, b []byte) bool {
+	decode := func(b []byte) (any, bool) {
+		d := json.NewDecoder(bytes.NewReader(b))
+		d.UseNumber()
+		var v any
+		return v, d.Decode(&v) == nil
+	}
+	va, oka := decode(a)
+	vb, okb := decode(b)
+	return oka && okb && sameValue(va, vb)
+}
+
+func sameValue(a, b any) bool {
+	switch a := a.(type) {
+	case map[string]any:
+		b, ok := b.(map[string]any)
+		if !ok || len(a) != len(b) {
+			return false
+		}
+		for k, v := range a {
+			if w, ok := b[k]; !ok || !sameValue(v, w) {
+				return false
+			}
+		}
+		return true
+	case []any:
+		b, ok := b.([]any)
+		if !ok || len(a) != len(b) {
+			return false
+		}
+		for i := range a {
+			if !sameValue(a[i], b[i]) {
+				return false
+			}
+		}
+		return true
+	case json.Number:
+		b, ok := b.(json.Number)
+		if !ok {
+			return false
+		}
+		x, okx := new(big.Rat).SetString(string(a))
+		y, oky := new(big.Rat).SetString(string(b))
+		return a == b || okx && oky && x.Cmp(y) == 0
+	}
+	return a == b // strings, booleans, null
+}
+
+// emptyObject reports whether b is the JSON object {} (white space aside).
+func emptyObject(b []byte) bool {
+	b = jsonscan.TrimSpace(b)
+	return len(b) >= 2 && b[0] == '{' && b[len(b)-1] == '}' && len(jsonscan.TrimSpace(b[1:len(b)-1])) == 0
 }
 
 // disagreement is the arguments a call was sent besides the whole ones it

@@ -267,3 +267,28 @@ func TestCustomInputNotAString(t *testing.T) {
 	in := `{"id":"r1","object":"response","status":"completed","output":[{"type":"custom_tool_call","call_id":"c1","name":"sh","input":7}]}` + "\n"
 	expect(t, in, lines(`{"type":"error","code":"malformed","message":"call c1 (sh): its arguments are a number, not a JSON object","offset":0,"line":1,"column":1,"raw":"7"}`, `{"type":"end"}`))
 }
+
+// Whole arguments sent twice and different are both kept for the error,
+// and both count against the limit of the message's open calls: three
+// calls each sent two different 210-byte objects do not fit 1000 bytes.
+func TestArgsSentTwiceCounted(t *testing.T) {
+	chunk := func(tc string) string {
+		return `data: {"choices":[{"index":0,"delta":{"tool_calls":[` + tc + `]}}]}` + "\n\n"
+	}
+	var in strings.Builder
+	for i := range 3 {
+		idx := string(rune('0' + i))
+		in.WriteString(chunk(`{"index":` + idx + `,"id":"c` + idx + `","function":{"name":"w","arguments":{"a":"` + strings.Repeat("x", 200) + `"}}}`))
+		in.WriteString(chunk(`{"index":` + idx + `,"function":{"arguments":{"a":"` + strings.Repeat("y", 200) + `"}}}`))
+	}
+	in.WriteString(`data: {"choices":[{"index":0,"delta":{},"finish_reason":"tool_calls"}]}` + "\n\n")
+	var over int
+	for _, e := range syntax.Parse(native.Syntax, []byte(in.String()), syntax.Options{MaxBlock: 1000}) {
+		if e.Type == syntax.Error && e.Code == syntax.CodeOverLimit {
+			over++
+		}
+	}
+	if over == 0 {
+		t.Errorf("no over_limit error: the first copies of arguments sent twice are not counted")
+	}
+}
