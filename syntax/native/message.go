@@ -334,15 +334,23 @@ func (p *parser) completeCall(c *call, cut string) bool {
 	if c.id != "" && c.name != "" {
 		p.remember(c.id, c.name, c.pos, c.span)
 	}
-	if pieces := jsonscan.TrimSpace(c.args); c.whole != nil && len(pieces) > 0 && !bytes.Equal(pieces, jsonscan.TrimSpace(c.whole)) &&
-		(emptyObject(c.whole) || c.agrees(pieces, p.Options().DepthLimit())) {
-		// Whole arguments that are a placeholder, or the same value as the
-		// pieces written otherwise: the pieces are the call's arguments,
-		// as token mode streamed them.
+	// other is the arguments the call was sent besides the whole ones it
+	// keeps, when the two differ: whole arguments sent before and
+	// replaced, or the pieces (which token mode streamed as deltas). A
+	// call sent two different arguments is not executed. Whole arguments
+	// that are a placeholder, or the pieces' value written otherwise, give
+	// way to the pieces: they are the call's arguments, as streamed.
+	var other []byte
+	switch pieces := jsonscan.TrimSpace(c.args); {
+	case c.conflict != nil:
+		other = c.conflict
+	case c.whole == nil || len(pieces) == 0 || bytes.Equal(pieces, jsonscan.TrimSpace(c.whole)):
+	case emptyObject(c.whole) || c.agrees(pieces, p.Options().DepthLimit()):
 		p.setWhole(c, nil)
+	default:
+		other = c.args
 	}
 	args, code, problem := c.finalArgs(p.Options().DepthLimit())
-	other := c.disagreement(p.Options().DepthLimit())
 	switch {
 	case c.tooLong:
 		code, problem = syntax.CodeOverLimit, fmt.Sprintf("its arguments are longer than the limit of %d bytes", p.Options().BlockLimit())
@@ -417,8 +425,8 @@ func (c *call) finalArgs(maxDepth int) ([]byte, syntax.Code, string) {
 }
 
 // agrees reports whether text is the call's arguments given whole: the same
-// bytes (a Responses stream's done events repeat its deltas), or the same
-// JSON object once compacted.
+// bytes (a Responses stream's done events repeat its deltas), the same once
+// compacted, or the same JSON value written otherwise (sameJSON).
 func (c *call) agrees(text []byte, maxDepth int) bool {
 	text = jsonscan.TrimSpace(text)
 	if bytes.Equal(text, jsonscan.TrimSpace(c.whole)) {
@@ -487,20 +495,6 @@ func sameValue(a, b any) bool {
 func emptyObject(b []byte) bool {
 	b = jsonscan.TrimSpace(b)
 	return len(b) >= 2 && b[0] == '{' && b[len(b)-1] == '}' && len(jsonscan.TrimSpace(b[1:len(b)-1])) == 0
-}
-
-// disagreement is the arguments a call was sent besides the whole ones it
-// keeps, when the two differ: whole arguments sent before and replaced, or
-// the pieces (which token mode streamed as deltas). Nil when they agree.
-// A call sent two different arguments is not executed.
-func (c *call) disagreement(maxDepth int) []byte {
-	switch {
-	case c.conflict != nil:
-		return c.conflict
-	case c.whole != nil && len(jsonscan.TrimSpace(c.args)) > 0 && !c.agrees(c.args, maxDepth):
-		return c.args
-	}
-	return nil
 }
 
 // checkArgs returns text, which is not empty, as a compact JSON object, or
