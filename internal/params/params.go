@@ -161,14 +161,18 @@ func (ps *Params) add(key, v []byte, has, asList bool) {
 // insert adds the key quoted in ps.q, not yet in the table, whose slot
 // would be pos, with its first value. It returns the key's slot.
 func (ps *Params) insert(pos int, v []byte, has, asList bool) int {
+	n := len(ps.q) + len(v) + 4 // a comma, the colon, the value and its quotes
 	if ps.out == nil {
-		ps.out = append(ps.out, '{')
+		// Room for a small call's arguments at once (three appends grew
+		// an object of two short members from nothing), or for this
+		// member and its escapes.
+		ps.out = append(make([]byte, 0, max(64, 1+n+n/8)), '{')
 	}
 	if (ps.n+1)*4 > len(ps.table)*3 {
 		ps.grow()
 		pos, _ = ps.lookup(ps.q)
 	}
-	ps.out = room(ps.out, len(ps.q)+len(v)+4) // a comma, the colon, the value and its quotes
+	ps.out = room(ps.out, n)
 	if ps.n > 0 {
 		ps.out = append(ps.out, ',')
 	}

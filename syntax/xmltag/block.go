@@ -107,7 +107,8 @@ type reader struct {
 }
 
 func (r *reader) reset(pos int) {
-	*r = reader{pos: pos, errAt: -1, held: r.held[:0], joined: r.joined[:0]}
+	r.args.Reset() // the arguments of a call that was not taken; its buffers are kept for the next
+	*r = reader{pos: pos, errAt: -1, args: r.args, held: r.held[:0], joined: r.joined[:0]}
 	if cap(r.joined) > 64<<10 {
 		r.joined = nil // do not keep a large value's memory for the rest of the stream
 	}
