@@ -28,7 +28,7 @@ func checkJSON(raw []byte, maxDepth int) (ok, deep bool, msg string) {
 	n := js.Scan(raw)
 	js.End()
 	if err := js.Err(); err != nil {
-		return false, err.Deep, err.Msg
+		return false, err.Deep, err.Msg()
 	}
 	if jsonscan.SkipSpace(raw, n) != len(raw) {
 		return false, false, "text after the value"

@@ -27,9 +27,10 @@ type JSON struct {
 	n        int64  // bytes consumed since Reset
 	lit      string
 	hex      int
-	key      bool // the string being scanned is an object key
-	started  bool // the first non-space byte of the value has been seen
-	err      *SyntaxError
+	key      bool        // the string being scanned is an object key
+	started  bool        // the first non-space byte of the value has been seen
+	failed   bool        // err holds why the scan stopped
+	err      SyntaxError // kept in the scanner: a value that is not JSON costs no allocation (syntaxes try text that may be JSON)
 }
 
 type jstate uint8
@@ -60,11 +61,24 @@ const (
 // SyntaxError says where and why a value is not valid JSON.
 type SyntaxError struct {
 	Offset int64 // bytes from the start of the value to the offending byte
-	Msg    string
-	Deep   bool // the value nests deeper than the limit (the JSON may be valid)
+	Deep   bool  // the value nests deeper than the limit (the JSON may be valid)
+
+	// The message is made when asked for: msg, or "invalid character c "
+	// then context when context is set.
+	msg     string
+	c       byte
+	context string
 }
 
-func (e *SyntaxError) Error() string { return e.Msg }
+// Msg says what is wrong.
+func (e *SyntaxError) Msg() string {
+	if e.context != "" {
+		return "invalid character " + quoteChar(e.c) + " " + e.context
+	}
+	return e.msg
+}
+
+func (e *SyntaxError) Error() string { return e.Msg() }
 
 // Code is the error code for the problem: over_limit for nesting too deep,
 // invalid_json for the rest.
@@ -93,13 +107,18 @@ func (s *JSON) Reset(maxDepth int) {
 func (s *JSON) Done() bool { return s.state == jDone }
 
 // Err returns the syntax error that stopped the scan, or nil.
-func (s *JSON) Err() *SyntaxError { return s.err }
+func (s *JSON) Err() *SyntaxError {
+	if !s.failed {
+		return nil
+	}
+	return &s.err
+}
 
 // Started reports whether the value's first byte (after white space) was seen.
 func (s *JSON) Started() bool { return s.started }
 
 // InString reports whether the scanner is inside a string (not in an escape).
-func (s *JSON) InString() bool { return s.state == jString && s.err == nil }
+func (s *JSON) InString() bool { return s.state == jString && !s.failed }
 
 // StringWaker tells, for a scanner inside a string, whether a chunk can do
 // more than add to the string's text: end the string (a quote that is not
@@ -116,7 +135,7 @@ type StringWaker struct {
 // Sync starts w from s's state, and reports whether s is inside a string
 // with no error (else w must not be used).
 func (w *StringWaker) Sync(s *JSON) bool {
-	if s.err != nil || s.state != jString && s.state != jStringEsc && s.state != jStringHex {
+	if s.failed || s.state != jString && s.state != jStringEsc && s.state != jStringHex {
 		return false
 	}
 	w.state, w.hex = s.state, s.hex
@@ -224,7 +243,7 @@ func (s *JSON) NextCompact(dst, p []byte, maxLevel int) (out []byte, n int, b Bo
 // it stops at boundaries of level up to stop, and appends the bytes it
 // consumes, less insignificant white space, to *out when out is not nil.
 func (s *JSON) scan(p []byte, stop int, out *[]byte) (int, Boundary, int) {
-	if s.err != nil {
+	if s.failed {
 		return 0, NoBoundary, 0
 	}
 	i, from := 0, 0 // from: the first byte not yet appended to *out
@@ -452,8 +471,8 @@ func (s *JSON) End() {
 	case jDone:
 		return
 	}
-	if s.err == nil {
-		s.err = &SyntaxError{Offset: s.n, Msg: "unexpected end of JSON input"}
+	if !s.failed {
+		s.failed, s.err = true, SyntaxError{Offset: s.n, msg: "unexpected end of JSON input"}
 	}
 }
 
@@ -467,7 +486,7 @@ func (s *JSON) beginValue(c byte, i int) bool {
 			limit = syntax.DefaultMaxDepth
 		}
 		if len(s.stack) >= limit {
-			s.err = &SyntaxError{Offset: s.n + int64(i), Msg: "exceeded max depth of " + strconv.Itoa(limit), Deep: true}
+			s.failed, s.err = true, SyntaxError{Offset: s.n + int64(i), msg: "exceeded max depth of " + strconv.Itoa(limit), Deep: true}
 			return false
 		}
 		s.stack = append(s.stack, c)
@@ -517,7 +536,7 @@ func (s *JSON) valueDone() {
 
 // fail records the error at c, the byte at p[i] of the current scan.
 func (s *JSON) fail(c byte, i int, context string) {
-	s.err = &SyntaxError{Offset: s.n + int64(i), Msg: "invalid character " + quoteChar(c) + " " + context}
+	s.failed, s.err = true, SyntaxError{Offset: s.n + int64(i), c: c, context: context}
 }
 
 func quoteChar(c byte) string {

@@ -81,8 +81,8 @@ func TestJSONErrorOffset(t *testing.T) {
 	if s.Err() == nil || n != 4 || s.Err().Offset != 4 {
 		t.Fatalf("used %d err %v, want the error at offset 4", n, s.Err())
 	}
-	if !strings.Contains(s.Err().Msg, "'x'") {
-		t.Errorf("message %q does not name the character", s.Err().Msg)
+	if !strings.Contains(s.Err().Msg(), "'x'") {
+		t.Errorf("message %q does not name the character", s.Err().Msg())
 	}
 }
 
@@ -90,7 +90,7 @@ func TestJSONDepthLimit(t *testing.T) {
 	deep := strings.Repeat("[", 1_000_000)
 	s := NewJSON(512)
 	s.Scan([]byte(deep))
-	if s.Err() == nil || !strings.Contains(s.Err().Msg, "depth") {
+	if s.Err() == nil || !strings.Contains(s.Err().Msg(), "depth") {
 		t.Fatalf("a million '[' gave %v, want a depth error", s.Err())
 	}
 	if cap(s.stack) > 1024 {
@@ -442,8 +442,8 @@ func TestStringWaker(t *testing.T) {
 				held = append(held, chunk...)
 				var probe JSON = js // what the scanner would make of the held chunks so far
 				probe.stack = append([]byte(nil), js.stack...)
-				if n := probe.Scan(held); n != len(held) || probe.err != nil || probe.state != jString && probe.state != jStringEsc && probe.state != jStringHex {
-					t.Fatalf("%q passed after %q, but the scanner took %d bytes, state %d, error %v", chunk, held[:len(held)-len(chunk)], n, probe.state, probe.err)
+				if n := probe.Scan(held); n != len(held) || probe.failed || probe.state != jString && probe.state != jStringEsc && probe.state != jStringHex {
+					t.Fatalf("%q passed after %q, but the scanner took %d bytes, state %d, error %v", chunk, held[:len(held)-len(chunk)], n, probe.state, probe.Err())
 				}
 			}
 			js.Scan(held) // the drive: the scanner reads what was held

@@ -515,7 +515,7 @@ func (p *parser) jsonBytes(data []byte) int {
 		p.jsonEnd = len(p.blk.Bytes)
 		p.phase = phAfter
 	case p.js.Err() != nil:
-		p.setProblemAt(p.js.Err().Code(), "invalid JSON arguments: "+p.js.Err().Msg, p.Offset()+int64(n))
+		p.setProblemAt(p.js.Err().Code(), "invalid JSON arguments: "+p.js.Err().Msg(), p.Offset()+int64(n))
 		if n == 0 {
 			return scan.Again
 		}

@@ -258,7 +258,7 @@ func (p *parser) callJSON(data []byte) int {
 	case p.js.Done():
 		p.finishCall()
 	case p.js.Err() != nil:
-		p.badCall(p.js.Err().Code(), "invalid JSON: "+p.js.Err().Msg, scan.Advance(p.jsonStart, p.blk.Bytes))
+		p.badCall(p.js.Err().Code(), "invalid JSON: "+p.js.Err().Msg(), scan.Advance(p.jsonStart, p.blk.Bytes))
 	}
 	if n == 0 { // the error was at the first byte: text reads it
 		return scan.Again

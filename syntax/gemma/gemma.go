@@ -494,7 +494,8 @@ func (p *parser) finishBlock(closed bool) {
 	if p.result {
 		v := args
 		n := 0
-		jsonscan.Members(args, func(k string, val []byte) bool {
+		jsonscan.MembersRaw(args, func(kb, val []byte) bool {
+			k := string(kb) // only compared: no allocation
 			n++
 			if k == "value" {
 				v = val

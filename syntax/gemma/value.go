@@ -136,7 +136,7 @@ func (v *value) step(data []byte, eof bool) int {
 			}
 			switch {
 			case v.js.Err() != nil:
-				return used + n + v.fail("invalid JSON value: "+v.js.Err().Msg)
+				return used + n + v.fail("invalid JSON value: "+v.js.Err().Msg())
 			case v.js.Done():
 				if v.st == vsJKey {
 					v.st = vsColon

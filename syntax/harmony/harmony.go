@@ -401,7 +401,7 @@ func (p *parser) body(data []byte, eof bool) int {
 				p.doneAt = off + int64(used)
 			case p.js.Err() != nil:
 				if p.kind == kindCall {
-					p.setProblem(p.js.Err().Code(), "invalid JSON arguments: "+p.js.Err().Msg)
+					p.setProblem(p.js.Err().Code(), "invalid JSON arguments: "+p.js.Err().Msg())
 				}
 				p.phase = phaseRaw
 			}

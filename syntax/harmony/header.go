@@ -140,7 +140,7 @@ func parseHeader(h string) header {
 	}
 	rolePart, chanPart, _ := strings.Cut(h, channelTag)
 	var hd header
-	for _, f := range strings.Fields(rolePart) {
+	for f := range strings.FieldsSeq(rolePart) {
 		switch {
 		case strings.HasPrefix(f, "to="):
 			if hd.recipient == "" {
@@ -151,7 +151,7 @@ func parseHeader(h string) header {
 		}
 	}
 	chanPart = strings.ReplaceAll(chanPart, channelTag, " ")
-	for _, f := range strings.Fields(chanPart) {
+	for f := range strings.FieldsSeq(chanPart) {
 		switch {
 		case strings.HasPrefix(f, "to="):
 			if hd.recipient == "" {

@@ -336,7 +336,7 @@ func (p *parser) blockBytes(data []byte, off int64, eof bool) int {
 				p.jsonEnd = len(p.blk.Bytes)
 				p.WakeOn(nil) // a byte other than the close tag ends the block at once
 			case p.js.Err() != nil:
-				p.setProblem(p.js.Err().Code(), p.blk.Len, "invalid JSON: "+p.js.Err().Msg)
+				p.setProblem(p.js.Err().Code(), p.blk.Len, "invalid JSON: "+p.js.Err().Msg())
 				p.phase = phaseSearch
 			}
 		case phaseAfter:
@@ -454,7 +454,8 @@ func (p *parser) finishBlock(ended bool) {
 func readCall(obj []byte, depth int) (name string, args []byte, problem string) {
 	var haveName, nameOK bool
 	var rawArgs, rawParams []byte
-	jsonscan.Members(obj, func(k string, v []byte) bool {
+	jsonscan.MembersRaw(obj, func(kb, v []byte) bool {
+		k := string(kb) // only compared: no allocation
 		switch {
 		case k == "name" && !haveName:
 			haveName = true

@@ -473,7 +473,7 @@ func (p *parser) argBytes(data []byte, off int64, eof bool) int {
 				p.jsonEnd = len(p.blk.Bytes)
 				p.WakeOn(nil) // a byte other than the close marker ends the call at once
 			case p.js.Err() != nil:
-				p.setProblem(p.js.Err().Code(), p.blk.Len, "invalid JSON arguments: "+p.js.Err().Msg)
+				p.setProblem(p.js.Err().Code(), p.blk.Len, "invalid JSON arguments: "+p.js.Err().Msg())
 				p.phase = phaseSearch
 			}
 		case phaseAfter:

@@ -49,7 +49,8 @@ func (c *callScan) scan(p []byte, off int64) int { return c.as.Scan(p, off) }
 func readCall(obj []byte, tagged bool) (name string, args []byte, shaped bool, problem string) {
 	var haveName, nameOK, haveArgs bool
 	var rawArgs []byte
-	jsonscan.Members(obj, func(k string, v []byte) bool {
+	jsonscan.MembersRaw(obj, func(kb, v []byte) bool {
+		k := string(kb) // only compared: no allocation
 		switch {
 		case k == keyName && !haveName:
 			haveName = true

@@ -388,7 +388,7 @@ func (p *parser) jsonBytes(data []byte) int {
 		if !p.attempt() {
 			p.toText()
 		} else {
-			p.errCode, p.errMsg = p.cs.js.Err().Code(), "invalid JSON at "+scan.Advance(p.bodyAt, p.body()).String()+": "+p.cs.js.Err().Msg
+			p.errCode, p.errMsg = p.cs.js.Err().Code(), "invalid JSON at "+scan.Advance(p.bodyAt, p.body()).String()+": "+p.cs.js.Err().Msg()
 			if p.blk.Over {
 				p.errCode, p.errMsg = syntax.CodeOverLimit, "call longer than the limit, and invalid JSON"
 			}

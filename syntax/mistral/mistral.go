@@ -492,7 +492,7 @@ func (p *parser) object(data []byte) int {
 	case p.os.js.Done():
 		p.objectDone()
 	case p.os.js.Err() != nil:
-		msg := "invalid JSON at " + scan.Advance(p.bodyAt, p.blk.Bytes[min(p.bodyOff, len(p.blk.Bytes)):]).String() + ": " + p.os.js.Err().Msg
+		msg := "invalid JSON at " + scan.Advance(p.bodyAt, p.blk.Bytes[min(p.bodyOff, len(p.blk.Bytes)):]).String() + ": " + p.os.js.Err().Msg()
 		if p.blk.Over {
 			msg = "invalid JSON in a call longer than the limit"
 		}
@@ -721,7 +721,8 @@ func (p *parser) result(closed bool) {
 		if id == "" && jsonscan.Kind(value) == '{' {
 			var v3ID string
 			var v3Content []byte
-			jsonscan.Members(value, func(k string, v []byte) bool {
+			jsonscan.MembersRaw(value, func(kb, v []byte) bool {
+				k := string(kb) // only compared: no allocation
 				switch {
 				case k == "call_id" && v3ID == "":
 					v3ID, _ = jsonscan.Unquote(v)

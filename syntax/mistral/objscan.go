@@ -62,7 +62,8 @@ func readCall(obj []byte) (name, id string, args []byte, problem string) {
 	}
 	var haveName, nameOK, haveID bool
 	var rawArgs []byte
-	jsonscan.Members(obj, func(k string, v []byte) bool {
+	jsonscan.MembersRaw(obj, func(kb, v []byte) bool {
+		k := string(kb) // only compared: no allocation
 		switch {
 		case k == keyName && !haveName:
 			haveName = true

@@ -507,7 +507,7 @@ func checkArgs(text []byte, maxDepth int) ([]byte, syntax.Code, string) {
 	}
 	switch {
 	case js.Err() != nil:
-		return nil, js.Err().Code(), "its arguments are not valid JSON (" + js.Err().Msg + " at byte " + strconv.FormatInt(js.Err().Offset, 10) + ")"
+		return nil, js.Err().Code(), "its arguments are not valid JSON (" + js.Err().Msg() + " at byte " + strconv.FormatInt(js.Err().Offset, 10) + ")"
 	case len(jsonscan.TrimSpace(text[n:])) > 0:
 		return nil, syntax.CodeInvalidJSON, "its arguments hold more than one JSON value"
 	case jsonscan.Kind(text) != '{':

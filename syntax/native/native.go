@@ -423,7 +423,7 @@ func (p *parser) docBytes(data []byte) int {
 		// The rest of the line joins the error; the next line starts afresh.
 		p.state = badLine
 		p.badStart = p.docStart
-		p.badMsg = fmt.Sprintf("invalid JSON at %s: %s", at, p.js.Err().Msg)
+		p.badMsg = fmt.Sprintf("invalid JSON at %s: %s", at, p.js.Err().Msg())
 		p.badCode = p.js.Err().Code()
 		p.bad.Reset()
 		p.bad.Over = p.doc.Over // a line longer than the limit has no raw text, however it came in

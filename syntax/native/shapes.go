@@ -594,7 +594,8 @@ func (p *parser) geminiContent(parts [][]byte, role string, span syntax.Span) {
 func geminiResponse(raw []byte) (syntax.Status, []byte) {
 	var keys int
 	var output, errValue []byte
-	jsonscan.Members(raw, func(k string, v []byte) bool {
+	jsonscan.MembersRaw(raw, func(kb, v []byte) bool {
+		k := string(kb) // only compared: no allocation
 		keys++
 		switch {
 		case k == "output" && output == nil:

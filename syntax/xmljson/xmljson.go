@@ -269,7 +269,7 @@ func (p *parser) blockBytes(data []byte, off int64, eof bool) int {
 				p.phase = phaseAfter
 				p.jsonEnd = len(p.blk.Bytes)
 			case p.js.Err() != nil:
-				p.setProblem(p.js.Err().Code(), p.blk.Len, "invalid JSON: "+p.js.Err().Msg)
+				p.setProblem(p.js.Err().Code(), p.blk.Len, "invalid JSON: "+p.js.Err().Msg())
 				p.phase = phaseSearch
 			}
 		case phaseAfter:
@@ -432,8 +432,10 @@ func results(value []byte, base int64) (evs []syntax.Event, msg string, at int) 
 			haveID               bool
 			content              []byte
 		)
-		jsonscan.Members(elem, func(k string, v []byte) bool {
-			switch { // a key given twice counts the first time, as for calls
+		jsonscan.MembersRaw(elem, func(kb, v []byte) bool {
+			// a key given twice counts the first time, as for calls
+			k := string(kb) // only compared: no allocation
+			switch {
 			case k == "tool" && !haveTool:
 				haveTool = true
 				tool, toolOK = jsonscan.Unquote(v)
