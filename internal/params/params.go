@@ -64,7 +64,7 @@ func (ps *Params) Hint(jsonBytes, keys int) {
 	if ps.out == nil && jsonBytes > 0 {
 		ps.out = append(make([]byte, 0, jsonBytes), '{')
 	}
-	if ps.table == nil && keys > 0 {
+	if keys > 0 && len(ps.table)*3 < keys*4 { // none, or one kept from a smaller call
 		ps.table = make([]uint32, max(8, keys+keys/3+1))
 	}
 }

@@ -359,9 +359,18 @@ func (h *header) end() *blockError {
 }
 
 // parseBlock reads a finished block's content (the lines between the fences)
-// into a JSON object of parameters. body is the position of its first byte.
-func parseBlock(content []byte, body syntax.Pos) ([]byte, *blockError) {
-	h := header{body: body, ps: new(params.Params), src: content}
+// into a JSON object of parameters, built in ps (empty; empty again after).
+// body is the position of its first byte.
+func parseBlock(ps *params.Params, content []byte, body syntax.Pos) ([]byte, *blockError) {
+	args, err := readBlock(ps, content, body)
+	if err != nil {
+		ps.Reset()
+	}
+	return args, err
+}
+
+func readBlock(ps *params.Params, content []byte, body syntax.Pos) ([]byte, *blockError) {
+	h := header{body: body, ps: ps, src: content}
 	hint(h.ps, content)
 	// Read the header line by line up to the "---" line, without splitting a
 	// long body into lines.

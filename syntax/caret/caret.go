@@ -3,6 +3,7 @@ package caret
 import (
 	"bytes"
 
+	"github.com/toolparse/toolparse/internal/params"
 	"github.com/toolparse/toolparse/syntax"
 	"github.com/toolparse/toolparse/syntax/scan"
 )
@@ -41,12 +42,13 @@ type parser struct {
 
 	// The open block.
 	name      string
-	start     syntax.Pos // the opening fence
-	fenceLine []byte     // the opening fence line as written
-	body      syntax.Pos // the first byte after the opening fence line
-	blk       scan.Block // the bytes after the opening fence line
-	lineStart int64      // offset within the block of the current line
-	fence     int        // the current line so far: 0..3 carets, 4 = "^^^" then spaces, -1 = not a fence
+	start     syntax.Pos    // the opening fence
+	fenceLine []byte        // the opening fence line as written
+	body      syntax.Pos    // the first byte after the opening fence line
+	blk       scan.Block    // the bytes after the opening fence line
+	args      params.Params // a finished block's arguments, built here (kept between blocks)
+	lineStart int64         // offset within the block of the current line
+	fence     int           // the current line so far: 0..3 carets, 4 = "^^^" then spaces, -1 = not a fence
 	tok       bodyStream
 }
 
@@ -349,7 +351,7 @@ func (p *parser) closeBlock(end int64) {
 		return
 	}
 	content := p.blk.Bytes[:p.lineStart]
-	args, perr := parseBlock(content, p.body)
+	args, perr := parseBlock(&p.args, content, p.body)
 	if perr != nil {
 		p.Errorf(syntax.CodeMalformed, perr.pos, span, p.raw(), "caret block %q: %s", p.name, perr.msg)
 		return
