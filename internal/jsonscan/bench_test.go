@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"io"
+	"strings"
 	"testing"
 
 	"github.com/toolparse/toolparse/internal/jsontest"
@@ -122,4 +123,14 @@ func scanCompact(s *JSON, out []byte, pieces [][]byte) []byte {
 		out, _ = s.ScanCompact(out, p)
 	}
 	return out
+}
+
+// BenchmarkUnquote decodes a 2 KB string of prose with a \n escape per
+// line, as native reads a provider's text content.
+func BenchmarkUnquote(b *testing.B) {
+	raw, _ := json.Marshal(strings.Repeat("The quick brown fox jumps over the lazy dog; 3 < 4 and {x}.\n", 34))
+	b.SetBytes(int64(len(raw)))
+	for b.Loop() {
+		Unquote(raw)
+	}
 }
