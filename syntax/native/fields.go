@@ -1,8 +1,10 @@
 package native
 
 import (
+	"bytes"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/toolparse/toolparse/internal/jsonscan"
 )
@@ -99,7 +101,34 @@ func (f fields) expect(key string, v []byte, want byte) {
 func (f fields) str(key string) (string, bool) {
 	v := f.get(key)
 	f.expect(key, v, '"')
+	if f.p != nil && len(v) >= 2 && len(v) <= maxWord+2 && v[0] == '"' {
+		if inner := v[1 : len(v)-1]; bytes.IndexByte(inner, '\\') < 0 && utf8.Valid(inner) { // what Unquote would give
+			return f.p.word(inner), true
+		}
+	}
 	return jsonscan.Unquote(v)
+}
+
+// maxWord is the longest string word keeps.
+const maxWord = 24
+
+// word returns b, a short string without escapes from a validated
+// document, as a string: the one made for the same bytes before, if the
+// parser keeps it. A provider's documents repeat the same few words —
+// types, roles, finish reasons, tool names — in every message; each was
+// an allocation (half of a whole response's). At most 256 are kept.
+func (p *parser) word(b []byte) string {
+	if s, ok := p.words[string(b)]; ok {
+		return s
+	}
+	s := string(b)
+	if len(p.words) < 256 {
+		if p.words == nil {
+			p.words = make(map[string]string)
+		}
+		p.words[s] = s
+	}
+	return s
 }
 
 // s returns key's string value, or "".

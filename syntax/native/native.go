@@ -73,6 +73,7 @@ type parser struct {
 	refusalSpan syntax.Span
 
 	slab      []member               // the members of the document's objects (see probe)
+	words     map[string]string      // short strings of the documents (see word)
 	skip      jsonscan.Skipper       // walks the document: a long string once, not once a level
 	fd        fastDoc                // what the fast path's walk found (see fast)
 	fcalls    [maxFastCalls]fastCall // the tool calls it found, each cleared as it is read
