@@ -364,6 +364,7 @@ func (p *parser) block(data []byte, eof bool) int {
 			if p.blk.Over && len(in) > overWindow {
 				in = in[:overWindow]
 			}
+			p.v.at = off + int64(used)
 			n := p.v.step(in, eof && len(in) == len(rest))
 			if n == 0 && len(in) < len(rest) && !p.blk.Over && p.v.st == before && p.v.problem == "" {
 				// A marker cut by the limit: keeping it takes the block over.

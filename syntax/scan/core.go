@@ -723,6 +723,38 @@ func (b *Block) Fit(p []byte, limit int) []byte {
 	return p
 }
 
+// Reserve makes room in the block for n more bytes at once, or for what
+// the limit leaves: a reader that sees where the part of the block it
+// reads ends (its closer is in the bytes at hand, see Ahead) grows the
+// block once instead of by doubling as the part's pieces are kept.
+func (b *Block) Reserve(n, limit int) {
+	if n = min(n, limit-len(b.Bytes)); !b.Over && n > cap(b.Bytes)-len(b.Bytes) {
+		b.Bytes = slices.Grow(b.Bytes, n)
+	}
+}
+
+// Ahead finds a value's closer in the bytes at hand, so that a reader can
+// size what it builds (Block.Reserve) when the whole value has come in one
+// Write. It searches each byte at most once, however many values find no
+// closer: bytes searched without finding one are not searched again.
+type Ahead struct {
+	clear int64 // the input before this offset holds no closer that starts there
+}
+
+// Find returns the index in data, which starts at offset off in the input,
+// of the first closer, or -1. A reader uses one Ahead per closer.
+func (a *Ahead) Find(data []byte, off int64, closer []byte) int {
+	from := max(a.clear-off, 0)
+	if from >= int64(len(data)) {
+		return -1
+	}
+	if i := bytes.Index(data[from:], closer); i >= 0 {
+		return int(from) + i
+	}
+	a.clear = off + int64(len(data)-len(closer)+1) // a closer may start in the last bytes, cut off
+	return -1
+}
+
 // PartialSuffix returns the length of the longest suffix of b that is a
 // proper prefix of tag: bytes to hold back while searching for tag.
 func PartialSuffix(b []byte, tag string) int {

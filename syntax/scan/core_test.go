@@ -68,3 +68,53 @@ func TestBlockFit(t *testing.T) {
 		t.Fatalf("over the limit: Fit gives %q, want all of it", got)
 	}
 }
+
+// Ahead finds each value's closer, and never searches a byte twice: after a
+// search that found none, the next starts where that one could no longer
+// find a closer.
+func TestAhead(t *testing.T) {
+	var a scan.Ahead
+	closer := []byte("</v>")
+	in := []byte("abc</v>de</")
+	if got := a.Find(in, 0, closer); got != 3 {
+		t.Fatalf("Find = %d, want 3", got)
+	}
+	if got := a.Find(in[7:], 7, closer); got != -1 {
+		t.Fatalf("no closer after 7: Find = %d, want -1", got)
+	}
+	// The input goes on ("v>" completes the cut closer): the search starts
+	// at the cut-off closer's '<', not before.
+	more := []byte("</v>x")
+	if got := a.Find(append([]byte("de</"), "v>x"...), 7, closer); got != 2 {
+		t.Fatalf("closer cut by the last data: Find = %d, want 2", got)
+	}
+	if got := a.Find(more[4:], 100, closer); got != -1 {
+		t.Fatalf("Find = %d, want -1", got)
+	}
+	// Bytes already searched are not searched again: a closer placed there
+	// since (it cannot be, in a stream; here it shows the search skips them)
+	// is not found.
+	if got := a.Find([]byte("</v></v>"), 97, closer); got != 4 {
+		t.Fatalf("search from the clear offset: Find = %d, want 4", got)
+	}
+}
+
+// Reserve grows the block once for what is to come, never past the limit.
+func TestBlockReserve(t *testing.T) {
+	var b scan.Block
+	b.Keep([]byte("ab"), 100)
+	b.Reserve(50, 100)
+	if c := cap(b.Bytes); c < 52 {
+		t.Fatalf("cap %d after Reserve(50), want at least 52", c)
+	}
+	before := &b.Bytes[:1][0]
+	b.Keep(make([]byte, 50), 100)
+	if &b.Bytes[0] != before {
+		t.Fatalf("the block grew again after Reserve")
+	}
+	var c scan.Block
+	c.Reserve(1<<30, 10)
+	if cap(c.Bytes) > 64 {
+		t.Fatalf("Reserve past the limit: cap %d", cap(c.Bytes))
+	}
+}
