@@ -231,7 +231,7 @@ func (p *parser) beginBody() {
 }
 
 // body is the bytes of the block's body so far.
-func (p *parser) body() []byte { return p.blk.Bytes[p.bodyOff:] }
+func (p *parser) body() []byte { return p.blk.Bytes[min(p.bodyOff, len(p.blk.Bytes)):] } // none once over the limit
 
 // bodySpan is the span of the block's body so far.
 func (p *parser) bodySpan() syntax.Span {
@@ -388,9 +388,10 @@ func (p *parser) jsonBytes(data []byte) int {
 		if !p.attempt() {
 			p.toText()
 		} else {
-			p.errCode, p.errMsg = p.cs.js.Err().Code(), "invalid JSON at "+scan.Advance(p.bodyAt, p.body()).String()+": "+p.cs.js.Err().Msg()
-			if p.blk.Over {
+			if p.blk.Over { // its bytes are dropped: no position within it to give
 				p.errCode, p.errMsg = syntax.CodeOverLimit, "call longer than the limit, and invalid JSON"
+			} else {
+				p.errCode, p.errMsg = p.cs.js.Err().Code(), "invalid JSON at "+scan.Advance(p.bodyAt, p.body()).String()+": "+p.cs.js.Err().Msg()
 			}
 			p.state = stSwallow
 		}
