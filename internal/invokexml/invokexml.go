@@ -79,6 +79,7 @@ type Reader struct {
 	invokes   int        // invokes seen in the section
 	paramAttr string     // " name=" after Param: the structural look-ahead
 	paramEnd  []byte     // Tags.ParamEnd
+	invokeEnd []byte     // Tags.InvokeEnd
 	ahead     scan.Ahead // finds a value's closer in the data at hand
 
 	// The open invoke.
@@ -109,7 +110,7 @@ type Reader struct {
 
 // Init prepares r for the syntax whose core is c.
 func (r *Reader) Init(c *scan.Core, tags Tags) {
-	*r = Reader{c: c, tags: tags, paramAttr: tags.Param + " name=", paramEnd: []byte(tags.ParamEnd)}
+	*r = Reader{c: c, tags: tags, paramAttr: tags.Param + " name=", paramEnd: []byte(tags.ParamEnd), invokeEnd: []byte(tags.InvokeEnd)}
 }
 
 // Open starts a section whose opener (open) was just consumed; it started
@@ -350,8 +351,11 @@ func (r *Reader) inValue(data []byte, eof bool) int {
 		if len(r.blk.Bytes) == r.valIdx && len(data) > cap(r.blk.Bytes)-len(r.blk.Bytes) {
 			// The value starts: when its closer is at hand, the block
 			// grows once for it (a 300 KB value grew it by doubling, from
-			// 18 KB to 728 KB, 1.6 MB allocated in all).
-			if k := r.ahead.Find(data, r.c.Offset(), r.paramEnd); k > 0 {
+			// 18 KB to 728 KB, 1.6 MB allocated in all). The closer found
+			// is the value's own unless the invoke's closer comes first
+			// (the value then ends there; that search stops at the first
+			// one, within the value's bytes).
+			if k := r.ahead.Find(data, r.c.Offset(), r.paramEnd); k > 0 && bytes.Index(data[:k], r.invokeEnd) < 0 {
 				r.blk.Reserve(k+len(r.paramEnd)+256, r.c.Options().BlockLimit()) // and the closers after it
 			}
 		}

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"runtime"
+	"slices"
 	"strings"
 	"testing"
 
@@ -130,5 +132,35 @@ func TestValueReadPastTheLimitInWindows(t *testing.T) {
 	}
 	if calls == 0 || over == 0 {
 		t.Fatalf("%d calls and %d over_limit errors: the values do not reach across the limit", calls, over)
+	}
+}
+
+// A raw string that a block's closer cuts off is not given room for a
+// <|"|> that comes much later (another call's), and a large buffer of a
+// failed value is not handed to the next call: a review found 4 MB
+// reserved for "x" and then carried by the next call's Args.
+func TestStringNotSizedFromAnotherCloser(t *testing.T) {
+	prose := bytes.Repeat([]byte("Some prose after the call, with a < or two.\n"), 4<<20/44)
+	in := slices.Concat([]byte(`<|tool_call>call:f{a:<|"|>x<tool_call|>`), prose, []byte(`<|tool_call>call:g{a:<|"|>y<|"|>}<tool_call|>`))
+	var args []byte
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	p := gemma.Syntax.New(func(e syntax.Event) {
+		if e.Type == syntax.Call && e.Name == "g" {
+			args = e.Args
+		}
+	}, syntax.Options{})
+	p.Write(in)
+	p.Close()
+	runtime.ReadMemStats(&after)
+	if string(args) != `{"a":"y"}` {
+		t.Fatalf("call g has args %s, want {\"a\":\"y\"}", args)
+	}
+	if cap(args) > 64<<10 {
+		t.Errorf("call g's Args hold %d bytes of capacity", cap(args))
+	}
+	// The prose's own cost: its text run and its event's string.
+	if got, limit := after.TotalAlloc-before.TotalAlloc, uint64(5*len(in)/2); got > limit {
+		t.Errorf("parsing %d bytes allocated %d, more than %d", len(in), got, limit)
 	}
 }

@@ -60,7 +60,11 @@ const (
 )
 
 func (v *value) reset(depth int, closers []string) {
-	*v = value{out: v.out[:0], stack: v.stack[:0], tmp: v.tmp[:0], depth: depth, closers: closers, ahead: v.ahead}
+	out := v.out[:0]
+	if cap(out) > 64<<10 {
+		out = nil // a failed value's large buffer is not handed to the next call's event
+	}
+	*v = value{out: out, stack: v.stack[:0], tmp: v.tmp[:0], depth: depth, closers: closers, ahead: v.ahead}
 }
 
 func (v *value) fail(msg string) int {
@@ -292,6 +296,19 @@ func (v *value) valueDone() {
 	v.st = vsAfter
 }
 
+// closedBefore reports whether one of the block's closers stands in b: a
+// string whose text holds one is not closed (see gstring), and the <|"|>
+// after it is not its own. Each search stops at the first closer, within
+// the string's bytes.
+func (v *value) closedBefore(b []byte) bool {
+	for _, m := range v.closers {
+		if bytes.Contains(b, []byte(m)) {
+			return true
+		}
+	}
+	return false
+}
+
 // gstring reads the inside of a <|"|> string up to its closing <|"|>.
 // data starts at offset off in the input.
 func (v *value) gstring(data []byte, off int64, eof bool) int {
@@ -299,7 +316,7 @@ func (v *value) gstring(data []byte, off int64, eof bool) int {
 		// When the closer is at hand, the JSON is sized once for the
 		// string and some escapes (a 300 KB string grew it by doubling,
 		// from 48 KB to 728 KB, 1.6 MB allocated in all).
-		if k := v.ahead.Find(data, off, strTagBytes); k > 0 {
+		if k := v.ahead.Find(data, off, strTagBytes); k > 0 && !v.closedBefore(data[:k]) {
 			v.out = room(v.out, k+k/8+64) // and the punctuation after it
 		}
 	}

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"runtime"
+	"slices"
 	"testing"
 
 	"github.com/toolparse/toolparse/syntax"
@@ -85,5 +87,29 @@ func BenchmarkCallScaling(b *testing.B) {
 	for _, size := range []int{30 << 10, 300 << 10, 3 << 20} {
 		msg, _ := bigCall(size)
 		b.Run(fmt.Sprintf("%dKB/chunk4", size>>10), func(b *testing.B) { benchParse(b, msg, 4, syntax.EventMode) })
+	}
+}
+
+// allocated returns the bytes allocated while in is parsed whole.
+func allocated(in []byte) uint64 {
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	p := minimax.Syntax.New(func(syntax.Event) {}, syntax.Options{})
+	p.Write(in)
+	p.Close()
+	runtime.ReadMemStats(&after)
+	return after.TotalAlloc - before.TotalAlloc
+}
+
+// A value that the invoke's closer ends is not given room for a
+// </parameter> that comes much later, outside its call: the block is sized
+// from a closer only when it is the value's own (a review found 4 MB
+// reserved, and kept, for a 1-byte value).
+func TestValueNotSizedFromAnotherCloser(t *testing.T) {
+	prose := bytes.Repeat([]byte("Some prose after the call, with a < or two.\n"), 4<<20/44)
+	in := slices.Concat([]byte(`<minimax:tool_call><invoke name="f"><parameter name="a">x</invoke></minimax:tool_call>`), prose, []byte("</parameter>"))
+	// The prose's own cost: its text run and its event's string.
+	if got, limit := allocated(in), uint64(5*len(in)/2); got > limit {
+		t.Errorf("parsing %d bytes allocated %d, more than %d", len(in), got, limit)
 	}
 }

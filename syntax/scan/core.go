@@ -735,8 +735,11 @@ func (b *Block) Reserve(n, limit int) {
 
 // Ahead finds a value's closer in the bytes at hand, so that a reader can
 // size what it builds (Block.Reserve) when the whole value has come in one
-// Write. It searches each byte at most once, however many values find no
-// closer: bytes searched without finding one are not searched again.
+// Write. It searches each byte at most once, however many values search:
+// a search starts where the last one found its closer, or gave up. (Many
+// values that end otherwise, before a distant closer, searched up to it
+// each until a review found it: quadratic.) A reader checks that the
+// closer found is its value's own before it sizes anything from it.
 type Ahead struct {
 	clear int64 // the input before this offset holds no closer that starts there
 }
@@ -749,9 +752,10 @@ func (a *Ahead) Find(data []byte, off int64, closer []byte) int {
 		return -1
 	}
 	if i := bytes.Index(data[from:], closer); i >= 0 {
+		a.clear = off + from + int64(i) // the first closer: none starts before it
 		return int(from) + i
 	}
-	a.clear = off + int64(len(data)-len(closer)+1) // a closer may start in the last bytes, cut off
+	a.clear = max(a.clear, off+int64(len(data)-len(closer)+1)) // a closer may start in the last bytes, cut off
 	return -1
 }
 

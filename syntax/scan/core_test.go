@@ -97,6 +97,15 @@ func TestAhead(t *testing.T) {
 	if got := a.Find([]byte("</v></v>"), 97, closer); got != 4 {
 		t.Fatalf("search from the clear offset: Find = %d, want 4", got)
 	}
+	// Nor the bytes before a closer found: values that end before it (the
+	// reader sees they are not its own) search from it, not up to it again.
+	var b scan.Ahead
+	if got := b.Find([]byte("x</i>x</i>y</v>"), 0, closer); got != 11 {
+		t.Fatalf("Find = %d, want 11", got)
+	}
+	if got := b.Find([]byte("x</v>y</v>"), 5, closer); got != 6 {
+		t.Fatalf("a later value before the closer found: Find = %d, want 6 (from the closer found, at 11)", got)
+	}
 }
 
 // Reserve grows the block once for what is to come, never past the limit.

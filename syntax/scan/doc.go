@@ -23,7 +23,8 @@
 // step needs: matching a marker that may be cut by the chunk boundary
 // ([MatchPrefix], [PartialSuffix]), passing over text ([TextUntil],
 // [Core.TextBefore], [Core.Inside]), keeping a block's bytes up to the limit
-// ([Block]) and positions ([Advance]).
+// ([Block]; [Ahead] and [Block.Reserve] size it once when a value's closer
+// is already at hand) and positions ([Advance]).
 //
 // Events are delivered synchronously, from inside Write and Close. A
 // handler's call to Write or Close on the parser that is calling it does
