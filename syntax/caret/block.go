@@ -369,6 +369,7 @@ func parseBlock(ps *params.Params, content []byte, body syntax.Pos) ([]byte, *bl
 	return args, err
 }
 
+// readBlock is parseBlock, which empties ps when it fails.
 func readBlock(ps *params.Params, content []byte, body syntax.Pos) ([]byte, *blockError) {
 	h := header{body: body, ps: ps, src: content}
 	hint(h.ps, content)
