@@ -355,7 +355,7 @@ func (r *Reader) inValue(data []byte, eof bool) int {
 			// is the value's own unless the invoke's closer comes first
 			// (the value then ends there; that search stops at the first
 			// one, within the value's bytes).
-			if k := r.ahead.Find(data, r.c.Offset(), r.paramEnd); k > 0 && bytes.Index(data[:k], r.invokeEnd) < 0 {
+			if k := r.ahead.Find(data, r.c.Offset(), r.paramEnd); k > 0 && !bytes.Contains(data[:k], r.invokeEnd) {
 				r.blk.Reserve(k+len(r.paramEnd)+256, r.c.Options().BlockLimit()) // and the closers after it
 			}
 		}
