@@ -141,26 +141,30 @@ func TestValueReadPastTheLimitInWindows(t *testing.T) {
 // reserved for "x" and then carried by the next call's Args.
 func TestStringNotSizedFromAnotherCloser(t *testing.T) {
 	prose := bytes.Repeat([]byte("Some prose after the call, with a < or two.\n"), 4<<20/44)
-	in := slices.Concat([]byte(`<|tool_call>call:f{a:<|"|>x<tool_call|>`), prose, []byte(`<|tool_call>call:g{a:<|"|>y<|"|>}<tool_call|>`))
-	var args []byte
-	var before, after runtime.MemStats
-	runtime.ReadMemStats(&before)
-	p := gemma.Syntax.New(func(e syntax.Event) {
-		if e.Type == syntax.Call && e.Name == "g" {
-			args = e.Args
-		}
-	}, syntax.Options{})
-	p.Write(in)
-	p.Close()
-	runtime.ReadMemStats(&after)
+	parse := func(last string) (args []byte, allocated uint64) {
+		in := slices.Concat([]byte(`<|tool_call>call:f{a:<|"|>x<tool_call|>`), prose, []byte(last))
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		p := gemma.Syntax.New(func(e syntax.Event) {
+			if e.Type == syntax.Call && e.Name == "g" {
+				args = e.Args
+			}
+		}, syntax.Options{})
+		p.Write(in)
+		p.Close()
+		runtime.ReadMemStats(&after)
+		return args, after.TotalAlloc - before.TotalAlloc
+	}
+	args, got := parse(`<|tool_call>call:g{a:<|"|>y<|"|>}<tool_call|>`)
 	if string(args) != `{"a":"y"}` {
 		t.Fatalf("call g has args %s, want {\"a\":\"y\"}", args)
 	}
 	if cap(args) > 64<<10 {
 		t.Errorf("call g's Args hold %d bytes of capacity", cap(args))
 	}
-	// The prose's own cost: its text run and its event's string.
-	if got, limit := after.TotalAlloc-before.TotalAlloc, uint64(5*len(in)/2); got > limit {
-		t.Errorf("parsing %d bytes allocated %d, more than %d", len(in), got, limit)
+	// The distant <|"|> costs nothing beyond the prose's own cost (which
+	// the race detector's build makes larger).
+	if _, without := parse(`<|tool_call>call:g{a:5}<tool_call|>`); got > without+uint64(len(prose)/8) {
+		t.Errorf("parsing %d bytes of prose allocated %d, %d with no raw string after it", len(prose), got, without)
 	}
 }

@@ -107,9 +107,11 @@ func allocated(in []byte) uint64 {
 // reserved, and kept, for a 1-byte value).
 func TestValueNotSizedFromAnotherCloser(t *testing.T) {
 	prose := bytes.Repeat([]byte("Some prose after the call, with a < or two.\n"), 4<<20/44)
-	in := slices.Concat([]byte(`<minimax:tool_call><invoke name="f"><parameter name="a">x</invoke></minimax:tool_call>`), prose, []byte("</parameter>"))
-	// The prose's own cost: its text run and its event's string.
-	if got, limit := allocated(in), uint64(5*len(in)/2); got > limit {
-		t.Errorf("parsing %d bytes allocated %d, more than %d", len(in), got, limit)
+	base := slices.Concat([]byte(`<minimax:tool_call><invoke name="f"><parameter name="a">x</invoke></minimax:tool_call>`), prose)
+	in := slices.Concat(base, []byte("</parameter>"))
+	// The distant closer costs nothing beyond the prose's own cost (which
+	// the race detector's build makes larger).
+	if got, without := allocated(in), allocated(base); got > without+uint64(len(in)/8) {
+		t.Errorf("parsing %d bytes allocated %d, %d without the closer after the prose", len(in), got, without)
 	}
 }
