@@ -18,6 +18,7 @@ var (
 	elements   = jsonscan.Elements   // the elements of a valid raw array, in order
 	unquote    = jsonscan.Unquote    // a raw JSON string's text
 	compact    = jsonscan.Compact    // a raw value without insignificant white space
+	jsonEqual  = jsonscan.Equal      // two valid raw values equal as JSON Schema compares them: numbers by value, objects whatever the order of their members
 )
 
 // checkJSON reports whether raw is exactly one JSON value (white space

@@ -3,7 +3,6 @@ package schema
 import (
 	"encoding/json"
 	"fmt"
-	"math/big"
 	"strconv"
 	"strings"
 )
@@ -277,68 +276,4 @@ func inEnum(enum []json.RawMessage, v []byte) bool {
 		}
 	}
 	return false
-}
-
-// jsonEqual reports whether two valid raw values are equal as JSON Schema
-// compares them: numbers by value, objects whatever the order of their members.
-func jsonEqual(a, b []byte) bool {
-	a, b = trimSpace(a), trimSpace(b)
-	ka, kb := rawType(a), rawType(b)
-	if ka == "integer" {
-		ka = "number"
-	}
-	if kb == "integer" {
-		kb = "number"
-	}
-	if ka != kb {
-		return false
-	}
-	switch ka {
-	case "number":
-		ra, okA := new(big.Rat).SetString(string(a))
-		rb, okB := new(big.Rat).SetString(string(b))
-		return okA && okB && ra.Cmp(rb) == 0
-	case "string":
-		sa, _ := unquote(a)
-		sb, _ := unquote(b)
-		return sa == sb
-	case "array":
-		var ea, eb [][]byte
-		elements(a, func(e []byte, _ int) bool { ea = append(ea, e); return true })
-		elements(b, func(e []byte, _ int) bool { eb = append(eb, e); return true })
-		if len(ea) != len(eb) {
-			return false
-		}
-		for i := range ea {
-			if !jsonEqual(ea[i], eb[i]) {
-				return false
-			}
-		}
-		return true
-	case "object":
-		ma, mb := map[string][]byte{}, map[string][]byte{}
-		members(a, func(k string, v []byte) bool {
-			if _, dup := ma[k]; !dup {
-				ma[k] = v
-			}
-			return true
-		})
-		members(b, func(k string, v []byte) bool {
-			if _, dup := mb[k]; !dup {
-				mb[k] = v
-			}
-			return true
-		})
-		if len(ma) != len(mb) {
-			return false
-		}
-		for k, va := range ma {
-			vb, ok := mb[k]
-			if !ok || !jsonEqual(va, vb) {
-				return false
-			}
-		}
-		return true
-	}
-	return string(a) == string(b) // true, false, null
 }

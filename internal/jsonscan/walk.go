@@ -2,6 +2,7 @@ package jsonscan
 
 import (
 	"bytes"
+	"math/big"
 	"unicode/utf16"
 	"unicode/utf8"
 	"unsafe"
@@ -232,7 +233,7 @@ func Unquote(raw []byte) (s string, ok bool) {
 		return "", false
 	}
 	inner := raw[1 : len(raw)-1]
-	if plain(inner) {
+	if Plain(inner) {
 		return string(inner), true
 	}
 	out, ok := appendUnquoted(make([]byte, 0, len(inner)), inner)
@@ -252,7 +253,7 @@ func AppendUnquote(dst, raw []byte) ([]byte, bool) {
 		return dst, false
 	}
 	inner := raw[1 : len(raw)-1]
-	if plain(inner) {
+	if Plain(inner) {
 		return append(dst, inner...), true
 	}
 	out, ok := appendUnquoted(dst, inner)
@@ -334,9 +335,10 @@ func appendText(out, p []byte) []byte {
 	return out
 }
 
-// plain reports whether inner, a JSON string without its quotes, decodes
-// to itself: no escape, valid UTF-8.
-func plain(inner []byte) bool {
+// Plain reports whether inner, a JSON string without its quotes, decodes
+// to itself (no escape, valid UTF-8): Unquote would give its bytes as they
+// are.
+func Plain(inner []byte) bool {
 	return bytes.IndexByte(inner, '\\') < 0 && utf8.Valid(inner)
 }
 
@@ -425,4 +427,70 @@ func Whole(b []byte, depth int) ([]byte, bool) {
 		js.End() // a number at the end completes here
 	}
 	return b, js.Done() && n == len(b)
+}
+
+// Equal reports whether a and b, valid JSON values, are the same value:
+// numbers equal as decimals (1.50 and 1.5, 1e2 and 100), strings once
+// decoded (\u00e9 and é), objects whatever the order of their members (a
+// key given twice counts the first time), arrays element by element.
+func Equal(a, b []byte) bool {
+	a, b = TrimSpace(a), TrimSpace(b)
+	ka, kb := Kind(a), Kind(b)
+	if isNumberKind(ka) && isNumberKind(kb) {
+		if string(a) == string(b) {
+			return true
+		}
+		ra, okA := new(big.Rat).SetString(string(a))
+		rb, okB := new(big.Rat).SetString(string(b))
+		return okA && okB && ra.Cmp(rb) == 0
+	}
+	if ka != kb {
+		return false
+	}
+	switch ka {
+	case '"':
+		sa, _ := Unquote(a)
+		sb, _ := Unquote(b)
+		return sa == sb
+	case '[':
+		var ea, eb [][]byte
+		Elements(a, func(e []byte, _ int) bool { ea = append(ea, e); return true })
+		Elements(b, func(e []byte, _ int) bool { eb = append(eb, e); return true })
+		if len(ea) != len(eb) {
+			return false
+		}
+		for i := range ea {
+			if !Equal(ea[i], eb[i]) {
+				return false
+			}
+		}
+		return true
+	case '{':
+		ma, mb := firstMembers(a), firstMembers(b)
+		if len(ma) != len(mb) {
+			return false
+		}
+		for k, va := range ma {
+			vb, ok := mb[k]
+			if !ok || !Equal(va, vb) {
+				return false
+			}
+		}
+		return true
+	}
+	return string(a) == string(b) // true, false, null
+}
+
+func isNumberKind(k byte) bool { return k == '-' || '0' <= k && k <= '9' }
+
+// firstMembers is the members of obj by key, the first of a key given twice.
+func firstMembers(obj []byte) map[string][]byte {
+	m := map[string][]byte{}
+	Members(obj, func(k string, v []byte) bool {
+		if _, dup := m[k]; !dup {
+			m[k] = v
+		}
+		return true
+	})
+	return m
 }

@@ -111,3 +111,27 @@ func TestSkipperCutString(t *testing.T) {
 		t.Errorf("after walking the bytes cut after an escaped quote: end %d, want %d", got, want)
 	}
 }
+
+// Equal compares values, not their text.
+func TestEqual(t *testing.T) {
+	for _, c := range []struct {
+		a, b string
+		want bool
+	}{
+		{`{"a":1,"b":[1.50,"é"]}`, ` { "b" : [ 1.5 , "\u00e9" ] , "a" : 1e0 } `, true},
+		{`{"a":1,"a":2}`, `{"a":1}`, true}, // a key given twice counts the first time
+		{`{"a":1,"a":2}`, `{"a":2}`, false},
+		{`{"a":1}`, `{"a":1,"b":null}`, false},
+		{`[1,2]`, `[2,1]`, false},
+		{`-0`, `0`, true},
+		{`1e10000000`, `1e10000000`, true}, // past big.Rat's exponents: the same text
+		{`"1"`, `1`, false},
+		{`true`, `false`, false},
+		{`null`, `null`, true},
+		{`"a\/b"`, `"a/b"`, true},
+	} {
+		if got := Equal([]byte(c.a), []byte(c.b)); got != c.want {
+			t.Errorf("Equal(%s, %s) = %v, want %v", c.a, c.b, got, c.want)
+		}
+	}
+}

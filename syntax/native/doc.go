@@ -157,7 +157,7 @@
 // whole (a Responses stream's done events, a server that follows string
 // pieces with an object), or whole twice — make a call when the two are
 // the same JSON value (escapes, number forms, member order and white space
-// aside); when the pieces came, they are the call's args, as token mode
+// aside; a key given twice counts the first time); when the pieces came, they are the call's args, as token mode
 // streamed them. An empty object beside other arguments is a placeholder
 // (a first chunk's "arguments":{}). Two that differ make the call a
 // malformed error whose raw is the pieces (or the first whole arguments),

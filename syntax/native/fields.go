@@ -1,10 +1,8 @@
 package native
 
 import (
-	"bytes"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/toolparse/toolparse/internal/jsonscan"
 )
@@ -102,7 +100,7 @@ func (f fields) str(key string) (string, bool) {
 	v := f.get(key)
 	f.expect(key, v, '"')
 	if f.p != nil && len(v) >= 2 && len(v) <= maxWord+2 && v[0] == '"' {
-		if inner := v[1 : len(v)-1]; bytes.IndexByte(inner, '\\') < 0 && utf8.Valid(inner) { // what Unquote would give
+		if inner := v[1 : len(v)-1]; jsonscan.Plain(inner) { // what Unquote would give
 			return f.p.word(inner), true
 		}
 	}

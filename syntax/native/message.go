@@ -3,9 +3,7 @@ package native
 import (
 	"bytes"
 	"cmp"
-	"encoding/json"
 	"fmt"
-	"math/big"
 	"strconv"
 	"unsafe"
 
@@ -426,7 +424,9 @@ func (c *call) finalArgs(maxDepth int) ([]byte, syntax.Code, string) {
 
 // agrees reports whether text is the call's arguments given whole: the same
 // bytes (a Responses stream's done events repeat its deltas), the same once
-// compacted, or the same JSON value written otherwise (sameJSON).
+// compacted, or the same JSON value written otherwise (jsonscan.Equal: a
+// server that re-serialises arguments may escape other characters, write
+// numbers otherwise or order members otherwise).
 func (c *call) agrees(text []byte, maxDepth int) bool {
 	text = jsonscan.TrimSpace(text)
 	if bytes.Equal(text, jsonscan.TrimSpace(c.whole)) {
@@ -436,59 +436,7 @@ func (c *call) agrees(text []byte, maxDepth int) bool {
 		return false
 	}
 	args, _, problem := checkArgs(text, maxDepth)
-	return problem == "" && (bytes.Equal(args, c.final) || sameJSON(args, c.final))
-}
-
-// sameJSON reports whether a and b, valid JSON, hold the same value once
-// decoded: a server that re-serialises arguments may escape other
-// characters (\u00e9, \u003c, \/), write numbers otherwise (1.50, 1.5) or
-// order members otherwise. Numbers are compared exactly, as decimals.
-func sameJSON(a, b []byte) bool {
-	decode := func(b []byte) (any, bool) {
-		d := json.NewDecoder(bytes.NewReader(b))
-		d.UseNumber()
-		var v any
-		return v, d.Decode(&v) == nil
-	}
-	va, oka := decode(a)
-	vb, okb := decode(b)
-	return oka && okb && sameValue(va, vb)
-}
-
-func sameValue(a, b any) bool {
-	switch a := a.(type) {
-	case map[string]any:
-		b, ok := b.(map[string]any)
-		if !ok || len(a) != len(b) {
-			return false
-		}
-		for k, v := range a {
-			if w, ok := b[k]; !ok || !sameValue(v, w) {
-				return false
-			}
-		}
-		return true
-	case []any:
-		b, ok := b.([]any)
-		if !ok || len(a) != len(b) {
-			return false
-		}
-		for i := range a {
-			if !sameValue(a[i], b[i]) {
-				return false
-			}
-		}
-		return true
-	case json.Number:
-		b, ok := b.(json.Number)
-		if !ok {
-			return false
-		}
-		x, okx := new(big.Rat).SetString(string(a))
-		y, oky := new(big.Rat).SetString(string(b))
-		return a == b || okx && oky && x.Cmp(y) == 0
-	}
-	return a == b // strings, booleans, null
+	return problem == "" && (bytes.Equal(args, c.final) || jsonscan.Equal(args, c.final))
 }
 
 // emptyObject reports whether b is the JSON object {} (white space aside).
