@@ -1,6 +1,7 @@
 package native
 
 import (
+	"slices"
 	"strconv"
 
 	"github.com/toolparse/toolparse/internal/jsonscan"
@@ -421,7 +422,7 @@ func (p *parser) fast(raw []byte, span syntax.Span) bool {
 
 // decode decodes v, a string (or absent or null), into buf, reused.
 func decode(buf *[]byte, v []byte) []byte {
-	*buf, _ = jsonscan.AppendUnquote((*buf)[:0], nul(v))
+	*buf, _ = jsonscan.AppendUnquote(slices.Grow((*buf)[:0], len(v)), nul(v)) // grown once: a whole call's arguments may be long
 	return *buf
 }
 

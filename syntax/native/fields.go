@@ -107,6 +107,22 @@ func (f fields) str(key string) (string, bool) {
 	return jsonscan.Unquote(v)
 }
 
+// text returns key's value when it is a string, decoded into the parser's
+// scratch buffer: valid until the next decode, so for a value that is
+// copied at once (a call's arguments, which addArgs and setWhole copy).
+func (f fields) text(key string) ([]byte, bool) {
+	v := f.get(key)
+	f.expect(key, v, '"')
+	if jsonscan.Kind(v) != '"' {
+		return nil, false
+	}
+	if f.p == nil {
+		s, ok := jsonscan.Unquote(v)
+		return []byte(s), ok
+	}
+	return decode(&f.p.sText, v), true
+}
+
 // maxWord is the longest string word keeps.
 const maxWord = 24
 

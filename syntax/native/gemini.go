@@ -18,7 +18,7 @@ func (p *parser) geminiCall(fc fields, span syntax.Span) {
 	c := p.msg.gemini
 	if c == nil && !cont && !fc.has("partialArgs") { // a call given whole
 		c = p.callFor("gemini:"+strconv.Itoa(p.msg.seen), fc.s("id"), fc.s("name"), span)
-		p.setWhole(c, fc.get("args"))
+		p.setValue(c, fc.get("args"))
 		p.completeCall(c, "")
 		return
 	}
@@ -40,7 +40,7 @@ func (p *parser) geminiCall(fc fields, span syntax.Span) {
 		p.partialArg(c, p.object(raw))
 	}
 	if args := fc.get("args"); args != nil && jsonscan.Kind(args) != 'n' {
-		p.setWhole(c, args) // checked against the partialArgs at the close, if any
+		p.setValue(c, args) // checked against the partialArgs at the close, if any
 	}
 	if !cont {
 		p.msg.gemini = nil

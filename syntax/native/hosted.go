@@ -111,10 +111,10 @@ func (p *parser) responsesItem(it fields, key string, span syntax.Span, now bool
 		if jsonscan.Kind(it.get("input")) == '"' {
 			p.setWhole(c, append(append([]byte(`{"input":`), jsonscan.Compact(it.get("input"))...), '}'))
 		} else {
-			p.setWhole(c, it.get("input")) // not a string: reported as arguments that are not an object
+			p.setValue(c, it.get("input")) // not a string: reported as arguments that are not an object
 		}
 	} else {
-		p.setWhole(c, it.get(field))
+		p.setValue(c, it.get(field))
 	}
 	if c.whole == nil {
 		p.setWhole(c, []byte("null"))
@@ -133,10 +133,10 @@ func (p *parser) hostedItem(it fields, typ, key string, req []string, span synta
 	if typ == "mcp_call" {
 		// The MCP tool's own arguments, a JSON string, are the args.
 		if jsonscan.Kind(it.get("arguments")) == '"' {
-			args, _ := it.str("arguments")
-			p.setWhole(c, []byte(args))
+			args, _ := it.text("arguments")
+			p.setWhole(c, args)
 		} else {
-			p.setWhole(c, it.get("arguments")) // not a string: read as the arguments themselves
+			p.setValue(c, it.get("arguments")) // not a string: read as the arguments themselves
 		}
 		skip = func(k string) bool {
 			return k == "id" || k == "type" || k == "status" || k == "arguments" || k == "name"

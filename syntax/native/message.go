@@ -96,7 +96,15 @@ func (p *parser) overOpen(what string) string {
 // whole arguments sent again must agree with the first (see agrees); when
 // they do not, the first are kept, still counted against the limit, for
 // the error the call becomes.
-func (p *parser) setWhole(c *call, raw []byte) {
+func (p *parser) setWhole(c *call, raw []byte) { p.setArgs(c, raw, false) }
+
+// setValue is setWhole for arguments that are a value of the document
+// being read, as they are (an object, or a value of another type to report):
+// the document's scan has checked them already, to a depth beyond theirs,
+// so an object is only compacted, not scanned again.
+func (p *parser) setValue(c *call, raw []byte) { p.setArgs(c, raw, true) }
+
+func (p *parser) setArgs(c *call, raw []byte, checked bool) {
 	if c.whole != nil && raw != nil {
 		switch {
 		case emptyObject(raw):
@@ -124,7 +132,14 @@ func (p *parser) setWhole(c *call, raw []byte) {
 	// the open calls may hold is then at most twice the limit, and which
 	// calls fit it does not depend on when the compacting is done.
 	if text := jsonscan.TrimSpace(raw); len(text) > 0 {
-		if args, _, problem := checkArgs(text, p.Options().DepthLimit()); problem == "" {
+		var args []byte
+		problem := ""
+		if checked && text[0] == '{' {
+			args = jsonscan.Compact(text)
+		} else {
+			args, _, problem = checkArgs(text, p.Options().DepthLimit())
+		}
+		if problem == "" {
 			c.final = args
 			if len(args) == len(raw) {
 				c.whole = args // the same bytes: compacting only drops white space
@@ -263,12 +278,18 @@ func callAt[T text](p *parser, key, id, name T, span syntax.Span) *call {
 
 // addArgs appends an argument fragment. A fragment that repeats all the
 // arguments so far, once they are complete JSON, is a resend and is ignored.
+//
+// Token mode scans the fragments as they come, to stream them compacted
+// and to stop at the end of the JSON value. Event mode only keeps them:
+// finalArgs checks and compacts them once, at the call's end (a scan here
+// as well was a third pass over a whole response's arguments, after the
+// document's and before the call's).
 func (p *parser) addArgs(c *call, frag []byte, span syntax.Span) {
 	c.span.End = span.End
 	if len(frag) == 0 || c.tooLong {
 		return
 	}
-	if c.js.Done() && bytes.Equal(frag, c.args) {
+	if bytes.Equal(frag, c.args) && p.argsComplete(c) {
 		return
 	}
 	if len(c.args)+len(frag) > p.Options().BlockLimit() {
@@ -282,7 +303,10 @@ func (p *parser) addArgs(c *call, frag []byte, span syntax.Span) {
 		return
 	}
 	c.args = scan.Append(c.args, frag)
-	stream := p.Options().Mode == syntax.TokenMode && c.name != "" && !c.trailing && !c.hosted
+	if p.Options().Mode != syntax.TokenMode {
+		return
+	}
+	stream := c.name != "" && !c.trailing && !c.hosted
 	if stream && !c.started {
 		c.started = true
 		p.Emit(syntax.Event{Type: syntax.Call, Partial: true, Name: c.name, ID: c.id, Index: c.index, Span: span})
@@ -400,6 +424,18 @@ func (c *call) label() string {
 		return c.name
 	}
 	return "at " + c.key
+}
+
+// argsComplete reports whether c's arguments so far hold a whole JSON
+// value (and perhaps more after it). Token mode's scanner knows; event mode
+// scans them now, which it does only when a fragment repeats them all.
+func (p *parser) argsComplete(c *call) bool {
+	if p.Options().Mode == syntax.TokenMode {
+		return c.js.Done()
+	}
+	js := jsonscan.NewJSON(p.Options().DepthLimit())
+	js.Scan(c.args)
+	return js.Done()
 }
 
 // finalArgs returns the call's arguments as a compact JSON object, or a

@@ -388,7 +388,16 @@ func (p *parser) docBytes(data []byte) int {
 		}
 	}
 	n := p.js.Scan(data[:lim])
-	p.doc.Keep(data[:n], p.Options().BlockLimit())
+	doc := data[:n]
+	if p.doc.Len == 0 && p.js.Done() && n <= p.Options().BlockLimit() {
+		// The document began and ended in the bytes at hand: it is read
+		// where it is, not copied into doc first (a whole response is
+		// one Write in one piece).
+		p.doc.Len = int64(n)
+	} else {
+		p.doc.Keep(doc, p.Options().BlockLimit())
+		doc = p.doc.Bytes
+	}
 	p.docEnd = p.Offset() + int64(n)
 	if !brk && !p.docBreak && p.lineEndAt(data[:n]) >= 0 {
 		p.docBreak = true
@@ -408,7 +417,7 @@ func (p *parser) docBytes(data []byte) int {
 			}
 			p.slab = p.slab[:0]
 			p.skip.Reset() // the document's buffer is reused
-			p.document(p.doc.Bytes, span)
+			p.document(doc, span)
 			p.reportTypes(span)
 		}
 	case p.js.Err() != nil:

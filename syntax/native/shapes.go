@@ -184,7 +184,7 @@ func (p *parser) wholeBlock(b fields, key string, span syntax.Span, complete boo
 	case "tool_use": // complete: emitted at its place among the blocks
 		c := p.callFor("block:"+key, b.s("id"), b.s("name"), span)
 		c.custom = b.boolean("custom")
-		p.setWhole(c, b.get("input"))
+		p.setValue(c, b.get("input"))
 		if len(c.whole) == 0 && !c.tooLong {
 			p.setWhole(c, []byte("{}"))
 		}
@@ -196,7 +196,7 @@ func (p *parser) wholeBlock(b fields, key string, span syntax.Span, complete boo
 	case "server_tool_use", "mcp_tool_use":
 		c := p.callFor("block:"+key, b.s("id"), b.s("name"), span)
 		c.hosted = true
-		p.setWhole(c, b.get("input"))
+		p.setValue(c, b.get("input"))
 		if len(c.whole) == 0 && !c.tooLong {
 			p.setWhole(c, []byte("{}"))
 		}
@@ -285,11 +285,10 @@ func (p *parser) ollama(d fields, span syntax.Span) {
 			c := p.callFor("ollama:"+strconv.Itoa(p.msg.seen), tc.s("id"), fn.s("name"), span)
 			switch args := fn.get("arguments"); jsonscan.Kind(args) {
 			case '"':
-				s, _ := jsonscan.Unquote(args)
-				p.addArgs(c, []byte(s), span)
+				p.addArgs(c, decode(&p.sText, args), span)
 			case 0:
 			default:
-				p.setWhole(c, args)
+				p.setValue(c, args)
 			}
 			p.completeCall(c, "")
 		}
@@ -321,13 +320,12 @@ func (p *parser) chatToolCall(tc fields, pos int, span syntax.Span) {
 	c := p.callFor("index:"+strconv.Itoa(idx), tc.s("id"), fn.s("name"), span)
 	switch args := fn.get("arguments"); jsonscan.Kind(args) {
 	case '"':
-		s, _ := jsonscan.Unquote(args)
-		p.addArgs(c, []byte(s), span)
+		p.addArgs(c, decode(&p.sText, args), span)
 	case '{':
-		p.setWhole(c, args) // some servers send the arguments as an object
+		p.setValue(c, args) // some servers send the arguments as an object
 	case 'n', 0:
 	default:
-		p.setWhole(c, args) // reported: arguments that are not an object
+		p.setValue(c, args) // reported: arguments that are not an object
 	}
 }
 
@@ -394,8 +392,8 @@ func (p *parser) anthropicEvent(d fields, typ string, span syntax.Span) {
 				p.Errorf(syntax.CodeMalformed, p.docStart, span, nil, "input_json_delta for content block %s, which did not start as tool_use", key[len("block:"):])
 				return
 			}
-			if frag, ok := delta.str("partial_json"); ok {
-				p.addArgs(c, []byte(frag), span)
+			if frag, ok := delta.text("partial_json"); ok {
+				p.addArgs(c, frag, span)
 			}
 		}
 	case "content_block_stop":
@@ -434,8 +432,8 @@ func (p *parser) responsesEvent(d fields, typ string, span syntax.Span) {
 		switch it := d.obj("item"); it.s("type") {
 		case "function_call":
 			c := p.callFor(respKey(it, outIdx, hasOut), it.s("call_id"), it.s("name"), span)
-			if args, ok := it.str("arguments"); ok {
-				p.addArgs(c, []byte(args), span)
+			if args, ok := it.text("arguments"); ok {
+				p.addArgs(c, args, span)
 			}
 		default:
 			p.responsesItemOpen(it, respKey(it, outIdx, hasOut), span)
@@ -446,12 +444,12 @@ func (p *parser) responsesEvent(d fields, typ string, span syntax.Span) {
 			p.Errorf(syntax.CodeMalformed, p.docStart, span, nil, "arguments delta for %s, which did not start as a function_call", key)
 			return
 		}
-		delta, _ := d.str("delta")
-		p.addArgs(c, []byte(delta), span)
+		delta, _ := d.text("delta")
+		p.addArgs(c, delta, span)
 	case "response.function_call_arguments.done":
 		if c := p.respCall(key, outIdx, hasOut); c != nil {
-			if args, ok := d.str("arguments"); ok {
-				p.setWhole(c, []byte(args))
+			if args, ok := d.text("arguments"); ok {
+				p.setWhole(c, args)
 				c.span.End = span.End
 			}
 		}
@@ -459,8 +457,8 @@ func (p *parser) responsesEvent(d fields, typ string, span syntax.Span) {
 		switch it := d.obj("item"); it.s("type") {
 		case "function_call":
 			c := p.callFor(respKey(it, outIdx, hasOut), it.s("call_id"), it.s("name"), span)
-			if args, ok := it.str("arguments"); ok {
-				p.setWhole(c, []byte(args))
+			if args, ok := it.text("arguments"); ok {
+				p.setWhole(c, args)
 			}
 			p.completeCall(c, "")
 		case "message", "reasoning": // their text came in deltas
@@ -534,8 +532,8 @@ func (p *parser) responsesOutput(items [][]byte, span syntax.Span, incomplete bo
 			}
 		case "function_call":
 			c := p.callFor("output:"+strconv.Itoa(i), it.s("call_id"), it.s("name"), span)
-			if args, ok := it.str("arguments"); ok {
-				p.setWhole(c, []byte(args))
+			if args, ok := it.text("arguments"); ok {
+				p.setWhole(c, args)
 			}
 			if !incomplete {
 				p.completeCall(c, "")
