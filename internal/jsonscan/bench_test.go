@@ -61,6 +61,28 @@ func BenchmarkScan(b *testing.B) {
 			}
 		}
 	})
+	// A string of 300 KB of prose without escapes (a model's text in a
+	// provider's document, a long argument): the scan's fast path for the
+	// plain bytes of a string.
+	prose := []byte(`{"content":"` + strings.Repeat("The quick brown fox jumps over the lazy dog. ", 7000) + `"}`)
+	b.Run("JSON.Scan/prose-string", func(b *testing.B) {
+		b.SetBytes(int64(len(prose)))
+		var s JSON
+		for b.Loop() {
+			s.Reset(syntax.DefaultMaxDepth)
+			if s.Scan(prose); !s.Done() {
+				b.Fatal(s.Err())
+			}
+		}
+	})
+	b.Run("encoding-json.Valid/prose-string", func(b *testing.B) {
+		b.SetBytes(int64(len(prose)))
+		for b.Loop() {
+			if !json.Valid(prose) {
+				b.Fatal("invalid")
+			}
+		}
+	})
 	b.Run("encoding-json.Decoder/chunk4", func(b *testing.B) {
 		b.SetBytes(int64(len(benchJSON)))
 		for b.Loop() {

@@ -1,6 +1,7 @@
 package jsonscan
 
 import (
+	"encoding/binary"
 	"fmt"
 	"strconv"
 
@@ -253,10 +254,21 @@ loop:
 		c := p[i]
 		switch s.state {
 		case jString:
-			// Fast path: skip the plain bytes of a string.
-			j := i
-			for j < len(p) && p[j] >= 0x20 && p[j] != '"' && p[j] != '\\' {
+			// Fast path: skip the plain bytes of a string; past eight
+			// of them, eight at a time while none ends it or escapes
+			// (a string dense with escapes, code in a JSON string in a
+			// JSON document, has runs too short to gain from words).
+			j, k := i, min(len(p), i+8)
+			for j < k && plainString[p[j]] {
 				j++
+			}
+			if j == i+8 {
+				for j+8 <= len(p) && !stopsString(binary.LittleEndian.Uint64(p[j:])) {
+					j += 8
+				}
+				for j < len(p) && plainString[p[j]] {
+					j++
+				}
 			}
 			if j > i {
 				i = j
@@ -555,4 +567,34 @@ func quoteChar(c byte) string {
 
 func isHex(c byte) bool {
 	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
+}
+
+// plainString holds the bytes that a JSON string holds as they are: not a
+// control byte, a quote or a backslash.
+var plainString = func() (t [256]bool) {
+	for b := 0x20; b < 256; b++ {
+		t[b] = b != '"' && b != '\\'
+	}
+	return t
+}()
+
+// stopsString reports whether one of the eight bytes of w (one per byte,
+// as loaded) is not a plain byte of a JSON string: a control byte (below
+// 0x20), a quote or a backslash. Bit tricks in the manner of "Bit Twiddling
+// Hacks" (Sean Eron Anderson, "determine if a word has a byte less than
+// n"): for each byte x, (x - n) & ^x & 0x80 is set when x < n ≤ 128 (a
+// borrow can set it in a higher byte too, but only above a byte that is
+// truly below n, so the word as a whole is told right); a byte equal to q
+// is one below 1 in w ^ q.
+func stopsString(w uint64) bool {
+	const (
+		ones  = 0x0101010101010101
+		highs = 0x8080808080808080
+	)
+	ctl := (w - 0x20*ones) & ^w
+	q := w ^ '"'*ones
+	bs := w ^ '\\'*ones
+	quote := (q - ones) & ^q
+	back := (bs - ones) & ^bs
+	return (ctl|quote|back)&highs != 0
 }

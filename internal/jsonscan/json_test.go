@@ -2,6 +2,7 @@ package jsonscan
 
 import (
 	"bytes"
+	"encoding/binary"
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
@@ -153,7 +154,9 @@ func TestWalk(t *testing.T) {
 
 // Unquote must decode exactly as encoding/json does.
 func FuzzUnquote(f *testing.F) {
-	for _, s := range []string{`"a"`, `"\u00e9\n\t\"\\\/"`, `"\ud83d\ude00"`, `"\ud83d x"`, `"\udc00"`, "\"\xff\xfe\"", `"é ✓"`, `"\u0000"`} {
+	for _, s := range []string{`"a"`, `"\u00e9\n\t\"\\\/"`, `"\ud83d\ude00"`, `"\ud83d x"`, `"\udc00"`, "\"\xff\xfe\"", `"é ✓"`, `"\u0000"`,
+		// Runs of eight and more bytes (read a word at a time) before and after escapes and text beyond ASCII.
+		`"abcdefghijklmnop\"qrstuvwxyz0123456789\\ABCDEFGHIJ"`, `"0123456789abcdefé0123456789abcdef\n01234567"`, "\"0123456789abcdef\xff0123456789abcdef\\t\""} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, raw []byte) {
@@ -451,5 +454,47 @@ func TestStringWaker(t *testing.T) {
 	}
 	if passed < 10000 || woke < 10000 {
 		t.Errorf("%d chunks passed, %d woke: the test checks too little of one side", passed, woke)
+	}
+}
+
+// TestStopsString holds stopsString to the byte-at-a-time rule: every byte
+// value at every place of a word of plain bytes, every pair of values at
+// two places (a borrow from one byte reaches the next), and random words.
+func TestStopsString(t *testing.T) {
+	stops := func(b byte) bool { return b < 0x20 || b == '"' || b == '\\' }
+	check := func(word [8]byte) {
+		t.Helper()
+		want := false
+		for _, b := range word {
+			want = want || stops(b)
+		}
+		if got := stopsString(binary.LittleEndian.Uint64(word[:])); got != want {
+			t.Fatalf("stopsString(%q) = %v, want %v", word[:], got, want)
+		}
+	}
+	plain := [8]byte{'a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'}
+	for at := range 8 {
+		for v := range 256 {
+			w := plain
+			w[at] = byte(v)
+			check(w)
+		}
+	}
+	for v := range 256 {
+		for u := range 256 {
+			w := plain
+			w[3], w[4] = byte(v), byte(u)
+			check(w)
+		}
+	}
+	r := rand.New(rand.NewPCG(1, 2))
+	for range 1_000_000 {
+		var w [8]byte
+		binary.LittleEndian.PutUint64(w[:], r.Uint64())
+		check(w)
+		for i := range w { // mostly plain bytes, a few near the edges
+			w[i] = byte(0x1c + r.IntN(0x68))
+		}
+		check(w)
 	}
 }

@@ -2,6 +2,7 @@ package jsonscan
 
 import (
 	"bytes"
+	"encoding/binary"
 	"math/big"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -269,12 +270,34 @@ func AppendUnquote(dst, raw []byte) ([]byte, bool) {
 // prose took 3 µs).
 func appendUnquoted(out, inner []byte) ([]byte, bool) {
 	for len(inner) > 0 {
-		j := bytes.IndexByte(inner, '\\')
-		if j < 0 {
-			j = len(inner)
+		// ASCII up to the next backslash is copied as it is (past eight
+		// bytes, eight at a time while none is a backslash or above
+		// 0x7F); text beyond ASCII is checked as UTF-8 up to the next
+		// backslash.
+		j := 0
+		for j < len(inner) && j < 8 && inner[j] != '\\' && inner[j] < utf8.RuneSelf {
+			j++
 		}
-		out = appendText(out, inner[:j])
+		if j == 8 {
+			for j+8 <= len(inner) && !stopsASCII(binary.LittleEndian.Uint64(inner[j:])) {
+				j += 8
+			}
+			for j < len(inner) && inner[j] != '\\' && inner[j] < utf8.RuneSelf {
+				j++
+			}
+		}
+		out = append(out, inner[:j]...)
 		inner = inner[j:]
+		if len(inner) > 0 && inner[0] >= utf8.RuneSelf {
+			if j = bytes.IndexByte(inner, '\\'); j < 0 {
+				j = len(inner)
+			}
+			out = appendText(out, inner[:j])
+			inner = inner[j:]
+		}
+		if len(inner) == 0 {
+			break
+		}
 		if len(inner) < 2 { // nothing left, or a backslash that ends the string: kept
 			return append(out, inner...), true
 		}
@@ -315,6 +338,17 @@ func appendUnquoted(out, inner []byte) ([]byte, bool) {
 		}
 	}
 	return out, true
+}
+
+// stopsASCII reports whether one of the eight bytes of w is a backslash or
+// not ASCII (see stopsString for the bit tricks).
+func stopsASCII(w uint64) bool {
+	const (
+		ones  = 0x0101010101010101
+		highs = 0x8080808080808080
+	)
+	bs := w ^ '\\'*ones
+	return (w|(bs-ones)&^bs)&highs != 0
 }
 
 // appendText appends p, text without escapes, to out, each invalid UTF-8

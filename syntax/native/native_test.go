@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"io"
 	"strings"
 	"testing"
 
@@ -120,5 +121,50 @@ func TestOllamaStreamCut(t *testing.T) {
 		if string(got) != want {
 			t.Errorf("in %d-byte chunks:\n%s\nwant:\n%s", n, got, want)
 		}
+	}
+}
+
+// BenchmarkWholeResponse reads one whole response holding one call of 300
+// KB of Go source (quotes, braces, backslashes, newlines) in each
+// provider's form, as native's renderers write it, checked to read back as
+// exactly that call; beside each, encoding/json.Valid over the same
+// response, in the same run. The Chat and Responses forms carry the
+// arguments as a JSON string (decoded, then read as JSON), the others as
+// an object.
+func BenchmarkWholeResponse(b *testing.B) {
+	var code strings.Builder
+	for i := 0; code.Len() < 300<<10; i++ {
+		fmt.Fprintf(&code, "func f%d(x string) string { return \"<\" + x + \">\\n\" } // {%d}\n", i, i)
+	}
+	args, _ := json.Marshal(map[string]string{"path": "big.go", "content": code.String()})
+	evs := []syntax.Event{{Type: syntax.Call, Name: "write", ID: "call_1", Args: args}, {Type: syntax.Execute}}
+	for _, f := range []struct {
+		name   string
+		render func(io.Writer, syntax.Options) syntax.Renderer
+	}{
+		{"anthropic", native.NewRenderer},
+		{"openai", native.NewOpenAIRenderer},
+		{"responses", native.NewResponsesRenderer},
+		{"gemini", native.NewGeminiRenderer},
+		{"ollama", native.NewOllamaRenderer},
+	} {
+		var buf bytes.Buffer
+		if err := syntax.Render(f.render(&buf, syntax.Options{}), evs); err != nil {
+			b.Fatal(err)
+		}
+		in := buf.Bytes()
+		got := syntax.Parse(native.Syntax, in, syntax.Options{})
+		if len(got) != 3 || got[0].Type != syntax.Call || string(got[0].Args) != string(args) {
+			b.Fatalf("%s: the response does not read back as its call: %d events, first %v", f.name, len(got), got[0])
+		}
+		b.Run(f.name+"/native", func(b *testing.B) { benchParse(b, in, len(in)) })
+		b.Run(f.name+"/json.Valid", func(b *testing.B) {
+			b.SetBytes(int64(len(in)))
+			for b.Loop() {
+				if !json.Valid(in) {
+					b.Fatal("not one JSON document")
+				}
+			}
+		})
 	}
 }
