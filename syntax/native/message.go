@@ -203,11 +203,18 @@ func (p *parser) toolName(id string) string { return p.names.m[id] }
 // keep copies a value of the document being read that a call keeps beyond
 // it: the document's buffer is reused by the next one.
 func keep(b []byte) []byte {
-	if b == nil {
+	switch {
+	case b == nil:
 		return nil
+	case string(b) == "{}":
+		return emptyInput // a content_block_start's input, nearly always: no copy per call
 	}
 	return bytes.Clone(b)
 }
+
+// emptyInput is the empty object kept for every call that starts with it;
+// never written (its capacity ends at its length, so an append copies).
+var emptyInput = []byte("{}")[:2:2]
 
 // callFor returns the call at key, starting one if there is none, or if the
 // call there has another id (parallel calls that share one index). A call
@@ -301,6 +308,9 @@ func (p *parser) addArgs(c *call, frag []byte, span syntax.Span) {
 		p.charge(c, -len(c.args))
 		c.args = nil
 		return
+	}
+	if c.args == nil {
+		c.args = make([]byte, 0, max(len(frag), 64)) // most calls' arguments come in one piece, or in many tiny ones
 	}
 	c.args = scan.Append(c.args, frag)
 	if p.Options().Mode != syntax.TokenMode {

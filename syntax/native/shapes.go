@@ -133,7 +133,7 @@ func (p *parser) message(d fields, span syntax.Span) {
 			}
 		}
 		for i, b := range bs {
-			p.wholeBlock(b, strconv.Itoa(i), span, i != lastUse)
+			p.wholeBlock(b, blockKey(i), span, i != lastUse)
 			p.EndRun() // each block is a run of its own, as in a stream
 		}
 	}
@@ -174,7 +174,8 @@ func contentValue(raw []byte) []byte {
 	return jsonscan.Compact(raw)
 }
 
-// wholeBlock reads one Anthropic content block of a whole message.
+// wholeBlock reads one Anthropic content block of a whole message, the
+// block at key (see blockKey).
 func (p *parser) wholeBlock(b fields, key string, span syntax.Span, complete bool) {
 	typ := b.s("type")
 	if p.textPart(typ, b, span) {
@@ -182,7 +183,7 @@ func (p *parser) wholeBlock(b fields, key string, span syntax.Span, complete boo
 	}
 	switch typ {
 	case "tool_use": // complete: emitted at its place among the blocks
-		c := p.callFor("block:"+key, b.s("id"), b.s("name"), span)
+		c := p.callFor(key, b.s("id"), b.s("name"), span)
 		c.custom = b.boolean("custom")
 		p.setValue(c, b.get("input"))
 		if len(c.whole) == 0 && !c.tooLong {
@@ -194,7 +195,7 @@ func (p *parser) wholeBlock(b fields, key string, span syntax.Span, complete boo
 	case "tool_result":
 		p.toolResult(b, span)
 	case "server_tool_use", "mcp_tool_use":
-		c := p.callFor("block:"+key, b.s("id"), b.s("name"), span)
+		c := p.callFor(key, b.s("id"), b.s("name"), span)
 		c.hosted = true
 		p.setValue(c, b.get("input"))
 		if len(c.whole) == 0 && !c.tooLong {
@@ -356,7 +357,7 @@ var anthropicEvents = map[string]bool{
 func (p *parser) anthropicEvent(d fields, typ string, span syntax.Span) {
 	key := "block:"
 	if idx, ok := d.num("index"); ok {
-		key += strconv.Itoa(idx)
+		key = blockKey(idx)
 	}
 	switch typ {
 	case "message_start":
@@ -417,6 +418,23 @@ func (p *parser) anthropicEvent(d fields, typ string, span syntax.Span) {
 	case "error":
 		p.Errorf(syntax.CodeTruncated, p.docStart, span, jsonscan.Compact(d.get("error")), "the provider reported an error in the stream")
 	}
+}
+
+// blockKeys are the keys of the first content blocks of a message, made
+// once: every document of an Anthropic stream names its block.
+var blockKeys = func() (k [32]string) {
+	for i := range k {
+		k[i] = "block:" + strconv.Itoa(i)
+	}
+	return k
+}()
+
+// blockKey is the key of the call in content block i.
+func blockKey(i int) string {
+	if i >= 0 && i < len(blockKeys) {
+		return blockKeys[i]
+	}
+	return "block:" + strconv.Itoa(i)
 }
 
 // responsesEvent reads one event of an OpenAI Responses stream.
