@@ -67,13 +67,17 @@ func (p *parser) Errorf(code syntax.Code, pos syntax.Pos, span syntax.Span, raw 
 func (p *parser) text(t syntax.Type, raw []byte, span syntax.Span) {
 	// An empty string is no text: it must not end a run of the other kind
 	// (Ollama's chunks carry "content":"" beside each thinking delta).
-	s, ok := jsonscan.Unquote(raw)
-	if k := jsonscan.Kind(raw); !ok && k != 0 && k != 'n' {
-		p.wrongValue("a text value", k, '"')
+	// The string is decoded into the reused scratch buffer: the run copies
+	// it (Unquote made a string of it, and the run a copy of that).
+	if k := jsonscan.Kind(raw); k != '"' {
+		if k != 0 && k != 'n' {
+			p.wrongValue("a text value", k, '"')
+		}
+		return
 	}
-	if ok && s != "" {
+	if s := decode(&p.sText, raw); len(s) > 0 {
 		p.flushRefusal()
-		p.TextDecoded(t, []byte(s), span)
+		p.TextDecoded(t, s, span)
 	}
 }
 
