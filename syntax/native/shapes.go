@@ -156,8 +156,11 @@ func (p *parser) message(d fields, span syntax.Span) {
 // thinking (an Ollama message) when neither is there.
 func (p *parser) reasoning(m fields, span syntax.Span) {
 	for _, k := range [...]string{"reasoning_content", "reasoning"} {
+		// Read: a string other than "" (a string literal longer than its
+		// quotes never decodes to nothing), or a value of another type than
+		// null, which text reports.
 		v := m.get(k)
-		if s, ok := jsonscan.Unquote(v); (ok && s != "") || (v != nil && jsonscan.Kind(v) != 'n' && !ok) {
+		if kind := jsonscan.Kind(v); (kind == '"' && len(v) > 2) || (kind != '"' && kind != 'n' && kind != 0) {
 			p.text(syntax.Think, v, span)
 			return
 		}
