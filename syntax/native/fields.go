@@ -166,7 +166,7 @@ func (f fields) arr(key string) [][]byte {
 	if jsonscan.Kind(v) != '[' {
 		return nil
 	}
-	elems := [][]byte{}
+	elems := make([][]byte, 0, 4) // a message's content blocks, a chunk's tool calls: mostly a few
 	var skip *jsonscan.Skipper
 	if f.p != nil {
 		skip = &f.p.skip

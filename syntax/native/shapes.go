@@ -121,8 +121,9 @@ func (p *parser) message(d fields, span syntax.Span) {
 	if jsonscan.Kind(d.get("content")) != '[' {
 		p.text(syntax.Respond, d.get("content"), span)
 	} else {
-		var bs []fields // each block walked once
-		for _, raw := range d.arr("content") {
+		raws := d.arr("content")
+		bs := make([]fields, 0, len(raws)) // each block walked once
+		for _, raw := range raws {
 			bs = append(bs, p.object(raw))
 		}
 		cut := anthropicCut(d.s("stop_reason"))
