@@ -48,10 +48,11 @@ type Core struct {
 	held      int              // bytes in hold
 	pos       syntax.Pos       // position of the first byte drive is given (pend[0] between writes)
 	closed    bool
-	busy      bool // inside Write or Close: a call from the handler is refused
-	lazy      bool // Write may keep a chunk without a wake byte in hold (see setLazy)
-	ended     bool // the End event was emitted
-	eventMode bool // opts.Mode == EventMode, for the hot path of Write
+	busy      bool     // inside Write or Close: a call from the handler is refused
+	lazy      bool     // Write may keep a chunk without a wake byte in hold (see setLazy)
+	lazySet   *ByteSet // the wake set, when lazy with one (not with a Waker): Write's test
+	ended     bool     // the End event was emitted
+	eventMode bool     // opts.Mode == EventMode, for the hot path of Write
 
 	// Within drive: the data, how much of it the steps consumed, and a
 	// position computed lazily (only when a step asks for one).
@@ -166,28 +167,36 @@ func (c *Core) Offset() int64 { return c.pos.Offset + int64(c.done) }
 // the core is delivering events, it does nothing and returns
 // [syntax.ErrReentrant].
 //
-// Write is small enough to be inlined into a parser's own Write: a tiny
-// chunk that cannot complete an event (see WakeOn) costs a copy.
+// A tiny chunk that cannot complete an event (see WakeOn) costs a look at
+// its bytes and a copy, in this function alone: with a wake set, the test
+// is a loop inlined here over the set setLazy left in lazySet (a call to a
+// test of its own, that also asked for a Waker, was a third of the cost of
+// such a write).
 func (c *Core) Write(p []byte) (int, error) {
-	if c.lazy && c.held+len(p) < lazyLimit && !c.wakes(p) {
+	if set := c.lazySet; set != nil && c.held+len(p) < lazyLimit && !set.any(p) {
 		c.held += copy(c.hold[c.held:], p)
 		return len(p), nil
 	}
-	return c.write(p)
+	return c.writeWaker(p)
 }
 
-// wakes tells whether p holds a byte of the wake set, or wakes the Waker.
-func (c *Core) wakes(p []byte) bool {
-	if c.waker != nil {
-		return c.waker.Wakes(p)
-	}
-	set := c.wake
-	for i := 0; i < len(p); i++ {
-		if set[p[i]] {
+// any reports whether p holds a byte of the set.
+func (s *ByteSet) any(p []byte) bool {
+	for _, b := range p {
+		if s[b] {
 			return true
 		}
 	}
 	return false
+}
+
+// writeWaker is Write when the core is lazy with a Waker, or not lazy.
+func (c *Core) writeWaker(p []byte) (int, error) {
+	if c.lazy && c.waker != nil && c.held+len(p) < lazyLimit && !c.waker.Wakes(p) {
+		c.held += copy(c.hold[c.held:], p)
+		return len(p), nil
+	}
+	return c.write(p)
 }
 
 // setLazy decides whether the next Write may only keep its chunk: in event
@@ -199,6 +208,10 @@ func (c *Core) setLazy(small bool) {
 		c.hold = new([lazyLimit]byte)
 	}
 	c.lazy = c.hold != nil && (c.wake != nil || c.waker != nil) && !c.undecided && c.eventMode && !c.closed && !c.busy
+	c.lazySet = nil
+	if c.lazy && c.waker == nil {
+		c.lazySet = c.wake
+	}
 }
 
 func (c *Core) write(p []byte) (int, error) {
@@ -208,7 +221,7 @@ func (c *Core) write(p []byte) (int, error) {
 	if c.closed {
 		return 0, syntax.ErrClosed
 	}
-	c.busy, c.lazy = true, false
+	c.busy, c.lazy, c.lazySet = true, false, nil
 	defer func() {
 		c.busy = false
 		c.setLazy(len(p) < lazyLimit/16)
@@ -250,7 +263,7 @@ func (c *Core) Close() error {
 		return nil
 	}
 	c.closed = true
-	c.busy, c.lazy = true, false
+	c.busy, c.lazy, c.lazySet = true, false, nil
 	defer func() { c.busy = false }()
 	if c.held > 0 {
 		c.drive(c.hold[:c.held], true)
