@@ -457,19 +457,25 @@ func TestStringWaker(t *testing.T) {
 	}
 }
 
-// TestStopsString holds stopsString to the byte-at-a-time rule: every byte
-// value at every place of a word of plain bytes, every pair of values at
-// two places (a borrow from one byte reaches the next), and random words.
+// TestStopsString holds stopsString and stopsASCII to their byte-at-a-time
+// rules: every byte value at every place of a word of plain bytes, every
+// pair of values at two places (a borrow from one byte reaches the next),
+// and random words.
 func TestStopsString(t *testing.T) {
 	stops := func(b byte) bool { return b < 0x20 || b == '"' || b == '\\' }
+	stopsA := func(b byte) bool { return b == '\\' || b >= 0x80 }
 	check := func(word [8]byte) {
 		t.Helper()
-		want := false
+		want, wantA := false, false
 		for _, b := range word {
 			want = want || stops(b)
+			wantA = wantA || stopsA(b)
 		}
 		if got := stopsString(binary.LittleEndian.Uint64(word[:])); got != want {
 			t.Fatalf("stopsString(%q) = %v, want %v", word[:], got, want)
+		}
+		if got := stopsASCII(binary.LittleEndian.Uint64(word[:])); got != wantA {
+			t.Fatalf("stopsASCII(%q) = %v, want %v", word[:], got, wantA)
 		}
 	}
 	plain := [8]byte{'a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'}

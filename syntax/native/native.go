@@ -389,10 +389,13 @@ func (p *parser) docBytes(data []byte) int {
 	}
 	n := p.js.Scan(data[:lim])
 	doc := data[:n]
-	if p.doc.Len == 0 && p.js.Done() && n <= p.Options().BlockLimit() {
-		// The document began and ended in the bytes at hand: it is read
-		// where it is, not copied into doc first (a whole response is
-		// one Write in one piece).
+	direct := p.doc.Len == 0 && p.js.Done() && n >= directDoc && n <= p.Options().BlockLimit()
+	if direct {
+		// A long document that began and ended in the bytes at hand is
+		// read where it is, not copied into doc first (a whole response
+		// is one Write in one piece). What the reading leaves pointing
+		// into those bytes is cleared after it: a Write must not keep
+		// its caller's buffer.
 		p.doc.Len = int64(n)
 	} else {
 		p.doc.Keep(doc, p.Options().BlockLimit())
@@ -419,6 +422,11 @@ func (p *parser) docBytes(data []byte) int {
 			p.skip.Reset() // the document's buffer is reused
 			p.document(doc, span)
 			p.reportTypes(span)
+			if direct {
+				clear(p.slab)
+				p.skip.Reset()
+				p.fd, p.fcalls = fastDoc{}, [maxFastCalls]fastCall{}
+			}
 		}
 	case p.js.Err() != nil:
 		at := scan.Advance(p.Pos(), data[:n])
@@ -465,6 +473,11 @@ func (p *parser) docBytes(data []byte) int {
 }
 
 var newline = []byte{'\n'}
+
+// directDoc is the shortest document read where it is (see docBytes): a
+// shorter one is copied, which costs less than clearing what its reading
+// leaves behind.
+const directDoc = 4 << 10
 
 // brokenAtLineStart reports whether the document read so far ends with a
 // line end and white space: the byte that broke it starts a line.

@@ -6,8 +6,10 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"runtime"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/toolparse/toolparse/syntax"
 	"github.com/toolparse/toolparse/syntax/native"
@@ -128,9 +130,9 @@ func TestOllamaStreamCut(t *testing.T) {
 // KB of Go source (quotes, braces, backslashes, newlines) in each
 // provider's form, as native's renderers write it, checked to read back as
 // exactly that call; beside each, encoding/json.Valid over the same
-// response, in the same run. The Chat and Responses forms carry the
-// arguments as a JSON string (decoded, then read as JSON), the others as
-// an object.
+// response, and over the response and its arguments, in the same run. The
+// Chat and Responses forms carry the arguments as a JSON string (decoded,
+// then read as JSON), the others as an object.
 func BenchmarkWholeResponse(b *testing.B) {
 	var code strings.Builder
 	for i := 0; code.Len() < 300<<10; i++ {
@@ -166,5 +168,44 @@ func BenchmarkWholeResponse(b *testing.B) {
 				}
 			}
 		})
+		// What a reader must do at least where the arguments are a JSON
+		// string: check the response, and the arguments in it as JSON.
+		b.Run(f.name+"/json.Valid+arguments", func(b *testing.B) {
+			b.SetBytes(int64(len(in)))
+			for b.Loop() {
+				if !json.Valid(in) || !json.Valid(args) {
+					b.Fatal("not JSON")
+				}
+			}
+		})
 	}
+}
+
+// TestWriteNotKept: a long document read where it is, in the bytes of
+// one Write, leaves nothing in the parser pointing into them (a Write
+// must not keep its caller's buffer): the buffer is collected while the
+// parser lives on.
+func TestWriteNotKept(t *testing.T) {
+	var evs []syntax.Event
+	p := native.New(func(e syntax.Event) { evs = append(evs, e) }, syntax.Options{})
+	freed := make(chan struct{})
+	func() {
+		in := fmt.Appendf(nil, `{"type":"message","role":"assistant","content":[{"type":"text","text":"%s"},{"type":"tool_use","id":"toolu_1","name":"write","input":{"content":"%s"}}],"stop_reason":"tool_use"}`,
+			strings.Repeat("Some text. ", 1000), strings.Repeat("x", 8000))
+		runtime.AddCleanup(&in[0], func(ch chan struct{}) { close(ch) }, freed)
+		p.Write(in)
+	}()
+	for range 5 {
+		runtime.GC()
+		select {
+		case <-freed:
+			if len(evs) != 3 || evs[1].Type != syntax.Call {
+				t.Fatalf("the response did not read as text and a call: %v", evs)
+			}
+			runtime.KeepAlive(p)
+			return
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
+	t.Fatal("the written bytes were not collected: the parser keeps a pointer into them")
 }
