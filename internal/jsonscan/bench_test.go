@@ -38,57 +38,50 @@ func chunks(p []byte, n int) [][]byte {
 // Decoder (which holds and rescans) reading it in 4-byte pieces.
 func BenchmarkScan(b *testing.B) {
 	for _, c := range benchChunkings {
-		pieces := chunks(benchJSON, c.size)
-		b.Run("JSON.Scan/"+c.name, func(b *testing.B) {
-			b.SetBytes(int64(len(benchJSON)))
-			var s JSON
-			for b.Loop() {
-				s.Reset(syntax.DefaultMaxDepth)
-				for _, p := range pieces {
-					s.Scan(p)
-				}
-				if !s.Done() {
-					b.Fatal(s.Err())
-				}
-			}
-		})
+		benchScan(b, "JSON.Scan/"+c.name, benchJSON, chunks(benchJSON, c.size))
 	}
-	b.Run("encoding-json.Valid/whole", func(b *testing.B) {
-		b.SetBytes(int64(len(benchJSON)))
-		for b.Loop() {
-			if !json.Valid(benchJSON) {
-				b.Fatal("invalid")
-			}
-		}
-	})
+	benchValid(b, "encoding-json.Valid/whole", benchJSON)
 	// A string of 300 KB of prose without escapes (a model's text in a
 	// provider's document, a long argument): the scan's fast path for the
 	// plain bytes of a string.
 	prose := []byte(`{"content":"` + strings.Repeat("The quick brown fox jumps over the lazy dog. ", 7000) + `"}`)
-	b.Run("JSON.Scan/prose-string", func(b *testing.B) {
-		b.SetBytes(int64(len(prose)))
-		var s JSON
-		for b.Loop() {
-			s.Reset(syntax.DefaultMaxDepth)
-			if s.Scan(prose); !s.Done() {
-				b.Fatal(s.Err())
-			}
-		}
-	})
-	b.Run("encoding-json.Valid/prose-string", func(b *testing.B) {
-		b.SetBytes(int64(len(prose)))
-		for b.Loop() {
-			if !json.Valid(prose) {
-				b.Fatal("invalid")
-			}
-		}
-	})
+	benchScan(b, "JSON.Scan/prose-string", prose, chunks(prose, 0))
+	benchValid(b, "encoding-json.Valid/prose-string", prose)
 	b.Run("encoding-json.Decoder/chunk4", func(b *testing.B) {
 		b.SetBytes(int64(len(benchJSON)))
 		for b.Loop() {
 			var v json.RawMessage
 			if err := json.NewDecoder(&pieceReader{pieces: chunks(benchJSON, 4)}).Decode(&v); err != nil {
 				b.Fatal(err)
+			}
+		}
+	})
+}
+
+// benchScan measures JSON.Scan over doc, fed in pieces.
+func benchScan(b *testing.B, name string, doc []byte, pieces [][]byte) {
+	b.Run(name, func(b *testing.B) {
+		b.SetBytes(int64(len(doc)))
+		var s JSON
+		for b.Loop() {
+			s.Reset(syntax.DefaultMaxDepth)
+			for _, p := range pieces {
+				s.Scan(p)
+			}
+			if !s.Done() {
+				b.Fatal(s.Err())
+			}
+		}
+	})
+}
+
+// benchValid measures encoding/json.Valid over doc, the baseline.
+func benchValid(b *testing.B, name string, doc []byte) {
+	b.Run(name, func(b *testing.B) {
+		b.SetBytes(int64(len(doc)))
+		for b.Loop() {
+			if !json.Valid(doc) {
+				b.Fatal("invalid")
 			}
 		}
 	})

@@ -578,6 +578,12 @@ var plainString = func() (t [256]bool) {
 	return t
 }()
 
+// Eight bytes in a word: a 1 in each, and the high bit of each.
+const (
+	byteOnes  = 0x0101010101010101
+	byteHighs = 0x8080808080808080
+)
+
 // stopsString reports whether one of the eight bytes of w (one per byte,
 // as loaded) is not a plain byte of a JSON string: a control byte (below
 // 0x20), a quote or a backslash. Bit tricks in the manner of "Bit Twiddling
@@ -587,14 +593,10 @@ var plainString = func() (t [256]bool) {
 // truly below n, so the word as a whole is told right); a byte equal to q
 // is one below 1 in w ^ q.
 func stopsString(w uint64) bool {
-	const (
-		ones  = 0x0101010101010101
-		highs = 0x8080808080808080
-	)
-	ctl := (w - 0x20*ones) & ^w
-	q := w ^ '"'*ones
-	bs := w ^ '\\'*ones
-	quote := (q - ones) & ^q
-	back := (bs - ones) & ^bs
-	return (ctl|quote|back)&highs != 0
+	ctl := (w - 0x20*byteOnes) & ^w
+	q := w ^ '"'*byteOnes
+	bs := w ^ '\\'*byteOnes
+	quote := (q - byteOnes) & ^q
+	back := (bs - byteOnes) & ^bs
+	return (ctl|quote|back)&byteHighs != 0
 }

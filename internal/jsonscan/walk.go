@@ -343,12 +343,8 @@ func appendUnquoted(out, inner []byte) ([]byte, bool) {
 // stopsASCII reports whether one of the eight bytes of w is a backslash or
 // not ASCII (see stopsString for the bit tricks).
 func stopsASCII(w uint64) bool {
-	const (
-		ones  = 0x0101010101010101
-		highs = 0x8080808080808080
-	)
-	bs := w ^ '\\'*ones
-	return (w|(bs-ones)&^bs)&highs != 0
+	bs := w ^ '\\'*byteOnes
+	return (w|(bs-byteOnes)&^bs)&byteHighs != 0
 }
 
 // appendText appends p, text without escapes, to out, each invalid UTF-8
