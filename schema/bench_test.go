@@ -2,6 +2,7 @@ package schema
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -83,3 +84,79 @@ const richTools = `[{"name": "edit", "parameters": {
   },
   "required": ["file", "edits"]
 }}]`
+
+// refChain is a tool whose one parameter reaches its type through n
+// "$ref"s, each to the next definition.
+func refChain(n int) []byte {
+	var b strings.Builder
+	b.WriteString(`{"type":"object","properties":{"x":{"$ref":"#/$defs/d0"}},"$defs":{`)
+	for i := 0; i < n; i++ {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		if i == n-1 {
+			fmt.Fprintf(&b, `"d%d":{"type":"integer"}`, i)
+		} else {
+			fmt.Fprintf(&b, `"d%d":{"$ref":"#/$defs/d%d"}`, i, i+1)
+		}
+	}
+	b.WriteString(`}}`)
+	return []byte(b.String())
+}
+
+// BenchmarkRefChain measures the package's own reading of a schema (the
+// summary, which resolves every "$ref") at 1,000 and 10,000 links: linear,
+// so the second costs about ten times the first. The engine's compile of the
+// same schema is beside it (it grows faster than linearly: its compiler
+// searches its queue for every schema it enqueues).
+//
+//	go test -run XXX -bench RefChain ./schema
+func BenchmarkRefChain(b *testing.B) {
+	for _, n := range []int{1000, 10000} {
+		raw := refChain(n)
+		b.Run(fmt.Sprintf("summary/%d", n), func(b *testing.B) {
+			b.SetBytes(int64(len(raw)))
+			for b.Loop() {
+				if _, err := summarise(raw); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		b.Run(fmt.Sprintf("load/%d", n), func(b *testing.B) {
+			tool := []byte(`[{"name":"f","parameters":` + string(raw) + `}]`)
+			b.SetBytes(int64(len(raw)))
+			for b.Loop() {
+				if _, err := Load(tool); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkEnumLongValue measures an enum check of a 1 MB string argument
+// against 1,000 and 10,000 values: the argument is decoded once, so the
+// cost grows with the enum's length added to the argument's, not their
+// product.
+//
+//	go test -run XXX -bench EnumLongValue ./schema
+func BenchmarkEnumLongValue(b *testing.B) {
+	arg := []byte(`{"v":` + string(mustJSON(strings.Repeat("x", 1<<20))) + `}`)
+	for _, n := range []int{1000, 10000} {
+		vals := make([]string, n)
+		for i := range vals {
+			vals[i] = fmt.Sprintf("%q", fmt.Sprint("value-", i))
+		}
+		set, err := Load([]byte(`[{"name":"f","parameters":{"type":"object","properties":{"v":{"type":"string","enum":[` + strings.Join(vals, ",") + `]}}}}]`))
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			for b.Loop() {
+				if ps := set.Validate("f", arg); len(ps) != 1 {
+					b.Fatalf("problems %v, want one", ps)
+				}
+			}
+		})
+	}
+}

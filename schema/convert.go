@@ -101,8 +101,9 @@ func (c *converter) value(views []*jsonschema.Schema, v []byte, path string, dep
 		return v
 	}
 	var first []byte
+	seen := map[*jsonschema.Schema]bool{} // each schema's readings are listed once: a schema may lead back to itself
 	for _, view := range flatten(views) {
-		for _, cand := range c.candidates(view, str, path, depth) {
+		for _, cand := range c.candidates(view, str, path, depth, seen) {
 			if !hugeExponent(cand) && fitsAll(views, decode(cand)) { // such numbers: Validate says so
 				return cand
 			}
@@ -118,8 +119,14 @@ func (c *converter) value(views []*jsonschema.Schema, v []byte, path string, dep
 }
 
 // candidates lists the readings of str that sch allows, in order: its own
-// types, then its anyOf and oneOf branches.
-func (c *converter) candidates(sch *jsonschema.Schema, str, path string, depth int) [][]byte {
+// types, then its anyOf and oneOf branches. A schema in seen was listed
+// already (a branch that leads back to a schema through "$ref" adds
+// nothing new), so a recursive schema is walked once.
+func (c *converter) candidates(sch *jsonschema.Schema, str, path string, depth int, seen map[*jsonschema.Schema]bool) [][]byte {
+	if seen[sch] {
+		return nil
+	}
+	seen[sch] = true
 	var out [][]byte
 	trimmed := strings.TrimSpace(str)
 	var types []string
@@ -146,7 +153,7 @@ func (c *converter) candidates(sch *jsonschema.Schema, str, path string, depth i
 	for _, branches := range [][]*jsonschema.Schema{sch.AnyOf, sch.OneOf} {
 		for _, b := range branches {
 			for _, fb := range flatten([]*jsonschema.Schema{b}) {
-				out = append(out, c.candidates(fb, str, path, depth)...)
+				out = append(out, c.candidates(fb, str, path, depth, seen)...)
 			}
 		}
 	}
@@ -240,8 +247,18 @@ func flatten(views []*jsonschema.Schema) []*jsonschema.Schema {
 // "additionalProperties" (or "unevaluatedProperties"); and those of the first
 // branch of an "anyOf"/"oneOf" that has any.
 func memberViews(views []*jsonschema.Schema, k string) []*jsonschema.Schema {
+	return memberViewsSeen(views, k, map[*jsonschema.Schema]bool{})
+}
+
+// memberViewsSeen is memberViews, not looking again into a schema in
+// seen (a branch that leads back to it through "$ref").
+func memberViewsSeen(views []*jsonschema.Schema, k string, seen map[*jsonschema.Schema]bool) []*jsonschema.Schema {
 	var out []*jsonschema.Schema
 	for _, s := range flatten(views) {
+		if seen[s] {
+			continue
+		}
+		seen[s] = true
 		matched := false
 		if p, ok := s.Properties[k]; ok {
 			out, matched = append(out, p), true
@@ -259,7 +276,7 @@ func memberViews(views []*jsonschema.Schema, k string) []*jsonschema.Schema {
 			}
 		}
 		out = append(out, firstBranch(s, func(b *jsonschema.Schema) []*jsonschema.Schema {
-			return memberViews([]*jsonschema.Schema{b}, k)
+			return memberViewsSeen([]*jsonschema.Schema{b}, k, seen)
 		})...)
 	}
 	return out
@@ -268,8 +285,17 @@ func memberViews(views []*jsonschema.Schema, k string) []*jsonschema.Schema {
 // itemViews lists the schemas that apply to item i of an array that views
 // apply to.
 func itemViews(views []*jsonschema.Schema, i int) []*jsonschema.Schema {
+	return itemViewsSeen(views, i, map[*jsonschema.Schema]bool{})
+}
+
+// itemViewsSeen is itemViews, not looking again into a schema in seen.
+func itemViewsSeen(views []*jsonschema.Schema, i int, seen map[*jsonschema.Schema]bool) []*jsonschema.Schema {
 	var out []*jsonschema.Schema
 	for _, s := range flatten(views) {
+		if seen[s] {
+			continue
+		}
+		seen[s] = true
 		switch {
 		case i < len(s.PrefixItems):
 			out = append(out, s.PrefixItems[i])
@@ -287,7 +313,7 @@ func itemViews(views []*jsonschema.Schema, i int) []*jsonschema.Schema {
 			}
 		}
 		out = append(out, firstBranch(s, func(b *jsonschema.Schema) []*jsonschema.Schema {
-			return itemViews([]*jsonschema.Schema{b}, i)
+			return itemViewsSeen([]*jsonschema.Schema{b}, i, seen)
 		})...)
 	}
 	return out

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/url"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -42,13 +43,18 @@ type describer struct {
 	root      []byte
 	expanding map[string]bool    // the refs being expanded: a recursive schema stops at itself
 	done      map[string]*Schema // the refs expanded so far, each summarised once
+	// kids holds the members (or elements, by index) of each container a
+	// "$ref" passed through, by its JSON pointer: each is read once, so
+	// resolving n refs costs the document's size plus n lookups, not n
+	// reads of the document.
+	kids map[string]map[string][]byte
 }
 
 // summarise reads the summary of a tool's parameter schema. Its errors are
 // the plain mistakes (an unknown type name, properties that are not an
 // object), named by their path; the engine checks the rest at compile time.
 func summarise(raw []byte) (*Schema, error) {
-	d := &describer{root: raw, expanding: map[string]bool{}, done: map[string]*Schema{}}
+	d := &describer{root: raw, expanding: map[string]bool{}, done: map[string]*Schema{}, kids: map[string]map[string][]byte{}}
 	return d.schema(raw, "parameters")
 }
 
@@ -134,7 +140,9 @@ func (d *describer) schema(raw []byte, path string) (*Schema, error) {
 		all = append(all, shallow)
 	} else if target != nil {
 		d.expanding[ref] = true
-		t, e := d.schema(target, path+".$ref")
+		// Named where it stands in the document, not by the way here: a
+		// chain of refs would make the path as long as the chain.
+		t, e := d.schema(target, "parameters"+strings.ReplaceAll(strings.TrimPrefix(ref, "#"), "/", "."))
 		delete(d.expanding, ref)
 		if e != nil {
 			return nil, e
@@ -165,32 +173,38 @@ func (d *describer) resolve(ref string) []byte {
 	if frag == "" {
 		return cur
 	}
-	for _, tok := range strings.Split(frag[1:], "/") {
-		tok = strings.ReplaceAll(strings.ReplaceAll(tok, "~1", "/"), "~0", "~")
-		var next []byte
-		switch kindOf(cur) {
-		case '{':
-			members(cur, func(k string, v []byte) bool {
-				if k == tok {
-					next = v
-					return false
-				}
-				return true
-			})
-		case '[':
-			n := 0
-			elements(cur, func(e []byte, _ int) bool {
-				if fmt.Sprint(n) == tok {
-					next = e
-					return false
-				}
-				n++
-				return true
-			})
+	if d.kids == nil {
+		d.kids = map[string]map[string][]byte{}
+	}
+	ptr := ""
+	for _, raw := range strings.Split(frag[1:], "/") {
+		tok := strings.ReplaceAll(strings.ReplaceAll(raw, "~1", "/"), "~0", "~")
+		kids, ok := d.kids[ptr]
+		if !ok {
+			kids = map[string][]byte{}
+			switch kindOf(cur) {
+			case '{':
+				members(cur, func(k string, v []byte) bool {
+					if _, dup := kids[k]; !dup { // the first of a repeated key
+						kids[k] = v
+					}
+					return true
+				})
+			case '[':
+				n := 0
+				elements(cur, func(e []byte, _ int) bool {
+					kids[strconv.Itoa(n)] = e
+					n++
+					return true
+				})
+			}
+			d.kids[ptr] = kids
 		}
+		next := kids[tok]
 		if next == nil {
 			return nil
 		}
+		ptr += "/" + raw // as written: "~1" keeps a "/" in a key apart from a step
 		cur = next
 	}
 	return cur

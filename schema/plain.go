@@ -270,6 +270,20 @@ func isIntegral(n []byte) bool {
 }
 
 func inEnum(enum []json.RawMessage, v []byte) bool {
+	if kindOf(v) == '"' {
+		// A string is decoded once, not once for every value of the enum:
+		// a long argument against a long enum costs their lengths added,
+		// not multiplied.
+		str, _ := unquote(v)
+		for _, e := range enum {
+			if kindOf(e) == '"' {
+				if es, _ := unquote(e); es == str {
+					return true
+				}
+			}
+		}
+		return false
+	}
 	for _, e := range enum {
 		if jsonEqual(e, v) {
 			return true

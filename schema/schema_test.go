@@ -450,3 +450,29 @@ func TestFromValue(t *testing.T) {
 		t.Error("a func was accepted")
 	}
 }
+
+// TestConvertRecursiveSchema: schemas that lead back to themselves through
+// "$ref" — a JSON value, a tree whose nodes are one of several forms — are
+// legal and common; converting under them ended in a stack overflow that
+// killed the process. Each schema's readings are now listed once.
+func TestConvertRecursiveSchema(t *testing.T) {
+	set, err := schema.Load([]byte(`[{"name":"put","parameters":{"type":"object","$defs":{
+		"json":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"array","items":{"$ref":"#/$defs/json"}},{"type":"object","additionalProperties":{"$ref":"#/$defs/json"}},{"$ref":"#/$defs/node"}]},
+		"node":{"type":"object","properties":{"v":{"type":"integer"},"kids":{"type":"array","items":{"$ref":"#/$defs/node"}}},"oneOf":[{"$ref":"#/$defs/leaf"},{"required":["kids"]}]},
+		"leaf":{"anyOf":[{"$ref":"#/$defs/node"},{"required":["v"]}]}},
+		"properties":{"n":{"$ref":"#/$defs/node"},"j":{"$ref":"#/$defs/json"},"k":{"$ref":"#/$defs/leaf"}}}}]`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ in, want string }{
+		{`{"n":"{\"v\":5}","j":"7","k":"{\"v\":1}"}`, `{"n":{"v":5},"j":"7","k":"{\"v\":1}"}`}, // a string fits leaf's second branch
+		{`{"n":{"v":"5","kids":["{\"v\":2}"]}}`, `{"n":{"v":5,"kids":[{"v":2}]}}`},
+		{`{"n":"x"}`, `{"n":"x"}`},
+	} {
+		got, _ := set.Convert("put", json.RawMessage(c.in))
+		if string(got) != c.want {
+			t.Errorf("Convert(%s) = %s, want %s", c.in, got, c.want)
+		}
+		set.Validate("put", got) // the engine's answer, whatever it is; it must return
+	}
+}
