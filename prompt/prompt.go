@@ -53,13 +53,15 @@ func Build(s syntax.Syntax, set *schema.Set) (*Prompt, error) {
 	p := &Prompt{}
 	for _, choices := range examples(set) {
 		ex, ok := firstCarried(s, set, choices)
-		if !ok {
-			if len(p.Examples) == 0 {
-				return nil, fmt.Errorf("prompt: syntax %s cannot write a call to %s so that it reads back", s.Name, set.Tools[0].Name)
-			}
-			continue
+		if !ok && len(p.Examples) == 0 {
+			// The first example must be shown: a call to another tool
+			// that reads back, or else the first tool's call checked by
+			// the syntax alone (its values may not fit the schema).
+			ex, ok = firstExample(s, set)
 		}
-		p.Examples = append(p.Examples, ex)
+		if ok {
+			p.Examples = append(p.Examples, ex)
+		}
 	}
 	b.WriteString("## Examples\n")
 	for _, ex := range p.Examples {
@@ -71,7 +73,8 @@ func Build(s syntax.Syntax, set *schema.Set) (*Prompt, error) {
 
 // firstCarried returns the first of the examples that s writes so that it
 // reads back as its events: written as they are, or with every value as a
-// string (as syntaxes whose values are strings write them).
+// string (as syntaxes whose values are strings write them). With set nil,
+// the syntax alone reads it back, with no schema to convert or check.
 func firstCarried(s syntax.Syntax, set *schema.Set, choices []Example) (Example, bool) {
 	for _, ex := range choices {
 		for _, asStrings := range []bool{false, true} {
@@ -86,7 +89,11 @@ func firstCarried(s syntax.Syntax, set *schema.Set, choices []Example) (Example,
 				}
 			}
 			text, _ := render(s, shown) // what it could not carry shows in the parse back
-			if readsBack(s, set, text, ex.Events) {
+			want := ex.Events
+			if set == nil { // no schema converts the strings back
+				want = shown
+			}
+			if readsBack(s, set, text, want) {
 				ex.Text = text
 				return ex, true
 			}
@@ -95,11 +102,31 @@ func firstCarried(s syntax.Syntax, set *schema.Set, choices []Example) (Example,
 	return Example{}, false
 }
 
-// readsBack parses text with s, converting values with set, and reports
-// whether it gives exactly evs, with no error.
+// firstExample returns the first example when the first tool's call does
+// not read back with the schemas: a call to the first tool after it whose
+// call does, or else the first tool's call read back by the syntax alone.
+func firstExample(s syntax.Syntax, set *schema.Set) (Example, bool) {
+	example := func(t *schema.Tool) []Example {
+		c := exampleCall(set, t)
+		return []Example{{Title: "Calling " + c.Name, Events: []syntax.Event{c, {Type: syntax.Execute}}}}
+	}
+	for _, t := range set.Tools[1:] {
+		if ex, ok := firstCarried(s, set, example(t)); ok {
+			return ex, true
+		}
+	}
+	return firstCarried(s, nil, example(set.Tools[0]))
+}
+
+// readsBack parses text with s, converting values with set (when set is
+// not nil), and reports whether it gives exactly evs, with no error.
 func readsBack(s syntax.Syntax, set *schema.Set, text string, evs []syntax.Event) bool {
 	var got []syntax.Event
-	p := s.New(set.Check(func(e syntax.Event) { got = append(got, e) }), syntax.Options{})
+	h := func(e syntax.Event) { got = append(got, e) }
+	if set != nil {
+		h = set.Check(h)
+	}
+	p := s.New(h, syntax.Options{})
 	p.Write([]byte(text))
 	p.Close()
 	for _, e := range got {
@@ -151,12 +178,12 @@ func writeTool(b *strings.Builder, t *schema.Tool) {
 // first: the first one the syntax carries is shown.
 func examples(set *schema.Set) [][]Example {
 	tools := set.Tools
-	first := exampleCall(tools[0])
+	first := exampleCall(set, tools[0])
 	exs := [][]Example{{{Title: "Calling " + tools[0].Name, Events: []syntax.Event{first, {Type: syntax.Execute}}}}}
 	if len(tools) < 2 {
 		return exs
 	}
-	second := exampleCall(tools[1])
+	second := exampleCall(set, tools[1])
 	exs = append(exs, []Example{
 		{Title: fmt.Sprintf("Calling %s and %s in one batch", tools[0].Name, tools[1].Name),
 			Events: []syntax.Event{first, second, {Type: syntax.Execute}}},
@@ -177,11 +204,18 @@ func examples(set *schema.Set) [][]Example {
 	})
 }
 
-// exampleCall makes a call to t with a value for every parameter.
-func exampleCall(t *schema.Tool) syntax.Event {
+// exampleCall makes a call to t with a value for every parameter: plain
+// placeholders ("example path", 10) where they fit the schema, else values
+// made to fit its formats, patterns and bounds ([schema.Tool.Example]).
+func exampleCall(set *schema.Set, t *schema.Tool) syntax.Event {
 	args := []byte("{}")
 	if t.Parameters != nil {
 		args = exampleValue(t.Parameters, t.Name)
+	}
+	if len(set.Validate(t.Name, args)) > 0 {
+		if fit := t.Example(); fit != nil {
+			args = fit
+		}
 	}
 	return syntax.Event{Type: syntax.Call, Name: t.Name, Args: args}
 }

@@ -118,3 +118,45 @@ func TestVariantPrompt(t *testing.T) {
 		t.Errorf("first example in the openai form:\n got %s\nwant %s", got, want)
 	}
 }
+
+// TestConstrainedExample: a first tool whose parameters have a format, a
+// pattern and bounds that the plain placeholders ("example when", 10) do
+// not meet made every prompt fail. The example is now made to fit them, in
+// every syntax, and validates; a schema no value fits still gives a prompt,
+// its first example checked by the syntax alone.
+func TestConstrainedExample(t *testing.T) {
+	set, err := schema.Load([]byte(`[{"name":"schedule","parameters":{"type":"object","properties":{
+		"when":{"type":"string","format":"date-time"},"room":{"type":"string","pattern":"^[A-Z][0-9]{3}$"},
+		"title":{"type":"string","minLength":20,"maxLength":40},"n":{"type":"integer","minimum":100,"maximum":200,"multipleOf":7},
+		"ratio":{"type":"number","exclusiveMinimum":0,"maximum":0.5},
+		"tags":{"type":"array","items":{"type":"string","format":"email"},"minItems":2},"id":{"type":"string","format":"uuid"}},
+		"required":["when","room"]}},
+		{"name":"echo","parameters":{"type":"object","properties":{"text":{"type":"string"}}}}]`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	odd, err := schema.Load([]byte(`[{"name":"f","parameters":{"type":"object","properties":{"x":{"type":"string","not":{"minLength":0}}},"required":["x"]}}]`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range registry.List() {
+		if s.Render == nil || s.Prompt == "" {
+			continue
+		}
+		p, err := prompt.Build(s, set)
+		if err != nil {
+			t.Errorf("%s: %v", s.Name, err)
+			continue
+		}
+		first := p.Examples[0].Events[0]
+		if first.Name != "schedule" {
+			t.Errorf("%s: first example calls %s", s.Name, first.Name)
+		}
+		if ps := set.Validate(first.Name, first.Args); len(ps) > 0 {
+			t.Errorf("%s: example %s does not fit: %v", s.Name, first.Args, ps)
+		}
+		if _, err := prompt.Build(s, odd); err != nil {
+			t.Errorf("%s: %v", s.Name, err)
+		}
+	}
+}
