@@ -49,6 +49,8 @@ func (p *parser) document(raw []byte, span syntax.Span) {
 			content := p.object(c)
 			p.geminiContent(content.arr("parts"), content.s("role"), span)
 		}
+	case d.isArr("parts"): // a Gemini content on its own
+		p.geminiContent(d.arr("parts"), d.s("role"), span)
 	case d.s("role") != "" || typ == "message":
 		p.message(d, span)
 	default:
