@@ -51,6 +51,8 @@ func (p *parser) document(raw []byte, span syntax.Span) {
 		}
 	case d.isArr("parts"): // a Gemini content on its own
 		p.geminiContent(d.arr("parts"), d.s("role"), span)
+	case d.has("parts"):
+		p.wrongType("parts", jsonscan.Kind(d.get("parts")), '[')
 	case d.s("role") != "" || typ == "message":
 		p.message(d, span)
 	default:
@@ -80,6 +82,8 @@ func (p *parser) conversationMessage(raw []byte, span syntax.Span) {
 		p.Errorf(syntax.CodeMalformed, p.docStart, span, raw, "conversation message is not an object")
 	case m.isArr("parts"): // Gemini content
 		p.geminiContent(m.arr("parts"), m.s("role"), span)
+	case m.has("parts"):
+		p.wrongType("parts", jsonscan.Kind(m.get("parts")), '[')
 	default:
 		p.message(m, span)
 	}
