@@ -6,6 +6,7 @@ import (
 
 	"github.com/toolparse/toolparse/internal/params"
 
+	"github.com/toolparse/toolparse/internal/held"
 	"github.com/toolparse/toolparse/internal/jsoncall"
 	"github.com/toolparse/toolparse/internal/jsonscan"
 	"github.com/toolparse/toolparse/internal/trail"
@@ -67,10 +68,11 @@ type parser struct {
 	js        jsonscan.JSON
 	args      jsoncall.ArgStream // token mode: streams the call's arguments
 
-	pending    []syntax.Event // calls since the last §execute
-	pendingPos syntax.Pos     // where the first of them starts
-	batch      []syntax.Event // the calls of the last executed batch (name and id)
-	resultIdx  int            // results seen since the last §execute
+	pending    held.Calls // calls since the last §execute
+	pendingPos syntax.Pos // where the first of them starts
+	pendingAt  int64      // the offset where the first of them starts
+	batch      held.Calls // the calls of the last executed batch
+	resultIdx  int        // results seen since the last §execute
 
 	// [SYSTEM: candidates.
 	sysScanned   int   // how far the open candidate has been searched
@@ -184,11 +186,8 @@ func (p *parser) act(kw string, n int) {
 	case "execute":
 		p.EndRun()
 		p.Emit(syntax.Event{Type: syntax.Execute, Span: span})
-		p.batch = p.batch[:0]
-		for _, c := range p.pending {
-			p.batch = append(p.batch, syntax.Event{Name: c.Name, ID: c.ID})
-		}
-		p.pending = p.pending[:0]
+		p.batch, p.pending = p.pending, p.batch
+		p.pending.Reset()
 		p.resultIdx = 0
 		p.run = syntax.Respond
 	case "end":
@@ -201,16 +200,12 @@ func (p *parser) act(kw string, n int) {
 
 // reportPending reports calls that no §execute followed.
 func (p *parser) reportPending() {
-	if len(p.pending) == 0 {
+	if p.pending.Len() == 0 {
 		return
 	}
-	first := p.pending[0]
-	msg := fmt.Sprintf("call without §execute: %d call(s) were not followed by §execute (%s", len(p.pending), first.Name)
-	for _, c := range p.pending[1:] {
-		msg += ", " + c.Name
-	}
-	p.Errorf(syntax.CodeNotAllowed, p.pendingPos, syntax.Span{Start: first.Span.Start, End: first.Span.Start}, nil, "%s)", msg)
-	p.pending = p.pending[:0]
+	p.Errorf(syntax.CodeNotAllowed, p.pendingPos, syntax.Span{Start: p.pendingAt, End: p.pendingAt}, nil,
+		"call without §execute: %d call(s) were not followed by §execute (%s)", p.pending.Len(), p.pending.Names(20))
+	p.pending.Reset()
 }
 
 // callWS skips the white space after §call:, which is not content.
@@ -296,10 +291,14 @@ func (p *parser) finishCall() {
 	p.run = syntax.Respond
 	e := syntax.Event{Type: syntax.Call, Name: name, ID: id, Args: args, Pos: p.callStart,
 		Span: syntax.Span{Start: p.callStart.Offset, End: p.jsonStart.Offset + p.blk.Len}}
-	if len(p.pending) == 0 {
-		p.pendingPos = p.callStart
+	if !p.pending.Add(name, id, p.Options().BlockLimit()) {
+		p.Errorf(syntax.CodeOverLimit, p.callStart, e.Span, nil,
+			"§call: the batch holds more calls (%d so far) than the limit of %d bytes allows; this call is not delivered", p.pending.Len(), p.Options().BlockLimit())
+		return
 	}
-	p.pending = append(p.pending, e)
+	if p.pending.Len() == 1 {
+		p.pendingPos, p.pendingAt = p.callStart, p.callStart.Offset
+	}
 	p.Emit(e)
 }
 
@@ -378,10 +377,7 @@ func lineEnd(data []byte, i int, eof bool) (int, bool) {
 }
 
 func (p *parser) result(line, inner []byte, off int64) {
-	var call syntax.Event // the call at the result's position in the last batch
-	if p.resultIdx < len(p.batch) {
-		call = p.batch[p.resultIdx]
-	}
+	call := p.batch.At(p.resultIdx) // the call at the result's position in the last batch
 	p.resultIdx++
 	p.atLineStart = true
 	p.Emit(syntax.Event{Type: syntax.Result, Tool: call.Name, ID: call.ID, Status: syntax.Success,

@@ -6,6 +6,7 @@ import (
 
 	"github.com/toolparse/toolparse/internal/params"
 
+	"github.com/toolparse/toolparse/internal/held"
 	"github.com/toolparse/toolparse/internal/jsonscan"
 	"github.com/toolparse/toolparse/syntax"
 	"github.com/toolparse/toolparse/syntax/scan"
@@ -117,7 +118,7 @@ type parser struct {
 	errCode  syntax.Code
 	errMsg   string
 
-	batch     []syntax.Event // the calls of the last message (name and id)
+	batch     held.Calls // the calls of the last message
 	resultIdx int
 }
 
@@ -530,12 +531,17 @@ func (p *parser) objectDone() {
 }
 
 func (p *parser) call(name, id string, args []byte, span syntax.Span) {
-	p.calls++
-	if p.calls == 1 {
-		p.batch, p.resultIdx = p.batch[:0], 0
+	if p.calls == 0 {
+		p.batch.Reset()
+		p.resultIdx = 0
 	}
-	p.batch = append(p.batch, syntax.Event{Name: name, ID: id})
-	p.Emit(syntax.Event{Type: syntax.Call, Name: name, ID: id, Args: args, Pos: p.callPos(span.Start), Span: span})
+	if p.batch.Add(name, id, p.Options().BlockLimit()) {
+		p.calls++
+		p.Emit(syntax.Event{Type: syntax.Call, Name: name, ID: id, Args: args, Pos: p.callPos(span.Start), Span: span})
+	} else {
+		p.Errorf(syntax.CodeOverLimit, p.callPos(span.Start), span, nil,
+			"the message holds more calls (%d so far) than the limit of %d bytes allows; this call is not delivered", p.batch.Len(), p.Options().BlockLimit())
+	}
 	// The next element of an array, or the next call, is a block of its own.
 	p.blk.Reset()
 	p.blkStart = p.posAfter(span.End)
@@ -740,14 +746,9 @@ func (p *parser) result(closed bool) {
 	}
 	tool := ""
 	if id != "" {
-		for _, c := range p.batch {
-			if c.ID == id {
-				tool = c.Name
-				break
-			}
-		}
-	} else if p.resultIdx < len(p.batch) {
-		tool = p.batch[p.resultIdx].Name
+		tool = p.batch.Find(id, p.resultIdx).Name
+	} else {
+		tool = p.batch.At(p.resultIdx).Name
 	}
 	p.resultIdx++
 	p.Emit(syntax.Event{Type: syntax.Result, Tool: tool, ID: id, Status: syntax.Success, Value: value, Span: span})

@@ -423,7 +423,7 @@ func (p *parser) docBytes(data []byte) int {
 			p.document(doc, span)
 			p.reportTypes(span)
 			if direct {
-				clear(p.slab)
+				clear(p.slab[:cap(p.slab)]) // what a block gave back points into the bytes too
 				p.skip.Reset()
 				p.fd, p.fcalls = fastDoc{}, [maxFastCalls]fastCall{}
 			}

@@ -128,20 +128,24 @@ func (p *parser) message(d fields, span syntax.Span) {
 		p.text(syntax.Respond, d.get("content"), span)
 	} else {
 		raws := d.arr("content")
-		bs := make([]fields, 0, len(raws)) // each block walked once
-		for _, raw := range raws {
-			bs = append(bs, p.object(raw))
-		}
 		cut := anthropicCut(d.s("stop_reason"))
 		lastUse := -1 // cut off by max_tokens: the last tool_use is left for endMessage to report
-		for i, b := range bs {
-			if cut != "" && b.s("type") == "tool_use" {
-				lastUse = i
+		// Each block's members are read when it is, and given back to the
+		// slab after it (nothing keeps them): a message of many blocks
+		// holds one block's members at a time, not all of theirs.
+		mark := len(p.slab)
+		if cut != "" {
+			for i, raw := range raws {
+				if p.probe(raw).s("type") == "tool_use" {
+					lastUse = i
+				}
+				p.slab = p.slab[:mark]
 			}
 		}
-		for i, b := range bs {
-			p.wholeBlock(b, blockKey(i), span, i != lastUse)
+		for i, raw := range raws {
+			p.wholeBlock(p.object(raw), blockKey(i), span, i != lastUse)
 			p.EndRun() // each block is a run of its own, as in a stream
+			p.slab = p.slab[:mark]
 		}
 	}
 	p.refuse(d.get("refusal"), span)

@@ -69,6 +69,9 @@ type parser struct {
 	listStart  syntax.Pos // where its '[' is
 	blk        scan.Block // the list's bytes, '[' to ']'
 	stack      []byte     // open brackets
+	posList    syntax.Pos // the list posK and posAt are in (its start)
+	posK       int        // the offset of the list posIn was asked last
+	posAt      syntax.Pos // its position
 	deep       int        // brackets open beyond MaxDepth
 	tooDeep    bool       // the list went beyond MaxDepth
 	quote      byte       // inside a string: its quote byte, else 0
@@ -713,10 +716,17 @@ func (p *parser) queueError(code syntax.Code, pos syntax.Pos, span syntax.Span, 
 	p.pending = append(p.pending, syntax.Event{Type: syntax.Error, Code: code, Message: msg, Pos: pos, Raw: string(raw), Span: span})
 }
 
-// posIn is the position of offset k of the list.
+// posIn is the position of offset k of the list. It counts on from the
+// offset asked before when k is past it (a list's calls are asked for in
+// order), so that a list of n calls costs one pass, not n.
 func (p *parser) posIn(k int) syntax.Pos {
 	k = min(max(k, 0), len(p.blk.Bytes))
-	return scan.Advance(p.listStart, p.blk.Bytes[:k])
+	if p.posList != p.listStart || k < p.posK || p.posK > len(p.blk.Bytes) {
+		p.posList, p.posK, p.posAt = p.listStart, 0, p.listStart
+	}
+	p.posAt = scan.Advance(p.posAt, p.blk.Bytes[p.posK:k])
+	p.posK = k
+	return p.posAt
 }
 
 // finish reports what the end of the stream left open, then the execute

@@ -572,6 +572,9 @@ func (c *Core) Emit(e syntax.Event) {
 		return
 	}
 	e.Args, e.Value = validUTF8(e.Args), validUTF8(e.Value)
+	if e.Partial && !utf8.ValidString(e.Delta) {
+		e.Delta = string(validUTF8([]byte(e.Delta))) // the arguments' pieces as the arguments
+	}
 	c.h(e)
 }
 

@@ -84,10 +84,10 @@ type Renderer struct {
 	textOpen bool // a respond run is being gathered
 	calls    []syntax.Event
 	results  []syntax.Event
-	batch    []syntax.Event // the calls of the open batch, then of the last executed one
-	answered []bool         // which calls of batch a result answered
-	executed bool           // batch was executed: the next call starts a new one
-	made     int            // ids made so far
+	batch    []batchCall // the calls of the open batch, then of the last executed one
+	open     int         // batch[:open] are all answered: a result looks from open on
+	executed bool        // batch was executed: the next call starts a new one
+	made     int         // ids made so far
 	ended    bool
 }
 
@@ -116,15 +116,14 @@ func (r *Renderer) Event(e syntax.Event) error {
 	case syntax.Call:
 		err := errors.Join(r.flushText(), r.flushResults(), r.flag(e.Custom, "the custom flag of call "+e.Name+" (written as an ordinary call)"))
 		if r.executed {
-			r.batch, r.answered, r.executed = r.batch[:0], r.answered[:0], false
+			r.batch, r.open, r.executed = r.batch[:0], 0, false
 		}
 		if e.ID == "" && r.IDs {
 			r.made++
 			e.ID = "call_" + strconv.Itoa(r.made)
 		}
 		r.calls = append(r.calls, e)
-		r.batch = append(r.batch, e)
-		r.answered = append(r.answered, false)
+		r.batch = append(r.batch, batchCall{name: e.Name, id: e.ID})
 		return err
 	case syntax.Execute:
 		r.executed = true
@@ -161,17 +160,28 @@ func (r *Renderer) Event(e syntax.Event) error {
 // answer gives a result the id of the call it answers, when it has none:
 // the first call of its tool in the last batch that no result answered yet.
 func (r *Renderer) answer(e syntax.Event) syntax.Event {
-	for i, c := range r.batch {
-		if r.answered[i] || (e.ID != "" && c.ID != e.ID) || (e.ID == "" && c.Name != e.Tool) {
+	for i := r.open; i < len(r.batch); i++ {
+		c := &r.batch[i]
+		if c.answered || (e.ID != "" && c.id != e.ID) || (e.ID == "" && c.name != e.Tool) {
 			continue
 		}
-		r.answered[i] = true
+		c.answered = true
 		if e.ID == "" {
-			e.ID = c.ID
+			e.ID = c.id
 		}
 		break
 	}
+	for r.open < len(r.batch) && r.batch[r.open].answered {
+		r.open++ // results in the order of their calls cost one step each
+	}
 	return e
+}
+
+// batchCall is what the renderer keeps of a call of the batch: enough to
+// pair a result with it.
+type batchCall struct {
+	name, id string
+	answered bool
 }
 
 func (r *Renderer) flag(set bool, what string) error {

@@ -367,7 +367,22 @@ func (p *parser) finishBlock(closed bool) {
 	if k := jsonscan.Kind(value); k != '[' {
 		msg, at = "the JSON value is "+jsonscan.KindName(k)+", not an array", jsonscan.SkipSpace(value, 0)
 	} else if p.open == openExecute {
-		evs, msg, at = calls(value, base)
+		// Read twice: once to find a problem anywhere in the array (the
+		// block is then one error, and no call of it is delivered), then
+		// to hand each call on as it is read, so that no list of the
+		// calls is held (a block of many calls costs its own size, not
+		// theirs).
+		if msg, at = calls(value, base, nil); msg == "" {
+			pos, last := p.contentPos(), int64(0) // positions advance call by call: one pass over the block
+			calls(value, base, func(e syntax.Event) {
+				k := e.Span.Start - base
+				pos, last = scan.Advance(pos, p.blk.Bytes[last:k]), k
+				e.Pos = pos
+				p.Emit(e)
+			})
+			p.Emit(syntax.Event{Type: syntax.Execute, Span: span})
+			return
+		}
 	} else {
 		evs, msg, at = results(value, base)
 	}
@@ -384,23 +399,15 @@ func (p *parser) finishBlock(closed bool) {
 		}
 		evs[len(evs)-1].Span.End = span.End
 	}
-	pos, last := p.contentPos(), int64(0) // positions advance call by call: one pass over the block
 	for i := range evs {
-		if evs[i].Type == syntax.Call {
-			k := evs[i].Span.Start - base
-			pos, last = scan.Advance(pos, p.blk.Bytes[last:k]), k
-			evs[i].Pos = pos
-		}
 		p.Emit(evs[i])
-	}
-	if p.open == openExecute {
-		p.Emit(syntax.Event{Type: syntax.Execute, Span: span})
 	}
 }
 
-// calls reads the elements of an <execute> array. On a problem it returns a
-// message and the offset within value it is about.
-func calls(value []byte, base int64) (evs []syntax.Event, msg string, at int) {
+// calls reads the elements of an <execute> array, handing each call to
+// emit (when it is not nil). On a problem it returns a message and the
+// offset within value it is about.
+func calls(value []byte, base int64, emit func(syntax.Event)) (msg string, at int) {
 	n := 0
 	jsonscan.EachElement(value, func(start int) int {
 		n++
@@ -409,11 +416,13 @@ func calls(value []byte, base int64) (evs []syntax.Event, msg string, at int) {
 			msg, at = "element "+strconv.Itoa(n)+" "+problem, start
 			return -1
 		}
-		evs = append(evs, syntax.Event{Type: syntax.Call, Name: name, Args: args, ID: id,
-			Span: syntax.Span{Start: base + int64(start), End: base + int64(end)}})
+		if emit != nil {
+			emit(syntax.Event{Type: syntax.Call, Name: name, Args: args, ID: id,
+				Span: syntax.Span{Start: base + int64(start), End: base + int64(end)}})
+		}
 		return end
 	})
-	return evs, msg, at
+	return msg, at
 }
 
 // results reads the elements of a <results> array.
