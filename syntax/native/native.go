@@ -63,6 +63,10 @@ type parser struct {
 
 	// A line that is not JSON.
 	badStart syntax.Pos
+	runOpen  bool       // a run of bad lines ended, not yet reported (see badLine)
+	runEnd   int64      // where its last line ends
+	runLines int        // how many lines it has
+	runData  bool       // it is an SSE data line's: one error of its own
 	bad      scan.Block // the line, up to the limit (past it, none of it)
 	badMsg   string
 	badCode  syntax.Code
@@ -162,6 +166,7 @@ func (p *parser) between(data []byte, eof bool) int {
 		case n < 0:
 			return 0
 		case name == "data":
+			p.flushBad()
 			p.lineStart, p.inData, p.afterData = false, true, true
 			if p.held { // the event's next data line: the document goes on
 				p.held, p.state = false, inDoc
@@ -172,6 +177,7 @@ func (p *parser) between(data []byte, eof bool) int {
 			p.badLine(syntax.CodeUnsupported, fmt.Sprintf("an SSE field (%s) this parser does not read", data[:n-1]))
 			return scan.Again
 		case n > 0:
+			p.flushBad()
 			p.lineStart, p.state = false, skipLine
 			return n
 		}
@@ -191,6 +197,7 @@ func (p *parser) between(data []byte, eof bool) int {
 		}
 	}
 	if c := data[0]; c == '{' || c == '[' {
+		p.flushBad()
 		p.state = inDoc
 		p.docStart, p.docEnd = p.Pos(), p.Offset()
 		p.docSSE, p.docLine, p.docFirst, p.docBreak = p.inData, p.lines && !p.inData, p.lineStart, false
@@ -206,11 +213,38 @@ func (p *parser) between(data []byte, eof bool) int {
 
 // badLine starts a line that is an error of the given code: badBytes
 // gathers it, from the byte the step is at.
+//
+// Consecutive lines of one error (prose, a log's text between documents;
+// not an SSE data line's payload, an event of its own) are one run, reported once with a span over them all when something else
+// comes (see flushBad): a gigabyte of prose is one error, not one a line.
 func (p *parser) badLine(code syntax.Code, msg string) {
 	p.state = badLine
+	if p.runOpen && code == p.badCode && msg == p.badMsg && !p.inData && !p.runData {
+		p.runLines++
+		p.bad.Keep([]byte{'\n'}, p.Options().BlockLimit())
+		return
+	}
+	p.flushBad()
 	p.badStart = p.Pos()
 	p.bad.Reset()
-	p.badMsg, p.badCode = msg, code
+	p.badMsg, p.badCode, p.runLines, p.runData = msg, code, 1, p.inData
+}
+
+// flushBad reports the run of bad lines that is open, if one is.
+func (p *parser) flushBad() {
+	if !p.runOpen {
+		return
+	}
+	p.runOpen = false
+	var raw []byte
+	if !p.bad.Over {
+		raw = jsonscan.TrimSpace(p.bad.Bytes)
+	}
+	msg := p.badMsg
+	if p.runLines > 1 {
+		msg = fmt.Sprintf("%d lines: %s", p.runLines, msg)
+	}
+	p.Errorf(p.badCode, p.badStart, syntax.Span{Start: p.badStart.Offset, End: p.runEnd}, raw, "%s", msg)
 }
 
 // sseField matches an SSE field name at the start of a line: data, event,
@@ -369,11 +403,7 @@ func (p *parser) badBytes(data []byte) int {
 
 func (p *parser) endBadLine(end int64) {
 	p.state = atLine
-	var raw []byte
-	if !p.bad.Over {
-		raw = jsonscan.TrimSpace(p.bad.Bytes)
-	}
-	p.Errorf(p.badCode, p.badStart, syntax.Span{Start: p.badStart.Offset, End: end}, raw, "%s", p.badMsg)
+	p.runOpen, p.runEnd = true, end // reported when the run ends
 }
 
 // docBytes reads a JSON document, JSON-aware, to its end. A document of an
@@ -505,6 +535,7 @@ func (p *parser) finish(end int64) {
 	case badLine:
 		p.endBadLine(end)
 	}
+	p.flushBad()
 	p.endOfStream()
 }
 

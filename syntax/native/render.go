@@ -89,10 +89,11 @@ type (
 
 type anthropicUnits struct {
 	w       *bufio.Writer
-	content []aBlock        // the open assistant message's blocks
-	calls   []syntax.Event  // its calls
-	refusal *string         // its refusal, which ends it
-	hosted  map[string]bool // the ids of the hosted calls written
+	content []aBlock          // the open assistant message's blocks
+	calls   []syntax.Event    // its calls
+	names   map[string]string // call id → tool name, of the calls written
+	refusal *string           // its refusal, which ends it
+	hosted  map[string]bool   // the ids of the hosted calls written
 }
 
 // Refusal ends the open assistant message with stop_reason "refusal", the
@@ -128,8 +129,12 @@ func (u *anthropicUnits) Calls(calls []syntax.Event) error {
 	if err := u.afterRefusal(); err != nil {
 		return err
 	}
+	if u.names == nil {
+		u.names = map[string]string{}
+	}
 	for _, c := range calls {
 		u.content = append(u.content, aBlock{Type: "tool_use", ID: c.ID, Name: c.Name, Input: c.ArgsJSON(), Custom: c.Custom})
+		u.names[c.ID] = c.Name
 	}
 	u.calls = append(u.calls, calls...)
 	return nil
@@ -230,8 +235,12 @@ func (u *anthropicUnits) Results(rs []syntax.Event) error {
 	blocks := make([]aBlock, len(rs))
 	for i, r := range rs {
 		b := aBlock{Type: "tool_result", Content: r.ValueJSON(), IsError: r.Status == syntax.Failure}
-		if b.ToolUseID = r.ID; b.ToolUseID == "" {
+		switch b.ToolUseID = r.ID; {
+		case r.ID == "":
 			b.Name = r.Tool
+			err = errors.Join(err, wire.CannotCarry("native", "a result of %s that answers no call in the stream: a tool_result takes its call's tool_use_id (written with a name field, which this parser reads and the API does not take)", r.Tool))
+		case r.Tool != "" && u.names[r.ID] != r.Tool:
+			err = errors.Join(err, wire.CannotCarry("native", "the tool name of a result of %s whose call is not in the stream (a tool_result has none)", r.Tool))
 		}
 		blocks[i] = b
 	}

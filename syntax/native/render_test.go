@@ -200,3 +200,27 @@ func TestRenderForms(t *testing.T) {
 		}
 	}
 }
+
+// TestResultWithoutItsCall: a result whose call is not in the stream (an
+// Ollama tool message alone, as a fuzz run found) loses its tool name in the
+// forms whose result has no name field (Anthropic, Responses): that is
+// reported, never silent; with no id at all, Anthropic's tool_result has
+// nothing the API takes to pair it.
+func TestResultWithoutItsCall(t *testing.T) {
+	for _, in := range []string{
+		`{"message":{"role":"tool","content":"sunny","tool_name":"get_weather"},"done":true}`,
+		`{"role":"tool","content":"sunny","tool_call_id":"c9","name":"get_weather"}`,
+	} {
+		evs := syntax.Parse(native.Syntax, []byte(in), syntax.Options{})
+		if evs[0].Type != syntax.Result || evs[0].Tool != "get_weather" {
+			t.Fatalf("%s: read as %v", in, evs)
+		}
+		for _, form := range []string{"anthropic", "openai-responses"} {
+			var b bytes.Buffer
+			err := syntax.Render(writable(t)[form](&b), evs)
+			if !errors.Is(err, wire.ErrCannotCarry) || !strings.Contains(err.Error(), "get_weather") {
+				t.Errorf("%s as %s: error %v, want the tool name reported as not carried", in, form, err)
+			}
+		}
+	}
+}

@@ -289,7 +289,10 @@ func (p *parser) chatCompletion(d fields, span syntax.Span) {
 // chunk (one JSON object a line). Text and thinking stream as deltas; each
 // tool call comes whole, its arguments an object; "done" ends the message.
 func (p *parser) ollama(d fields, span syntax.Span) {
-	if m := d.obj("message"); !m.none() {
+	m := d.obj("message")
+	if role, _ := jsonscan.Unquote(m.get("role")); role == "tool" || role == "user" || role == "system" || role == "developer" {
+		p.message(m, span) // a tool (or user) message of a chat log, in a response's wrapping
+	} else if !m.none() {
 		p.text(syntax.Think, m.get("thinking"), span)
 		p.content(m.get("content"), span)
 		for _, raw := range m.arr("tool_calls") {
