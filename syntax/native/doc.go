@@ -225,15 +225,18 @@
 //     thinking, tool_use, server_tool_use/mcp_tool_use and their result
 //     blocks, in order, ended by stop_reason tool_use, end_turn or refusal
 //     (a refusal as stop_details.explanation); user messages of tool_result
-//     blocks (is_error). It carries everything; a custom call's "custom"
+//     blocks (is_error; content a string, or an array of content blocks,
+//     any other value as its JSON text, the only forms the API takes).
+//     It carries everything; a custom call's "custom"
 //     field and a result's "name" (when its call is not in the output) are
 //     this parser's, not the API's.
 //   - openai ([NewOpenAIRenderer]): Chat Completions messages: an assistant
 //     message (reasoning_content, content, refusal, tool_calls with
 //     arguments as a JSON string), a "tool" message per result (content a
-//     string). It cannot carry the order within a message (fixed places:
-//     reasoning, text, refusal, calls), a failure status, a result that is
-//     not a string (written as its JSON text), the custom flag of a call
+//     string: a value that is not one as its JSON text, a failure after
+//     "Error: ", as for every form whose results are text). It cannot carry
+//     the order within a message (fixed places: reasoning, text, refusal,
+//     calls), the custom flag of a call
 //     whose args are not {"input": text} (written as a function call), or
 //     hosted calls and results. A custom call is written as a custom tool
 //     call.
@@ -245,8 +248,8 @@
 //     code_interpreter_call, image_generation_call when the args are that
 //     item's request fields, else mcp_call); results as
 //     function_call_output items (output a string) in a request's input
-//     array ({"input":[…]}), as the next request sends them. It
-//     cannot carry a failure status, a result that is not a string, the
+//     array ({"input":[…]}), as the next request sends them (the output as
+//     text, a failure after "Error: "). It cannot carry the
 //     tool name of a result whose call is not in the output, a hosted call
 //     without its result (or the reverse), or a hosted result that is not
 //     an object (written as an mcp_call's output). Its reasoning items have
@@ -262,9 +265,9 @@
 //   - ollama ([NewOllamaRenderer]): an /api/chat response ({"message":{…},
 //     "done":true}) per model turn — thinking, content, tool_calls with
 //     arguments as an object — and a "tool" message per result (content a
-//     string, tool_name, tool_call_id). It cannot carry the order within a
-//     message, refusals (written as text), the custom flag, hosted calls
-//     and results, a failure status, or a result that is not a string.
+//     as text, a failure after "Error: "; tool_name, tool_call_id). It
+//     cannot carry the order within a message, refusals (written as text),
+//     the custom flag, or hosted calls and results.
 //
 // [Chunks] reads a stream given as the raw JSON chunks the providers' Go
 // SDKs yield; package conversation reads and writes whole chat logs in

@@ -234,7 +234,7 @@ func (u *anthropicUnits) Results(rs []syntax.Event) error {
 	}
 	blocks := make([]aBlock, len(rs))
 	for i, r := range rs {
-		b := aBlock{Type: "tool_result", Content: r.ValueJSON(), IsError: r.Status == syntax.Failure}
+		b := aBlock{Type: "tool_result", Content: anthropicContent(r.ValueJSON()), IsError: r.Status == syntax.Failure}
 		switch b.ToolUseID = r.ID; {
 		case r.ID == "":
 			b.Name = r.Tool
@@ -271,8 +271,9 @@ func (u *anthropicUnits) End() error {
 //
 // The message form has fixed places, so it loses order within a message
 // (thoughts first, then text, the refusal, then calls) and joins several
-// text runs of a message; it cannot carry a failure status, a result whose
-// content is not a string (written as its JSON text), custom calls (written
+// text runs of a message. A result's content is text (wire.ResultText: a
+// value that is not a string as its JSON text, a failure after "Error: ").
+// It cannot carry custom calls (written
 // as function calls), hosted calls and results (Chat Completions has no
 // provider-run tools), calls no execute followed, or an execute with no
 // call. Each loss is reported. A call without an id is given one (call_1,
@@ -371,12 +372,7 @@ func (u *openaiUnits) Results(rs []syntax.Event) error {
 		err = e
 	}
 	for _, r := range rs {
-		content, e := stringContent("openai", r)
-		m := oMessage{Role: "tool", ToolCallID: r.ID, Name: r.Tool, Content: syntax.AppendQuote(nil, content)}
-		err = errors.Join(err, e)
-		if r.Status == syntax.Failure {
-			err = errors.Join(err, wire.CannotCarry("openai", "the failure status of a result of %s (tool messages have none)", r.Tool))
-		}
+		m := oMessage{Role: "tool", ToolCallID: r.ID, Name: r.Tool, Content: syntax.AppendQuote(nil, wire.ResultText(r))}
 		if e := writeLine(u.w, m); e != nil {
 			return e
 		}
@@ -401,12 +397,37 @@ func (u *openaiUnits) End() error {
 	return err
 }
 
-// stringContent is a result's content as a string, for the tool messages
-// that take only text (OpenAI, Ollama): a string as it is, any other value
-// as its JSON text, which is reported (it reads back as a string).
-func stringContent(name string, r syntax.Event) (string, error) {
-	if s, ok := jsonscan.Unquote(r.ValueJSON()); ok {
-		return s, nil
+
+// anthropicContent is a result's content as a tool_result takes it: a
+// string, or an array of content blocks (objects with a type) as they are;
+// any other value as its JSON text (the Messages API takes nothing else,
+// and drops what it does not take).
+func anthropicContent(v json.RawMessage) json.RawMessage {
+	switch jsonscan.Kind(v) {
+	case '"':
+		return v
+	case '[':
+		blocks := true
+		jsonscan.Elements(v, func(e []byte, _ int) bool {
+			t, _ := jsonscan.Unquote(fieldOf(e, "type"))
+			blocks = jsonscan.Kind(e) == '{' && t != ""
+			return blocks
+		})
+		if blocks {
+			return v
+		}
 	}
-	return string(r.ValueJSON()), wire.CannotCarry(name, "a result of %s whose content is not a string (written as its JSON text, which reads back as a string)", r.Tool)
+	return syntax.AppendQuote(nil, string(v))
+}
+
+// fieldOf returns the raw value of key in obj, or nil.
+func fieldOf(obj []byte, key string) []byte {
+	var out []byte
+	jsonscan.Members(obj, func(k string, v []byte) bool {
+		if k == key {
+			out = v
+		}
+		return out == nil
+	})
+	return out
 }

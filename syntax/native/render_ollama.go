@@ -22,8 +22,9 @@ import (
 // (thinking first, then text, then calls) and joins several text runs of a
 // message. Ollama has no refusal, custom or provider-run tool form:
 // refusals are written as text, custom calls as calls, hosted calls and
-// results not at all. It cannot carry a failure status, a result whose
-// content is not a string (written as its JSON text), calls no execute
+// results not at all. A result's content is text (wire.ResultText: a value
+// that is not a string as its JSON text, a failure after "Error: "). It
+// cannot carry calls no execute
 // followed, or an execute with no call. Each loss is reported. A call
 // without an id is given one (call_1, call_2, … in stream order), and the
 // results that answer it the same tool_call_id.
@@ -114,12 +115,7 @@ func (u *ollamaUnits) pending() error {
 func (u *ollamaUnits) Results(rs []syntax.Event) error {
 	err := errors.Join(u.pending(), u.message())
 	for _, r := range rs {
-		content, e := stringContent(ollamaName, r)
-		err = errors.Join(err, e)
-		if r.Status == syntax.Failure {
-			err = errors.Join(err, wire.CannotCarry(ollamaName, "the failure status of a result of %s (tool messages have none)", r.Tool))
-		}
-		if e := writeLine(u.w, olMessage{Role: "tool", Content: content, ToolName: r.Tool, ToolCallID: r.ID}); e != nil {
+		if e := writeLine(u.w, olMessage{Role: "tool", Content: wire.ResultText(r), ToolName: r.Tool, ToolCallID: r.ID}); e != nil {
 			return errors.Join(err, e)
 		}
 	}

@@ -32,8 +32,9 @@ import (
 // completed or failed; any other hosted call is an mcp_call item (its
 // arguments a JSON string, its result's fields beside them).
 //
-// It cannot carry a failure status of a result, a result whose content is
-// not a string (written as its JSON text), the tool name of a result whose
+// A result's output is text (wire.ResultText: a value that is not a string
+// as its JSON text, a failure after "Error: "). It cannot carry the tool
+// name of a result whose
 // call is not in the output (function_call_output has none), a hosted call
 // without its result or a result without its call, a hosted result that is
 // not an object (written as an mcp_call's output), calls no execute
@@ -273,11 +274,7 @@ func (u *responsesUnits) Results(rs []syntax.Event) error {
 	err := errors.Join(u.before(), u.pending(), u.response())
 	items := make([]any, len(rs))
 	for i, r := range rs {
-		content, e := stringContent(responsesName, r)
-		err = errors.Join(err, e)
-		if r.Status == syntax.Failure {
-			err = errors.Join(err, wire.CannotCarry(responsesName, "the failure status of a result of %s (function_call_output has none)", r.Tool))
-		}
+		content := wire.ResultText(r)
 		if name, ok := u.names[r.ID]; (!ok || name != r.Tool) && r.Tool != "" {
 			err = errors.Join(err, wire.CannotCarry(responsesName, "the tool name of a result of %s whose call is not in the output (function_call_output has none)", r.Tool))
 		}

@@ -6,6 +6,7 @@
 package wire
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -262,14 +263,26 @@ func Normalize(evs []syntax.Event) []syntax.Event {
 }
 
 // NormalizePair normalizes the events given to a renderer and those parsed
-// back from its output, for comparison: as [Normalize], and an id that the
+// back from its output, for comparison: as [Normalize], an id that the
 // renderer made for a call or result that had none (see Renderer.IDs) is
-// removed from the events parsed back.
+// removed from the events parsed back, and a result that a form wrote as
+// text ([ResultText]) and that reads back as that text is taken as the one
+// written.
 func NormalizePair(sent, back []syntax.Event) ([]syntax.Event, []syntax.Event) {
 	sent, back = Normalize(sent), Normalize(back)
 	for i := range min(len(sent), len(back)) {
 		if sent[i].ID == "" && sent[i].Type == back[i].Type {
 			back[i].ID = ""
+		}
+		// A result written as text (ResultText) reads back as that text.
+		if s, b := sent[i], back[i]; s.Type == syntax.Result && b.Type == syntax.Result && (s.Status == syntax.Failure || !isString(s.Value)) {
+			asText := s
+			if b.Status == s.Status { // the form carried the status: only the content is text
+				asText.Status = syntax.Success
+			}
+			if text, ok := unquote(b.Value); ok && text == ResultText(asText) {
+				back[i].Status, back[i].Value = s.Status, s.Value
+			}
 		}
 	}
 	return sent, back
@@ -327,3 +340,36 @@ func (t *Tail) Write(p []byte) (int, error) {
 // NeedsLineEnd reports whether something was written and it did not end
 // with a line end.
 func (t *Tail) NeedsLineEnd() bool { return t.n > 0 && t.last != '\n' }
+
+// FailurePrefix starts the text of a failed result in the forms whose
+// results have no status (OpenAI Chat and Responses, Ollama, and the model
+// formats whose results are text): the model reads the failure there. It is
+// what package batch's results of a failed call and package prompt's
+// examples of one say too.
+const FailurePrefix = "Error: "
+
+// ResultText is a result's content as text, for a form whose result is a
+// string: a string as it is, any other value as its JSON text, a failure
+// after [FailurePrefix]. Neither is a loss — each form's rules say so — and
+// [NormalizePair] takes such a result as the one it was written from.
+func ResultText(r syntax.Event) string {
+	text, ok := unquote(r.ValueJSON())
+	if !ok {
+		text = string(r.ValueJSON())
+	}
+	if r.Status == syntax.Failure {
+		text = FailurePrefix + text
+	}
+	return text
+}
+
+func isString(raw []byte) bool { _, ok := unquote(raw); return ok }
+
+// unquote decodes a JSON string.
+func unquote(raw []byte) (string, bool) {
+	var s string
+	if len(raw) == 0 || raw[0] != '"' || json.Unmarshal(raw, &s) != nil {
+		return "", false
+	}
+	return s, true
+}
