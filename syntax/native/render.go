@@ -397,7 +397,6 @@ func (u *openaiUnits) End() error {
 	return err
 }
 
-
 // anthropicContent is a result's content as a tool_result takes it: a
 // string, or an array of content blocks (objects with a type) as they are;
 // any other value as its JSON text (the Messages API takes nothing else,
