@@ -200,7 +200,7 @@ func examples(set *schema.Set) [][]Example {
 	return append(exs, []Example{
 		withResults(syntax.Event{Type: syntax.Result, Tool: second.Name, Status: syntax.Failure, Value: json.RawMessage(`"(the error message)"`)}),
 		// A syntax whose results have no status tells a failure in words.
-		withResults(syntax.Event{Type: syntax.Result, Tool: second.Name, Status: syntax.Success, Value: json.RawMessage(`"Error: (the error message)"`)}),
+		withResults(syntax.Event{Type: syntax.Result, Tool: second.Name, Status: syntax.Success, Value: syntax.AppendQuote(nil, wire.FailurePrefix+"(the error message)")}),
 	})
 }
 

@@ -163,14 +163,8 @@ func (u *units) Results(rs []syntax.Event) error {
 		if r.Tool != want {
 			note("a result of %q where the call at its position is %q: results are paired with calls by position", r.Tool, want)
 		}
-		if r.Status == syntax.Failure {
-			note("a failure status: written as an ordinary tool response")
-		}
-		content, ok := jsonscan.Unquote(r.ValueJSON())
-		if !ok {
-			content = string(r.ValueJSON())
-			note("result content that is not a string: written as its JSON text")
-		}
+		r = wire.AsText(r) // a failure in words the model reads, any value as its JSON text
+		content := wire.ResultText(r)
 		if strings.Contains(content, f.CloseResponse) {
 			note("result content holding %s; not written", f.CloseResponse)
 			continue

@@ -5,7 +5,6 @@ import (
 	"io"
 	"strings"
 
-	"github.com/toolparse/toolparse/internal/jsonscan"
 	"github.com/toolparse/toolparse/syntax"
 	"github.com/toolparse/toolparse/syntax/wire"
 )
@@ -94,16 +93,7 @@ func (u *units) Execute() error {
 func (u *units) Results(rs []syntax.Event) error {
 	var lost []string
 	for _, r := range rs {
-		text := string(r.Value)
-		if s, ok := jsonscan.Unquote(r.Value); ok {
-			text = s
-		} else if len(r.Value) > 0 {
-			lost = append(lost, "content that is not a string")
-		}
-		if r.Status == syntax.Failure {
-			lost = append(lost, "a failure status")
-		}
-		text = strings.TrimSpace(text)
+		text := strings.TrimSpace(wire.ResultText(r)) // a failure in words the model reads, any value as its JSON text
 		if strings.Contains(text, "]\n") || strings.HasSuffix(text, "]") {
 			lost = append(lost, `content with a "]" that ends a line`)
 		}

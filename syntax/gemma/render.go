@@ -232,7 +232,7 @@ func (u *units) Results(rs []syntax.Event) error {
 			continue
 		}
 		if r.Status == syntax.Failure {
-			err = errors.Join(err, wire.CannotCarry("gemma", "the failure status of a result of %s (gemma has none): written as a plain result", r.Tool))
+			r = wire.AsText(r) // the failure in words the model reads
 		}
 		if r.ID != "" {
 			err = errors.Join(err, wire.CannotCarry("gemma", "the id %q of a result of %s (gemma has no call ids): written without it", r.ID, r.Tool))

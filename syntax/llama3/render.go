@@ -210,7 +210,7 @@ func (u *units) Results(rs []syntax.Event) error {
 	}
 	for _, r := range rs {
 		if r.Status == syntax.Failure {
-			errs = append(errs, cannot("the failure status of a result of %s (ipython results have none): written as a result", r.Tool))
+			r = wire.AsText(r) // the failure in words the model reads
 		}
 		if r.ID != "" {
 			errs = append(errs, cannot("the id %q of a result of %s: not written", r.ID, r.Tool))

@@ -184,12 +184,9 @@ func (u *units) Results(rs []syntax.Event) error {
 		if r.ID != "" {
 			note(cannot("the id %q of a result: not written", r.ID))
 		}
-		v := r.ValueJSON()
-		text, ok := jsonscan.Unquote(v)
-		if !ok || jsonscan.Kind(v) != '"' {
-			text = string(v)
-			note(cannot("a result of %q whose content is not a string: written as its JSON text", r.Tool))
-		}
+		plain := r
+		plain.Status = syntax.Success // the status is the tag
+		text := wire.ResultText(plain) // any value as its JSON text
 		tag := "stdout"
 		if r.Status == syntax.Failure {
 			tag = "error"

@@ -189,7 +189,7 @@ func (u *units) Results(rs []syntax.Event) error {
 			errs = append(errs, cannot("a result of %s where its call is %q: written in its place", r.Tool, want))
 		}
 		if r.Status == syntax.Failure {
-			errs = append(errs, cannot("the failure status of a result of %s: written as a result", r.Tool))
+			r = wire.AsText(r) // the failure in words the model reads
 		}
 		if r.ID != "" && !nameOK(r.ID) {
 			errs = append(errs, cannot("the id %q of a result of %s: written as it is", r.ID, r.Tool))

@@ -373,3 +373,11 @@ func unquote(raw []byte) (string, bool) {
 	}
 	return s, true
 }
+
+// AsText returns a result as a form whose results are text writes it: a
+// success whose content is the string [ResultText] gives.
+func AsText(r syntax.Event) syntax.Event {
+	r.Value = syntax.AppendQuote(nil, ResultText(r))
+	r.Status = syntax.Success
+	return r
+}
