@@ -185,7 +185,7 @@ func (u *units) Results(rs []syntax.Event) error {
 			note(cannot("the id %q of a result: not written", r.ID))
 		}
 		plain := r
-		plain.Status = syntax.Success // the status is the tag
+		plain.Status = syntax.Success  // the status is the tag
 		text := wire.ResultText(plain) // any value as its JSON text
 		tag := "stdout"
 		if r.Status == syntax.Failure {
