@@ -11,6 +11,7 @@ import (
 	"github.com/toolparse/toolparse/internal/jsonscan"
 	"github.com/toolparse/toolparse/syntax"
 	"github.com/toolparse/toolparse/syntax/native"
+	"github.com/toolparse/toolparse/syntax/wire"
 )
 
 // Turn is one message's worth of a conversation: the events of an assistant
@@ -281,37 +282,153 @@ func Write(c *Conversation, s syntax.Syntax, opts syntax.Options) ([]Message, er
 		return writeNative(c, s, opts)
 	}
 	var msgs []Message
-	var errs []string
-	for _, t := range c.Turns {
+	var losses lossList
+	var batch []syntax.Event // the calls of the last assistant turn, and its execute
+	for i := 0; i < len(c.Turns); i++ {
+		t := c.Turns[i]
+		evs := findingsOut(t.Events)
+		if t.Other == nil && t.Role != "assistant" {
+			// Consecutive turns of results (a tool message each) are one
+			// run, written as the syntax writes a batch's results.
+			for i+1 < len(c.Turns) && c.Turns[i+1].Other == nil && c.Turns[i+1].Role != "assistant" {
+				i++
+				evs = append(evs, findingsOut(c.Turns[i].Events)...)
+			}
+		}
 		switch {
 		case t.Other != nil:
 			msgs = append(msgs, *t.Other)
 		case t.Role == "assistant":
-			text, err := render(s, t.Events, opts)
-			if err != nil {
-				errs = append(errs, err.Error())
-			}
+			text, err := render(s, evs, opts)
+			losses.add(i, err)
 			msgs = append(msgs, Message{Role: "assistant", Content: text})
+			if calls := callsOf(evs); len(calls) > 0 {
+				batch = calls
+			}
 		default: // results
-			text, err := render(s, t.Events, opts)
-			if err != nil || (strings.TrimSpace(text) == "" && len(t.Events) > 0) {
-				// The syntax has no form for results: one tool message each.
-				for _, e := range t.Events {
-					content := string(e.Value)
-					if str, ok := jsonscan.Unquote(e.Value); ok {
-						content = str
-					}
-					msgs = append(msgs, Message{Role: "tool", ToolCallID: e.ID, Name: e.Tool, Content: content})
+			// The renderer is given the calls they answer first (their
+			// text is not written again): a syntax pairs results with
+			// calls by position, and writes them in its own form.
+			text, err := renderAfter(s, batch, evs, opts)
+			if strings.TrimSpace(text) == "" && len(evs) > 0 {
+				// The syntax has no form for results: one tool message
+				// each, its content text as every such form writes it.
+				for _, e := range evs {
+					msgs = append(msgs, Message{Role: "tool", ToolCallID: e.ID, Name: e.Tool, Content: wire.ResultText(e)})
 				}
 				continue
 			}
+			losses.add(i, err)
 			msgs = append(msgs, Message{Role: "user", Content: text})
 		}
 	}
-	if errs != nil {
-		return msgs, fmt.Errorf("conversation: %s", strings.Join(errs, "; "))
+	return msgs, losses.err()
+}
+
+// findingsOut returns evs without the schema findings (error events of code
+// schema): they say something about a call, which is written with the
+// call; they are not part of the conversation to write.
+func findingsOut(evs []syntax.Event) []syntax.Event {
+	out := evs[:0:0]
+	for _, e := range evs {
+		if e.Type == syntax.Error && e.Code == syntax.CodeSchema {
+			continue
+		}
+		out = append(out, e)
 	}
-	return msgs, nil
+	return out
+}
+
+// callsOf returns the calls of evs with an execute after them, or nil.
+func callsOf(evs []syntax.Event) []syntax.Event {
+	var calls []syntax.Event
+	for _, e := range evs {
+		if e.Type == syntax.Call && !e.Partial {
+			calls = append(calls, e)
+		}
+	}
+	if calls == nil {
+		return nil
+	}
+	return append(calls, syntax.Event{Type: syntax.Execute})
+}
+
+// renderAfter renders evs in s after before, which the renderer is given
+// first and whose own output is left out.
+func renderAfter(s syntax.Syntax, before, evs []syntax.Event, opts syntax.Options) (string, error) {
+	if len(before) == 0 {
+		return render(s, evs, opts)
+	}
+	var b bytes.Buffer
+	r := s.Render(&b, opts)
+	for _, e := range before {
+		r.Event(e) // written before, with what it could not carry reported there
+	}
+	if f, ok := r.(syntax.Flusher); ok {
+		f.Flush()
+	}
+	mark := b.Len()
+	err := syntax.Render(r, evs)
+	return strings.TrimSpace(b.String()[mark:]), err
+}
+
+// A Loss is one thing a written conversation does not carry.
+type Loss struct {
+	Turn int   // the index in Conversation.Turns of the turn it is in
+	Err  error // what was not carried, and what was written instead; it wraps wire.ErrCannotCarry
+}
+
+// WriteError is the error [Write] returns when the messages it wrote do not
+// carry everything the conversation holds: each loss, in the turn it is
+// in. It wraps [wire.ErrCannotCarry] (errors.Is). A schema finding (an
+// error event of code schema) is not a loss: it is not written, and not
+// reported.
+type WriteError struct {
+	Losses []Loss
+}
+
+func (e *WriteError) Error() string {
+	var b strings.Builder
+	b.WriteString("conversation: ")
+	for i, l := range e.Losses {
+		if i > 0 {
+			b.WriteString("; ")
+		}
+		fmt.Fprintf(&b, "turn %d: %v", l.Turn, strings.ReplaceAll(l.Err.Error(), "\n", "; "))
+	}
+	return b.String()
+}
+
+// Unwrap gives wire.ErrCannotCarry and each loss's error.
+func (e *WriteError) Unwrap() []error {
+	errs := []error{wire.ErrCannotCarry}
+	for _, l := range e.Losses {
+		errs = append(errs, l.Err)
+	}
+	return errs
+}
+
+// lossList gathers the losses of a Write.
+type lossList []Loss
+
+func (l *lossList) add(turn int, err error) {
+	if err == nil {
+		return
+	}
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		for _, e := range j.Unwrap() {
+			l.add(turn, e)
+		}
+		return
+	}
+	*l = append(*l, Loss{Turn: turn, Err: err})
+}
+
+func (l lossList) err() error {
+	if len(l) == 0 {
+		return nil
+	}
+	return &WriteError{Losses: l}
 }
 
 func render(s syntax.Syntax, evs []syntax.Event, opts syntax.Options) (string, error) {
@@ -382,11 +499,12 @@ func writeNative(c *Conversation, s syntax.Syntax, opts syntax.Options) ([]Messa
 	f := form(s)
 	evs := withIDs(c.Turns)
 	var msgs []Message
-	var errs []error
+	var losses lossList
 	for i := 0; i < len(c.Turns); {
 		t := c.Turns[i]
 		if t.Other != nil {
 			m, err := convert(*t.Other, f)
+			losses.add(i, err)
 			i++
 			if n := len(msgs); t.Rest && n > 0 && err == nil {
 				if joined, ok := join(msgs[n-1], m); ok {
@@ -395,17 +513,19 @@ func writeNative(c *Conversation, s syntax.Syntax, opts syntax.Options) ([]Messa
 				}
 			}
 			msgs = append(msgs, m)
-			errs = append(errs, err)
 			continue
 		}
 		// The turns up to the next message kept as it is are one stream
-		// for the renderer, as the parser read them.
-		var run []syntax.Event
-		for ; i < len(c.Turns) && c.Turns[i].Other == nil; i++ {
-			run = append(run, evs[i]...)
-		}
+		// for the renderer, as the parser read them: each is given to it
+		// in turn, so that what it could not carry is told by turn.
 		var b bytes.Buffer
-		errs = append(errs, syntax.Render(s.Render(&b, opts), run))
+		r := s.Render(&b, opts)
+		for ; i < len(c.Turns) && c.Turns[i].Other == nil; i++ {
+			for _, e := range findingsOut(evs[i]) {
+				losses.add(i, r.Event(e))
+			}
+		}
+		losses.add(i-1, r.Close())
 		for _, line := range bytes.Split(b.Bytes(), []byte{'\n'}) {
 			if len(bytes.TrimSpace(line)) == 0 {
 				continue
@@ -416,17 +536,13 @@ func writeNative(c *Conversation, s syntax.Syntax, opts syntax.Options) ([]Messa
 				}
 				var m Message
 				if err := json.Unmarshal(raw, &m); err != nil {
-					errs = append(errs, err)
-					continue
+					panic(fmt.Sprintf("conversation: a native renderer wrote a message that is not JSON: %v", err)) // a bug
 				}
 				msgs = append(msgs, m)
 			}
 		}
 	}
-	if err := errors.Join(errs...); err != nil {
-		return msgs, fmt.Errorf("conversation: %w", err)
-	}
-	return msgs, nil
+	return msgs, losses.err()
 }
 
 // unwrap returns the messages of a document a native renderer wrote: the
@@ -471,13 +587,13 @@ func convert(m Message, f string) (Message, error) {
 	if (m.Role == "system" || m.Role == "developer") && (f == "gemini" || f == "anthropic") {
 		// Kept in place, where the conversation had it; the API takes it
 		// beside the messages.
-		system = fmt.Errorf("a %s message, which %s takes beside the messages, not among them (written among them)", m.Role, f)
+		system = wire.CannotCarry(f, "a %s message, which %s takes beside the messages, not among them (written among them)", m.Role, f)
 	}
 	if isGemini == (f == "gemini") {
 		return m, system
 	}
 	if item, _ := responsesItem(raw); item {
-		return m, fmt.Errorf("a %s item kept as it is: %s has no form for it", "Responses", f)
+		return m, wire.CannotCarry(f, "a %s item kept as it is: %s has no form for it", "Responses", f)
 	}
 	role := m.Role
 	var out []byte
@@ -512,7 +628,7 @@ func convert(m Message, f string) (Message, error) {
 		textOnly = jsonscan.Kind(list) == '"'
 	}
 	if !textOnly || hasOtherFields(raw) {
-		return n, errors.Join(system, fmt.Errorf("a %s message rewritten for %s with its role and text only (the rest of %s is not written)", m.Role, f, raw))
+		return n, errors.Join(system, wire.CannotCarry(f, "a %s message rewritten with its role and text only (the rest of %s is not written)", m.Role, raw))
 	}
 	return n, system
 }

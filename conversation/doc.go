@@ -31,6 +31,23 @@
 // messages are written as they were (rewritten with their role and text
 // only when the form needs another shape: Gemini's parts).
 //
+// In a text syntax, a batch's results — consecutive result turns — are one
+// user message written after the calls they answer, in the syntax's result
+// form (hermes, qwen3coder and glm <tool_response>, deepseek's tool
+// outputs, mistral's [TOOL_RESULTS], …), as the model's chat template
+// writes them; a failed result reads "Error: " and its content where the
+// form has no status, as package prompt teaches and package batch reports.
+//
 // A conversation read and written back reproduces its calls and results;
-// what a form cannot carry is returned as Write's error, with the messages.
+// what a form cannot carry is returned with the messages as a
+// [*WriteError], which wraps wire.ErrCannotCarry and lists each loss with
+// its turn. A schema finding (an error event of code schema) is not a
+// loss: it is not written and not reported. A result whose content is not
+// a string, in a form whose results are text, is written as its JSON text:
+// that is the form's rule, not a loss.
+//
+// To keep the model's own turn byte for byte (a server's prefix cache
+// depends on the exact bytes), keep its message as it came: a Turn whose
+// Other holds the message is written as it was. Write re-renders the events
+// of every other turn canonically.
 package conversation
