@@ -56,7 +56,7 @@ var providerLogs = map[string]struct{ log, events string }{
  {"type": "function_call", "id": "fc_12345xyz", "call_id": "call_12345xyz", "name": "get_weather", "arguments": "{\"location\":\"Paris, France\"}"},
  {"type": "function_call_output", "call_id": "call_12345xyz", "output": "15°C, partly cloudy"},
  {"type": "message", "role": "assistant", "content": [{"type": "output_text", "text": "It is 15°C and partly cloudy in Paris."}]}
-]}`, `{"type":"call","name":"get_weather","args":{"location":"Paris, France"},"id":"call_12345xyz"}
+]}`, `{"type":"call","name":"get_weather","args":{"location":"Paris, France"},"id":"call_12345xyz","opaque":{"openai-responses":{"id":"fc_12345xyz"}}}
 {"type":"execute"}
 {"type":"result","tool":"get_weather","id":"call_12345xyz","status":"success","content":"15°C, partly cloudy"}
 {"type":"respond","content":"It is 15°C and partly cloudy in Paris."}

@@ -104,6 +104,10 @@ func (s Span) Len() int64 { return s.End - s.Start }
 //   - HostedCall, HostedResult: as Call and Result, for a tool the provider
 //     ran itself (a web search, code execution). An agent does not run them.
 //   - Error: Code, Message, Pos, and Raw when source text was not used by any other event.
+//   - Think, Respond, Call, HostedCall: Opaque, state a provider gave for the
+//     client to send back with the conversation (see [Event.Opaque]). A think
+//     or respond event that holds only such state (Anthropic's redacted
+//     thinking, an encrypted reasoning item) has no Content.
 //   - Events a framework adds (user, metric, interrupt, cancelled; parsers
 //     never produce them): Content when it is a string, Value otherwise.
 //
@@ -129,6 +133,17 @@ type Event struct {
 	Tool   string          // result
 	Status Status          // result: Success or Failure
 	Value  json.RawMessage // result content: any JSON value
+
+	// Opaque is state a provider returned for the client to send back in
+	// the next request, which the model's next turn needs: a JSON object
+	// with one member per provider form that gave it, holding that form's
+	// fields as it wrote them — {"anthropic":{"signature":"…"}} on a
+	// thought, {"gemini":{"thoughtSignature":"…"}} on a call or a text,
+	// {"openai-responses":{"id":"rs_…","encrypted_content":"…"}} on a
+	// reasoning item's thought, {"openai-responses":{"id":"fc_…"}} on a
+	// call. The renderer of the same form writes it back; every other
+	// renderer reports it as not carried.
+	Opaque json.RawMessage
 
 	Code    Code   // error: what kind of problem
 	Message string // error: the problem, in words for people
@@ -189,6 +204,10 @@ func AppendJSON(dst []byte, e Event, withSpan bool) []byte {
 		if e.Refusal {
 			dst = append(dst, `,"refusal":true`...)
 		}
+		if len(e.Opaque) > 0 {
+			dst = append(dst, `,"opaque":`...)
+			dst = append(dst, e.Opaque...)
+		}
 		if e.Partial {
 			dst = append(dst, `,"partial":true`...)
 		}
@@ -221,6 +240,10 @@ func AppendJSON(dst []byte, e Event, withSpan bool) []byte {
 		if e.Invalid != "" {
 			dst = append(dst, `,"invalid":`...)
 			dst = AppendQuote(dst, e.Invalid)
+		}
+		if len(e.Opaque) > 0 {
+			dst = append(dst, `,"opaque":`...)
+			dst = append(dst, e.Opaque...)
 		}
 		if e.Partial {
 			dst = append(dst, `,"partial":true`...)
@@ -293,6 +316,7 @@ type wireEvent struct {
 	Line    int             `json:"line"`
 	Column  int             `json:"column"`
 	Raw     string          `json:"raw"`
+	Opaque  json.RawMessage `json:"opaque"`
 	Span    *[2]int64       `json:"span"`
 }
 
@@ -310,6 +334,12 @@ func (e *Event) UnmarshalJSON(data []byte) error {
 		Index: w.Index, Param: w.Param, Delta: w.Delta, Tool: w.Tool,
 		Status: w.Status, Code: w.Code, Message: w.Message, Raw: w.Raw,
 		Pos: Pos{Offset: w.Offset, Line: w.Line, Column: w.Column}}
+	if len(w.Opaque) > 0 && string(w.Opaque) != "null" {
+		if bytes.TrimSpace(w.Opaque)[0] != '{' {
+			return fmt.Errorf("%s event: opaque is not an object", w.Type)
+		}
+		e.Opaque = compactCopy(w.Opaque)
+	}
 	switch w.Type {
 	case Think, Respond:
 		if len(w.Content) > 0 && string(w.Content) != "null" {

@@ -269,6 +269,12 @@
 //     cannot carry the order within a message, refusals (written as text),
 //     the custom flag, or hosted calls and results.
 //
+// Every form writes back the state its own provider gave for the client to
+// send back (Event.Opaque: Anthropic's thinking signatures and redacted
+// thinking, Gemini's thoughtSignature on a part, a Responses reasoning
+// item's id and encrypted_content and a function_call item's id), and
+// reports another provider's state as not carried.
+//
 // [Chunks] reads a stream given as the raw JSON chunks the providers' Go
 // SDKs yield; package conversation reads and writes whole chat logs in
 // these forms.

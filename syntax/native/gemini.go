@@ -12,12 +12,19 @@ import (
 // geminiCall reads one functionCall part. A call whose arguments are
 // streamed (Gemini 3, Vertex) starts with willContinue set, goes on with
 // parts of partialArgs, each value at a jsonPath, and is closed by the first
-// functionCall part without willContinue; it is emitted only then.
-func (p *parser) geminiCall(fc fields, span syntax.Span) {
+// functionCall part without willContinue; it is emitted only then. The
+// part's thoughtSignature (sig, raw), if any, goes with the call.
+func (p *parser) geminiCall(fc fields, sig []byte, span syntax.Span) {
 	cont := fc.boolean("willContinue")
 	c := p.msg.gemini
+	setSig := func(c *call) {
+		if sig != nil {
+			c.opaque = opaque("gemini", `{"thoughtSignature":`+string(sig)+`}`)
+		}
+	}
 	if c == nil && !cont && !fc.has("partialArgs") { // a call given whole
 		c = p.callFor("gemini:"+strconv.Itoa(p.msg.seen), fc.s("id"), fc.s("name"), span)
+		setSig(c)
 		p.setValue(c, fc.get("args"))
 		p.completeCall(c, "")
 		return
@@ -36,6 +43,7 @@ func (p *parser) geminiCall(fc fields, span syntax.Span) {
 	} else {
 		c = p.callFor(c.key, fc.s("id"), fc.s("name"), span)
 	}
+	setSig(c)
 	for _, raw := range fc.arr("partialArgs") {
 		p.partialArg(c, p.object(raw))
 	}

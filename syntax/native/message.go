@@ -41,6 +41,7 @@ type call struct {
 	argBytes    int         // Gemini: the bytes of partialArgs taken, against the limit
 	problem     string      // why the call cannot be read (Gemini's partialArgs, a custom input in pieces)
 	problemCode syntax.Code // problem's code, when not malformed
+	opaque      []byte      // provider state the call's event carries (Gemini's thoughtSignature, a Responses item id)
 }
 
 // callOverhead is what an open call costs against MaxBlock beside its id,
@@ -420,7 +421,7 @@ func (p *parser) completeCall(c *call, cut string) bool {
 		return true
 	}
 	p.msg.emitted++
-	p.Emit(syntax.Event{Type: syntax.Call, Name: c.name, ID: c.id, Args: args, Custom: c.custom, Pos: c.pos, Span: c.span})
+	p.Emit(syntax.Event{Type: syntax.Call, Name: c.name, ID: c.id, Args: args, Custom: c.custom, Opaque: c.opaque, Pos: c.pos, Span: c.span})
 	return true
 }
 

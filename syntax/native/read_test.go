@@ -20,8 +20,8 @@ func TestResponsesConversationExecutesBeforeResults(t *testing.T) {
 		`{"type":"function_call_output","call_id":"call_b","output":"B"},` +
 		`{"type":"message","role":"assistant","content":[{"type":"output_text","text":"Done."}]}]}` + "\n"
 	expect(t, in, lines(
-		`{"type":"call","name":"read","args":{"path":"a"},"id":"call_a"}`,
-		`{"type":"call","name":"read","args":{"path":"b"},"id":"call_b"}`,
+		`{"type":"call","name":"read","args":{"path":"a"},"id":"call_a","opaque":{"openai-responses":{"id":"fc_1"}}}`,
+		`{"type":"call","name":"read","args":{"path":"b"},"id":"call_b","opaque":{"openai-responses":{"id":"fc_2"}}}`,
 		`{"type":"execute"}`,
 		`{"type":"result","tool":"read","id":"call_a","status":"success","content":"A"}`,
 		`{"type":"result","tool":"read","id":"call_b","status":"success","content":"B"}`,

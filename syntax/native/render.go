@@ -33,7 +33,7 @@ import (
 // It cannot carry calls that no execute followed, or an execute with no call.
 func NewRenderer(w io.Writer, _ syntax.Options) syntax.Renderer {
 	r := wire.New("anthropic", &anthropicUnits{w: bufio.NewWriter(w)})
-	r.IDs = true
+	r.IDs, r.Form = true, "anthropic"
 	return r
 }
 
@@ -43,6 +43,8 @@ type (
 		Type      string          `json:"type"`
 		Text      *string         `json:"text,omitempty"`
 		Thinking  *string         `json:"thinking,omitempty"`
+		Signature string          `json:"signature,omitempty"`
+		Data      string          `json:"data,omitempty"`
 		ID        string          `json:"id,omitempty"`
 		ToolUseID string          `json:"tool_use_id,omitempty"`
 		Name      string          `json:"name,omitempty"`
@@ -118,10 +120,36 @@ func (u *anthropicUnits) Text(t syntax.Type, s string) error {
 		return err
 	}
 	if t == syntax.Think {
+		// A thought that came with no signature (another provider's) is
+		// written without one: nothing is lost, but the Messages API takes
+		// a thinking block back only with the signature it gave.
 		u.content = append(u.content, aBlock{Type: "thinking", Thinking: &s})
 	} else {
 		u.content = append(u.content, aBlock{Type: "text", Text: &s})
 	}
+	return nil
+}
+
+// TextOpaque writes a thought with the state the API gave for it: a
+// thinking block with its signature, or a redacted_thinking block.
+func (u *anthropicUnits) TextOpaque(t syntax.Type, s string, state json.RawMessage) error {
+	var st struct{ Type, Signature, Data string }
+	json.Unmarshal(state, &st)
+	if t != syntax.Think || st.Type == "thinking" && st.Signature == "" || st.Type == "redacted_thinking" && st.Data == "" {
+		return errors.Join(u.Text(t, s), wire.CannotCarry("native", "the anthropic state of a %s event that is not a thought's signature or redacted thinking: not written", t))
+	}
+	if err := u.afterRefusal(); err != nil {
+		return err
+	}
+	if st.Type == "redacted_thinking" {
+		u.content = append(u.content, aBlock{Type: "redacted_thinking", Data: st.Data})
+		if s != "" {
+			u.content = append(u.content, aBlock{Type: "thinking", Thinking: &s})
+			return wire.CannotCarry("native", "the text of a redacted thought: written as a thinking block without a signature")
+		}
+		return nil
+	}
+	u.content = append(u.content, aBlock{Type: "thinking", Thinking: &s, Signature: st.Signature})
 	return nil
 }
 

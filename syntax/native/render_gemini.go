@@ -33,7 +33,7 @@ import (
 // call_2, … in stream order), and the results that answer it the same id.
 func NewGeminiRenderer(w io.Writer, _ syntax.Options) syntax.Renderer {
 	r := wire.New(geminiName, &geminiUnits{w: bufio.NewWriter(w)})
-	r.IDs = true
+	r.IDs, r.Form = true, geminiName
 	return r
 }
 
@@ -53,6 +53,7 @@ type (
 	gPart struct {
 		Text             *string            `json:"text,omitempty"`
 		Thought          bool               `json:"thought,omitempty"`
+		ThoughtSignature string             `json:"thoughtSignature,omitempty"`
 		FunctionCall     *gFunctionCall     `json:"functionCall,omitempty"`
 		FunctionResponse *gFunctionResponse `json:"functionResponse,omitempty"`
 	}
@@ -74,7 +75,7 @@ type geminiUnits struct {
 
 func (u *geminiUnits) Text(t syntax.Type, s string) error {
 	thought := t == syntax.Think
-	if n := len(u.parts); n > 0 && u.parts[n-1].Text != nil && u.parts[n-1].Thought == thought {
+	if n := len(u.parts); n > 0 && u.parts[n-1].Text != nil && u.parts[n-1].Thought == thought && u.parts[n-1].ThoughtSignature == "" {
 		joined := *u.parts[n-1].Text + "\n\n" + s
 		u.parts[n-1].Text = &joined
 		return nil
@@ -83,9 +84,31 @@ func (u *geminiUnits) Text(t syntax.Type, s string) error {
 	return nil
 }
 
+// TextOpaque writes a text or thought part with the thoughtSignature it
+// came with, a part of its own (a signature is the part's).
+func (u *geminiUnits) TextOpaque(t syntax.Type, s string, state json.RawMessage) error {
+	u.parts = append(u.parts, gPart{Text: &s, Thought: t == syntax.Think, ThoughtSignature: geminiSignature(state)})
+	return nil
+}
+
+// geminiSignature is the thoughtSignature of Gemini's state, or "".
+func geminiSignature(state json.RawMessage) string {
+	var st struct {
+		ThoughtSignature string `json:"thoughtSignature"`
+	}
+	json.Unmarshal(state, &st)
+	return st.ThoughtSignature
+}
+
 func (u *geminiUnits) Calls(calls []syntax.Event) error {
 	for _, c := range calls {
-		u.parts = append(u.parts, gPart{FunctionCall: &gFunctionCall{Name: c.Name, Args: c.ArgsJSON(), ID: c.ID}})
+		sig := ""
+		if len(c.Opaque) > 0 {
+			var st map[string]json.RawMessage
+			json.Unmarshal(c.Opaque, &st)
+			sig = geminiSignature(st[geminiName])
+		}
+		u.parts = append(u.parts, gPart{FunctionCall: &gFunctionCall{Name: c.Name, Args: c.ArgsJSON(), ID: c.ID}, ThoughtSignature: sig})
 	}
 	u.calls += len(calls)
 	return nil

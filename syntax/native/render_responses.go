@@ -43,7 +43,7 @@ import (
 // results that answer it the same call_id.
 func NewResponsesRenderer(w io.Writer, _ syntax.Options) syntax.Renderer {
 	r := wire.New("openai-responses", &responsesUnits{w: bufio.NewWriter(w), names: map[string]string{}})
-	r.IDs = true
+	r.IDs, r.Form = true, responsesName
 	return r
 }
 
@@ -56,15 +56,18 @@ type (
 		Refusal *string `json:"refusal,omitempty"`
 	}
 	rItem struct {
-		Type      string  `json:"type"`
-		Role      string  `json:"role,omitempty"`
-		Content   []rPart `json:"content,omitempty"`
-		Summary   []rPart `json:"summary,omitempty"`
-		CallID    string  `json:"call_id,omitempty"`
-		Name      string  `json:"name,omitempty"`
-		Arguments *string `json:"arguments,omitempty"`
-		Input     *string `json:"input,omitempty"`
-		Output    *string `json:"output,omitempty"`
+		Type      string   `json:"type"`
+		ID        string   `json:"id,omitempty"`
+		Role      string   `json:"role,omitempty"`
+		Content   []rPart  `json:"content,omitempty"`
+		Summary   *[]rPart `json:"summary,omitempty"` // a reasoning item's, [] when empty
+		CallID    string   `json:"call_id,omitempty"`
+		Name      string   `json:"name,omitempty"`
+		Arguments *string  `json:"arguments,omitempty"`
+		Input     *string  `json:"input,omitempty"`
+		Output    *string  `json:"output,omitempty"`
+		// EncryptedContent is a reasoning item's, given back as it came.
+		EncryptedContent string `json:"encrypted_content,omitempty"`
 	}
 	rResponse struct {
 		Object string `json:"object,omitempty"`
@@ -100,10 +103,53 @@ func (u *responsesUnits) before() error {
 func (u *responsesUnits) Text(t syntax.Type, s string) error {
 	err := u.before()
 	if t == syntax.Think {
-		u.output = append(u.output, rItem{Type: "reasoning", Summary: []rPart{{Type: "summary_text", Text: &s}}})
+		// Thoughts in a row are the summary parts of one reasoning item,
+		// until the item's state (its id) closes it.
+		if it := u.openReasoning(); it != nil {
+			*it.Summary = append(*it.Summary, rPart{Type: "summary_text", Text: &s})
+			return err
+		}
+		u.output = append(u.output, &rItem{Type: "reasoning", Summary: &[]rPart{{Type: "summary_text", Text: &s}}})
 	} else {
 		u.output = append(u.output, rItem{Type: "message", Role: "assistant", Content: []rPart{{Type: "output_text", Text: &s}}})
 	}
+	return err
+}
+
+// openReasoning returns the last output item when it is a reasoning item
+// that no id closed yet, or nil.
+func (u *responsesUnits) openReasoning() *rItem {
+	if n := len(u.output); n > 0 {
+		if it, ok := u.output[n-1].(*rItem); ok && it.Type == "reasoning" && it.ID == "" {
+			return it
+		}
+	}
+	return nil
+}
+
+// TextOpaque writes a reasoning item's state (its id, its encrypted
+// content) on the item its thoughts opened, or on an item of its own.
+func (u *responsesUnits) TextOpaque(t syntax.Type, s string, state json.RawMessage) error {
+	var st struct {
+		ID               string `json:"id"`
+		EncryptedContent string `json:"encrypted_content"`
+	}
+	json.Unmarshal(state, &st)
+	if t != syntax.Think || st.ID == "" {
+		return errors.Join(u.Text(t, s), wire.CannotCarry(responsesName, "the %s state of a %s event that is no reasoning item's: not written", responsesName, t))
+	}
+	if s != "" {
+		if err := u.Text(t, s); err != nil {
+			return err
+		}
+	}
+	err := u.before()
+	it := u.openReasoning()
+	if it == nil {
+		it = &rItem{Type: "reasoning", Summary: &[]rPart{}}
+		u.output = append(u.output, it)
+	}
+	it.ID, it.EncryptedContent = st.ID, st.EncryptedContent
 	return err
 }
 
@@ -125,7 +171,7 @@ func (u *responsesUnits) Calls(calls []syntax.Event) error {
 			err = errors.Join(err, wire.CannotCarry(responsesName, "the custom flag of call %s, whose args are not {\"input\": text} (written as a function call)", c.Name))
 		}
 		args := string(c.ArgsJSON())
-		u.output = append(u.output, rItem{Type: "function_call", CallID: c.ID, Name: c.Name, Arguments: &args})
+		u.output = append(u.output, rItem{Type: "function_call", ID: responsesItemID(c), CallID: c.ID, Name: c.Name, Arguments: &args})
 	}
 	u.calls += len(calls)
 	return err
@@ -288,4 +334,14 @@ func (u *responsesUnits) Flush() error { return u.w.Flush() }
 func (u *responsesUnits) End() error {
 	err := errors.Join(u.before(), u.pending(), u.response())
 	return errors.Join(err, u.w.Flush())
+}
+
+// responsesItemID is the item id (fc_…) a call came with from the Responses
+// API, or "".
+func responsesItemID(c syntax.Event) string {
+	var st map[string]struct {
+		ID string `json:"id"`
+	}
+	json.Unmarshal(c.Opaque, &st)
+	return st[responsesName].ID
 }

@@ -127,14 +127,13 @@ func TestRenderEveryPair(t *testing.T) {
 // (as the Writing section of the package documentation says); anthropic
 // carries everything the parser reads.
 var cannotCarry = map[string][]string{
-	"anthropic": {},
-	"openai": {"order within a message", "two refusals in one message", "the custom flag of call", "whose content is not a string",
-		"the failure status", "a hosted call", "a hosted result"},
-	"openai-responses": {"the custom flag of call", "whose content is not a string", "the failure status", "the tool name of a result",
-		"without its result", "without its call", "that is not an object", "which its item has already"},
-	"gemini": {"the refusal flag", "the custom flag of call", "a hosted call", "a hosted result", "the failure status", "whose content is not an object"},
-	"ollama": {"order within a message", "the refusal flag", "the custom flag of call", "a hosted call", "a hosted result",
-		"whose content is not a string", "the failure status"},
+	"anthropic": {"state of a", "the tool name of a result", "answers no call"},
+	"openai": {"order within a message", "two refusals in one message", "the custom flag of call",
+		"a hosted call", "a hosted result", "state of a"},
+	"openai-responses": {"the custom flag of call", "the tool name of a result",
+		"without its result", "without its call", "that is not an object", "which its item has already", "state of a"},
+	"gemini": {"the refusal flag", "the custom flag of call", "a hosted call", "a hosted result", "the failure status", "whose content is not an object", "state of a"},
+	"ollama": {"order within a message", "the refusal flag", "the custom flag of call", "a hosted call", "a hosted result", "state of a"},
 }
 
 func expectedLoss(form, msg string) bool {
@@ -222,5 +221,58 @@ func TestResultWithoutItsCall(t *testing.T) {
 				t.Errorf("%s as %s: error %v, want the tool name reported as not carried", in, form, err)
 			}
 		}
+	}
+}
+
+// TestOpaqueStateRoundTrip: the state a provider gave for the client to send
+// back (thinking signatures, redacted thinking, Gemini's thought
+// signatures, Responses reasoning items and item ids) survives parse →
+// render in the provider's own form → parse, byte for byte, in every golden
+// case that has some; and every other form reports it as not carried.
+func TestOpaqueStateRoundTrip(t *testing.T) {
+	gs, err := syntaxtest.ReadGoldens(goldens)
+	if err != nil {
+		t.Fatal(err)
+	}
+	forms := writable(t)
+	cases := 0
+	for _, g := range gs {
+		form := providerOf(g.Path)
+		evs := syntax.Parse(native.Syntax, g.Input, g.Options)
+		var states []string
+		for _, e := range evs {
+			if len(e.Opaque) > 0 {
+				states = append(states, string(e.Opaque))
+			}
+		}
+		if form == "" || len(states) == 0 {
+			continue
+		}
+		cases++
+		var sent []syntax.Event
+		for _, e := range evs {
+			if e.Type != syntax.Error {
+				sent = append(sent, e)
+			}
+		}
+		for to, render := range forms {
+			var out bytes.Buffer
+			err := syntax.Render(render(&out), sent)
+			var back []string
+			for _, e := range syntax.Parse(native.Syntax, out.Bytes(), syntax.Options{}) {
+				if len(e.Opaque) > 0 {
+					back = append(back, string(e.Opaque))
+				}
+			}
+			switch {
+			case to == form && !cmp.Equal(states, back):
+				t.Errorf("%s as %s: state %q read back as %q", filepath.Base(g.Path), to, states, back)
+			case to != form && (err == nil || !strings.Contains(err.Error(), "state of a")):
+				t.Errorf("%s as %s: the %s state is not reported as not carried (%v)", filepath.Base(g.Path), to, form, err)
+			}
+		}
+	}
+	if cases < 8 {
+		t.Errorf("%d golden cases with opaque state, want 8 or more", cases)
 	}
 }

@@ -394,16 +394,21 @@ func (p *parser) anthropicEvent(d fields, typ string, span syntax.Span) {
 			p.text(syntax.Respond, b.get("text"), span)
 		case typ == "thinking":
 			p.text(syntax.Think, b.get("thinking"), span)
+			p.anthropicState(b, "signature", span)
+		case typ == "redacted_thinking":
+			p.anthropicState(b, "data", span)
 		default:
 			p.Errorf(syntax.CodeUnsupported, p.docStart, span, nil, "a content block of type %q is not read", typ)
 		}
 	case "content_block_delta":
 		delta := d.obj("delta")
-		switch delta.s("type") {
+		switch dt := delta.s("type"); dt {
 		case "text_delta":
 			p.text(syntax.Respond, delta.get("text"), span)
 		case "thinking_delta":
 			p.text(syntax.Think, delta.get("thinking"), span)
+		case "signature_delta":
+			p.anthropicState(delta, "signature", span)
 		case "input_json_delta":
 			c := p.msg.byKey[key]
 			if c == nil {
@@ -413,6 +418,12 @@ func (p *parser) anthropicEvent(d fields, typ string, span syntax.Span) {
 			if frag, ok := delta.text("partial_json"); ok {
 				p.addArgs(c, frag, span)
 			}
+		case "":
+			if jsonscan.Kind(d.get("delta")) == '{' {
+				p.Errorf(syntax.CodeUnsupported, p.docStart, span, nil, "a content block delta with no type is not read")
+			} // no delta (null): nothing to read
+		default:
+			p.Errorf(syntax.CodeUnsupported, p.docStart, span, nil, "a content block delta of type %q is not read", dt)
 		}
 	case "content_block_stop":
 		if c := p.msg.byKey[key]; c != nil {
@@ -467,6 +478,7 @@ func (p *parser) responsesEvent(d fields, typ string, span syntax.Span) {
 		switch it := d.obj("item"); it.s("type") {
 		case "function_call":
 			c := p.callFor(respKey(it, outIdx, hasOut), it.s("call_id"), it.s("name"), span)
+			p.responsesCallID(c, it)
 			if args, ok := it.text("arguments"); ok {
 				p.addArgs(c, args, span)
 			}
@@ -492,11 +504,15 @@ func (p *parser) responsesEvent(d fields, typ string, span syntax.Span) {
 		switch it := d.obj("item"); it.s("type") {
 		case "function_call":
 			c := p.callFor(respKey(it, outIdx, hasOut), it.s("call_id"), it.s("name"), span)
+			p.responsesCallID(c, it)
 			if args, ok := it.text("arguments"); ok {
 				p.setWhole(c, args)
 			}
 			p.completeCall(c, "")
-		case "message", "reasoning": // their text came in deltas
+		case "message": // its text came in deltas
+		case "reasoning": // its text came in deltas; its state is at its end
+			p.EndRun()
+			p.reasoningState(it, span)
 		default:
 			p.responsesItem(it, respKey(it, outIdx, hasOut), span, true)
 		}
@@ -561,12 +577,25 @@ func (p *parser) responsesOutput(items [][]byte, span syntax.Span, incomplete bo
 				p.EndRun() // each content part is a run of its own, as in a stream
 			}
 		case "reasoning":
-			for _, s := range it.arr("summary") {
-				p.text(syntax.Think, p.object(s).get("text"), span)
-				p.EndRun()
+			// The summary's parts, or the reasoning text itself (gpt-oss
+			// servers, LM Studio: reasoning_text parts in content), each a
+			// run of its own, as in a stream; then the item's state.
+			for _, key := range [...]string{"summary", "content"} {
+				for _, s := range it.arr(key) {
+					pt := p.object(s)
+					switch typ := pt.s("type"); typ {
+					case "summary_text", "reasoning_text", "":
+						p.text(syntax.Think, pt.get("text"), span)
+					default:
+						p.Errorf(syntax.CodeUnsupported, p.docStart, span, nil, "a reasoning part of type %q is not read", typ)
+					}
+					p.EndRun()
+				}
 			}
+			p.reasoningState(it, span)
 		case "function_call":
 			c := p.callFor("output:"+strconv.Itoa(i), it.s("call_id"), it.s("name"), span)
+			p.responsesCallID(c, it)
 			if args, ok := it.text("arguments"); ok {
 				p.setWhole(c, args)
 			}
@@ -652,9 +681,13 @@ func geminiResponse(raw []byte) (syntax.Status, []byte) {
 func (p *parser) geminiParts(parts [][]byte, role string, span syntax.Span) {
 	for _, raw := range parts {
 		pt := p.object(raw)
+		var sig []byte // the state Gemini needs back, on the part it came on
+		if s := pt.s("thoughtSignature"); s != "" {
+			sig = syntax.AppendQuote(nil, s)
+		}
 		switch {
 		case pt.has("functionCall"):
-			p.geminiCall(pt.obj("functionCall"), span)
+			p.geminiCall(pt.obj("functionCall"), sig, span)
 		case pt.has("functionResponse"):
 			fr := pt.obj("functionResponse")
 			status, value := geminiResponse(fr.get("response"))
@@ -672,6 +705,10 @@ func (p *parser) geminiParts(parts [][]byte, role string, span syntax.Span) {
 				t = syntax.Think
 			}
 			p.text(t, pt.get("text"), span)
+			if sig != nil {
+				p.flushRefusal()
+				p.RunOpaque(t, opaque("gemini", `{"thoughtSignature":`+string(sig)+`}`), span)
+			}
 		default:
 			for _, m := range pt.m {
 				if k := string(m.key); k != "thoughtSignature" && k != "thought" {
@@ -682,3 +719,56 @@ func (p *parser) geminiParts(parts [][]byte, role string, span syntax.Span) {
 		}
 	}
 }
+
+// anthropicState gives the open thought the state of block b (or of a
+// delta) that the API needs back: a thinking block's signature, a
+// redacted_thinking block's data (a thought of no text).
+func (p *parser) anthropicState(b fields, key string, span syntax.Span) {
+	v := b.s(key)
+	if v == "" {
+		return
+	}
+	typ := "thinking"
+	if key == "data" {
+		typ = "redacted_thinking"
+	}
+	p.flushRefusal()
+	p.RunOpaque(syntax.Think, opaque("anthropic", `{"type":"`+typ+`","`+key+`":`+string(syntax.AppendQuote(nil, v))+`}`), span)
+	if key == "data" {
+		p.EndRun() // a block of its own
+	}
+}
+
+// opaque is the Event.Opaque of one form's state, given as a JSON object.
+func opaque(form, state string) []byte {
+	return []byte(`{"` + form + `":` + state + `}`)
+}
+
+// reasoningState emits the state of a Responses reasoning item that the
+// API takes back — its id, and its encrypted_content when the request
+// asked for it — as a thought of no text after the item's text (see
+// syntax.Event.Opaque).
+func (p *parser) reasoningState(it fields, span syntax.Span) {
+	id, enc := it.s("id"), it.s("encrypted_content")
+	if id == "" {
+		return
+	}
+	state := append([]byte(`{"id":`), syntax.AppendQuote(nil, id)...)
+	if enc != "" {
+		state = append(append(state, `,"encrypted_content":`...), syntax.AppendQuote(nil, enc)...)
+	}
+	p.flushRefusal()
+	p.RunOpaque(syntax.Think, opaque(responsesForm, string(state)+"}"), span)
+	p.EndRun()
+}
+
+// responsesCallID keeps a function_call item's id (fc_…, not its call_id),
+// which the API takes back with the item.
+func (p *parser) responsesCallID(c *call, it fields) {
+	if id := it.s("id"); id != "" {
+		c.opaque = opaque(responsesForm, `{"id":`+string(syntax.AppendQuote(nil, id))+`}`)
+	}
+}
+
+// responsesForm is the name of the Responses form, the key of its state.
+const responsesForm = "openai-responses"

@@ -157,8 +157,8 @@ func TestWholeAndStreamedAgree(t *testing.T) {
 // unsupported errors, never nothing; what is read around them still is.
 func TestUnsupported(t *testing.T) {
 	for name, in := range map[string]string{
-		"anthropic whole block": `{"type":"message","role":"assistant","content":[{"type":"redacted_thinking","data":"EmwKAhgBEgy3"},{"type":"text","text":"Hi."}],"stop_reason":"end_turn"}` + "\n",
-		"anthropic stream block": "data: {\"type\":\"content_block_start\",\"index\":0,\"content_block\":{\"type\":\"redacted_thinking\",\"data\":\"EmwKAhgBEgy3\"}}\n\n" +
+		"anthropic whole block": `{"type":"message","role":"assistant","content":[{"type":"container_upload","file_id":"file_1"},{"type":"text","text":"Hi."}],"stop_reason":"end_turn"}` + "\n",
+		"anthropic stream block": "data: {\"type\":\"content_block_start\",\"index\":0,\"content_block\":{\"type\":\"container_upload\",\"file_id\":\"file_1\"}}\n\n" +
 			"data: {\"type\":\"content_block_stop\",\"index\":0}\n\ndata: {\"type\":\"content_block_start\",\"index\":1,\"content_block\":{\"type\":\"text\",\"text\":\"Hi.\"}}\n\n" +
 			"data: {\"type\":\"content_block_stop\",\"index\":1}\n\ndata: {\"type\":\"message_stop\"}\n",
 		"chat content part": `{"object":"chat.completion","choices":[{"index":0,"message":{"role":"assistant","content":[{"type":"image_url","image_url":{"url":"data:"}},{"type":"text","text":"Hi."}]},"finish_reason":"stop"}]}` + "\n",

@@ -125,6 +125,9 @@ func (p *parser) textPart(typ string, part fields, span syntax.Span) bool {
 		p.text(syntax.Respond, part.get("text"), span)
 	case "thinking":
 		p.thinking(part.get("thinking"), span)
+		p.anthropicState(part, "signature", span)
+	case "redacted_thinking":
+		p.anthropicState(part, "data", span)
 	case "refusal":
 		p.refuse(part.get("refusal"), span)
 	default:

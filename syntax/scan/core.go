@@ -2,6 +2,7 @@ package scan
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"slices"
 	"unicode/utf8"
@@ -62,16 +63,17 @@ type Core struct {
 	trkAt int
 
 	// The open text run.
-	run      syntax.Type   // "" when no run is open
-	runStart int64         // span start
-	runEnd   int64         // end of the last text added
-	runBuf   []byte        // the run's text (both modes)
-	tokFrom  int           // token mode: runBuf[tokFrom:] not yet sent as a fragment
-	tokOff   int64         // token mode: offset of runBuf[tokFrom]
-	runLead  bool          // token mode: a non-white-space byte has been seen in this run
-	decoded  bool          // the run's text was decoded (TextDecoded), not copied from the source
-	fragFrom int64         // decoded runs: where the source of the next fragment starts
-	cut      *syntax.Event // the last piece of a run cut at the limit, held (see cutRun)
+	run       syntax.Type     // "" when no run is open
+	runStart  int64           // span start
+	runEnd    int64           // end of the last text added
+	runBuf    []byte          // the run's text (both modes)
+	tokFrom   int             // token mode: runBuf[tokFrom:] not yet sent as a fragment
+	tokOff    int64           // token mode: offset of runBuf[tokFrom]
+	runLead   bool            // token mode: a non-white-space byte has been seen in this run
+	decoded   bool            // the run's text was decoded (TextDecoded), not copied from the source
+	fragFrom  int64           // decoded runs: where the source of the next fragment starts
+	cut       *syntax.Event   // the last piece of a run cut at the limit, held (see cutRun)
+	runOpaque json.RawMessage // provider state the run's event carries (see RunOpaque)
 }
 
 // Init prepares c. finish is called once at Close, after all input has been
@@ -524,10 +526,31 @@ func (c *Core) EndRunAt(end int64) {
 		c.h(*c.cut)
 		c.cut = nil
 	}
-	if len(content) > 0 {
-		c.h(syntax.Event{Type: c.run, Content: string(content), Span: syntax.Span{Start: c.runStart, End: end}})
+	if len(content) > 0 || c.runOpaque != nil {
+		c.h(syntax.Event{Type: c.run, Content: string(content), Opaque: c.runOpaque, Span: syntax.Span{Start: c.runStart, End: end}})
 	}
 	c.resetRun()
+}
+
+// RunOpaque gives the open run of type t the provider state o (see
+// syntax.Event.Opaque), which its event carries: the signature of a thought,
+// a thought signature on a text part. With no run of type t open, o is an
+// event of its own, a run of no text over span (a part that holds only
+// state, such as Anthropic's redacted thinking). A run given state twice
+// keeps the last.
+func (c *Core) RunOpaque(t syntax.Type, o json.RawMessage, span syntax.Span) {
+	if len(o) == 0 {
+		return
+	}
+	if c.run != t {
+		c.EndRun()
+		c.BeginRun(t, span.Start)
+		c.runEnd = span.End
+	}
+	c.runOpaque = o
+	if span.End > c.runEnd {
+		c.runEnd = span.End
+	}
 }
 
 // cutRun closes a piece of a run cut at the limit. Its event is held until
@@ -550,6 +573,7 @@ func (c *Core) cutRun() {
 
 func (c *Core) resetRun() {
 	c.run = ""
+	c.runOpaque = nil
 	c.runBuf = c.runBuf[:0]
 	if cap(c.runBuf) > 64<<10 {
 		c.runBuf = nil // do not keep a large run's memory for the rest of the stream

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"reflect"
 	"strings"
@@ -263,8 +264,11 @@ func checkShape(evs []syntax.Event, input []byte, fail func(string, ...any)) {
 		if (e.Type == syntax.Think || e.Type == syntax.Respond) && string(jsonscan.TrimSpace([]byte(e.Content))) != e.Content {
 			fail("%s content is not trimmed: %q", e.Type, e.Content)
 		}
-		if (e.Type == syntax.Think || e.Type == syntax.Respond) && e.Content == "" {
-			fail("%s event with no content", e.Type)
+		if (e.Type == syntax.Think || e.Type == syntax.Respond) && e.Content == "" && len(e.Opaque) == 0 {
+			fail("%s event with no content (and no opaque state)", e.Type)
+		}
+		if len(e.Opaque) > 0 && (jsonscan.Kind(e.Opaque) != '{' || !json.Valid(e.Opaque)) {
+			fail("%s event: opaque is not a JSON object: %s", e.Type, e.Opaque)
 		}
 		if e.Type == syntax.Call && (len(e.Args) == 0 || e.Args[0] != '{') {
 			fail("call %s: args is not a JSON object", e)
@@ -354,15 +358,31 @@ func withoutErrors(evs []syntax.Event) []syntax.Event {
 // RoundTrip renders the events of input in s (errors aside) and parses them
 // back; it fails if anything cannot be carried, or if the events differ
 // (errors removed and adjacent text runs joined). Check only compares when
-// everything could be carried; golden cases are held to RoundTrip.
+// everything could be carried; golden cases are held to RoundTrip. A
+// syntax of several forms (its Variants) passes when one of them carries
+// the events (a provider's opaque state goes back only in that provider's
+// form); the error is its default form's otherwise.
 func RoundTrip(s syntax.Syntax, input []byte, opts syntax.Options) error {
 	if s.Render == nil {
 		return nil
 	}
 	evs := syntax.Parse(s, input, opts)
+	err := roundTrip(s, s.Render, evs, opts)
+	for _, v := range s.Variants {
+		if err == nil || v.Render == nil {
+			break
+		}
+		if roundTrip(s, v.Render, evs, opts) == nil {
+			return nil
+		}
+	}
+	return err
+}
+
+func roundTrip(s syntax.Syntax, render func(io.Writer, syntax.Options) syntax.Renderer, evs []syntax.Event, opts syntax.Options) error {
 	var buf bytes.Buffer
 	var errs []error
-	if err := syntax.Render(s.Render(&buf, opts), withoutErrors(evs)); err != nil {
+	if err := syntax.Render(render(&buf, opts), withoutErrors(evs)); err != nil {
 		errs = append(errs, fmt.Errorf("round trip: %w", err))
 	}
 	back := syntax.Parse(s, buf.Bytes(), opts)

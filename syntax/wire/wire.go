@@ -10,6 +10,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -60,6 +62,14 @@ type Flags interface {
 	Refusal(content string) error
 }
 
+// OpaqueText is implemented by units that write back provider state on
+// text (a thought's signature; a thought that is only state, such as
+// redacted thinking): a thought, or a respond run, that carries state of
+// the renderer's Form comes to TextOpaque, with that state, instead of Text.
+type OpaqueText interface {
+	TextOpaque(t syntax.Type, content string, state json.RawMessage) error
+}
+
 // ErrCannotCarry is wrapped by the errors of units that a syntax cannot
 // carry faithfully. A renderer writes what it can and goes on; the error says
 // what was lost or changed.
@@ -78,18 +88,23 @@ type Renderer struct {
 	// calls by id (OpenAI, Anthropic). Results are given their call's id
 	// either way, when it has one.
 	IDs bool
+	// Form is the provider form whose state (its member of Event.Opaque)
+	// the units write back: a native form's name. Every other form's
+	// state, and all of it when Form is "", is reported as not carried.
+	Form string
 
-	name     string
-	u        Units
-	text     strings.Builder
-	textOpen bool // a respond run is being gathered
-	calls    []syntax.Event
-	results  []syntax.Event
-	batch    []batchCall // the calls of the open batch, then of the last executed one
-	open     int         // batch[:open] are all answered: a result looks from open on
-	executed bool        // batch was executed: the next call starts a new one
-	made     int         // ids made so far
-	ended    bool
+	name      string
+	u         Units
+	text      strings.Builder
+	textOpen  bool            // a respond run is being gathered
+	textState json.RawMessage // the state of the Form the run carries
+	calls     []syntax.Event
+	results   []syntax.Event
+	batch     []batchCall // the calls of the open batch, then of the last executed one
+	open      int         // batch[:open] are all answered: a result looks from open on
+	executed  bool        // batch was executed: the next call starts a new one
+	made      int         // ids made so far
+	ended     bool
 }
 
 // New returns a renderer for the syntax named name, writing through u.
@@ -106,16 +121,31 @@ func (r *Renderer) Event(e syntax.Event) error {
 			return errors.Join(r.flush(), f.Refusal(e.Content))
 		}
 		err := errors.Join(r.flushCalls(), r.flushResults(), r.flag(e.Refusal, "the refusal flag of respond text (written as plain text)"))
-		if r.textOpen {
+		state, oerr := r.opaque(e)
+		if state != nil {
+			r.textState = state // a run of several keeps the last
+		}
+		if e.Content == "" && state == nil {
+			return errors.Join(err, oerr)
+		}
+		if r.textOpen && e.Content != "" && r.text.Len() > 0 {
 			r.text.WriteString("\n\n")
 		}
 		r.textOpen = true
 		r.text.WriteString(e.Content)
-		return err
+		return errors.Join(err, oerr)
 	case syntax.Think:
-		return errors.Join(r.flush(), r.u.Text(e.Type, e.Content))
+		state, err := r.opaque(e)
+		if ot, ok := r.u.(OpaqueText); ok && state != nil {
+			return errors.Join(err, r.flush(), ot.TextOpaque(e.Type, e.Content, state))
+		}
+		if e.Content == "" { // only state, which is not written
+			return errors.Join(err, r.flush())
+		}
+		return errors.Join(err, r.flush(), r.u.Text(e.Type, e.Content))
 	case syntax.Call:
-		err := errors.Join(r.flushText(), r.flushResults(), r.flag(e.Custom, "the custom flag of call "+e.Name+" (written as an ordinary call)"))
+		_, oerr := r.opaque(e) // the form's own state the units read from the call
+		err := errors.Join(oerr, r.flushText(), r.flushResults(), r.flag(e.Custom, "the custom flag of call "+e.Name+" (written as an ordinary call)"))
 		if r.executed {
 			r.batch, r.open, r.executed = r.batch[:0], 0, false
 		}
@@ -228,9 +258,44 @@ func (r *Renderer) flushText() error {
 		return nil
 	}
 	s := r.text.String()
-	r.textOpen = false
+	state := r.textState
+	r.textOpen, r.textState = false, nil
 	r.text.Reset()
+	if ot, ok := r.u.(OpaqueText); ok && state != nil {
+		return ot.TextOpaque(syntax.Respond, s, state)
+	}
 	return r.u.Text(syntax.Respond, s)
+}
+
+// opaque returns the member of e.Opaque of the renderer's Form, and an
+// error for every other member, which the renderer does not write. State
+// of the Form that the units have no way to write is reported too.
+func (r *Renderer) opaque(e syntax.Event) (json.RawMessage, error) {
+	if len(e.Opaque) == 0 {
+		return nil, nil
+	}
+	var members map[string]json.RawMessage
+	if json.Unmarshal(e.Opaque, &members) != nil {
+		return nil, CannotCarry(r.name, "the opaque state of a %s event, which is not a JSON object: not written", e.Type)
+	}
+	var errs []error
+	var own json.RawMessage
+	for _, form := range slices.Sorted(maps.Keys(members)) {
+		_, writes := r.u.(OpaqueText)
+		if form == r.Form && (writes || e.Type == syntax.Call || e.Type == syntax.HostedCall) {
+			own = members[form]
+			continue
+		}
+		errs = append(errs, CannotCarry(r.name, "the %s state of a %s event (what %s needs back, %s): not written", form, e.Type, form, keysOf(members[form])))
+	}
+	return own, errors.Join(errs...)
+}
+
+// keysOf lists the member names of a JSON object.
+func keysOf(obj json.RawMessage) string {
+	var m map[string]json.RawMessage
+	json.Unmarshal(obj, &m)
+	return strings.Join(slices.Sorted(maps.Keys(m)), ", ")
 }
 
 func (r *Renderer) flushResults() error {
