@@ -132,8 +132,20 @@ func (r *Registry) Lookup(name string) (syntax.Syntax, error) {
 	names := make([]string, len(r.list))
 	for i, s := range r.list {
 		names[i] = s.Name
+		var other []string
+		other = append(other, s.Aliases...)
+		for _, v := range s.Variants {
+			other = append(other, v.Name)
+		}
+		if len(other) > 0 {
+			names[i] += " (" + strings.Join(other, ", ") + ")"
+		}
 	}
-	return syntax.Syntax{}, fmt.Errorf("unknown syntax %q (known: %s, or auto)", name, strings.Join(names, ", "))
+	hint := ""
+	if m, err := r.ForModel(name); err == nil {
+		hint = fmt.Sprintf("; %q is a model name, whose syntax is %s", name, m.Syntax.Name)
+	}
+	return syntax.Syntax{}, fmt.Errorf("unknown syntax %q (known, with their aliases and forms: %s; or auto)%s", name, strings.Join(names, ", "), hint)
 }
 
 // List returns the registered syntaxes sorted by name.

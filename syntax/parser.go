@@ -126,11 +126,28 @@ type Syntax struct {
 	// rules, in a few lines of text. The prompt's examples are made with
 	// Render (package prompt).
 	Prompt string
+	// Models are the model names the syntax serves, as patterns of '*'
+	// (any run of characters) and '?' (one), matched in any letter case
+	// against a name that registry.ForModel has stripped of its
+	// organisation, tag, file extension and quantisation:
+	// "qwen3-coder*", "*hermes-3*".
+	Models []string
+	// Templates are fingerprints of the chat templates that teach the
+	// syntax to a model (registry.ForTemplate): the markers the template's
+	// text holds.
+	Templates []Fingerprint
 	// CompleteAt, if set, reports whether input, cut off where it ends,
 	// may be read as complete although more input would have been read
 	// otherwise (caret: a closing fence with no newline after it). The
 	// conformance kit's truncation check skips such cut points.
 	CompleteAt func(input []byte) bool
+}
+
+// Fingerprint is what a chat template that teaches a syntax holds: every
+// marker of All, at least one of Any (when there are any), and none of None.
+// Markers are literal text of the template's source.
+type Fingerprint struct {
+	All, Any, None []string
 }
 
 // Variant is another wire form of a syntax (see Syntax.Variants).

@@ -106,7 +106,7 @@ type config struct {
 
 // subcommands are the words that, standing first among the arguments that
 // are not flags, name a subcommand instead of a FILE.
-var subcommands = map[string]bool{"prompt": true, "help": true}
+var subcommands = map[string]bool{"prompt": true, "detect": true, "help": true}
 
 func newFlags(c *config) *pflag.FlagSet {
 	fs := pflag.NewFlagSet("toolparse", pflag.ContinueOnError)
@@ -232,6 +232,8 @@ func dispatch(args []string, stdin io.Reader, stdout, tty, stderr io.Writer) int
 	switch cmd, rest := subcommand(fs, args); cmd {
 	case "prompt":
 		return runPrompt(rest, stdout, stderr)
+	case "detect":
+		return runDetect(rest, stdout, stderr)
 	case "help":
 		return runHelp(rest, fs, stdout, stderr)
 	}
@@ -515,8 +517,10 @@ func runHelp(args []string, fs *pflag.FlagSet, stdout, stderr io.Writer) int {
 		return 0
 	case len(topics) == 1 && topics[0] == "prompt":
 		return runPrompt([]string{"--help"}, stdout, stderr)
+	case len(topics) == 1 && topics[0] == "detect":
+		return runDetect([]string{"--help"}, stdout, stderr)
 	}
-	fmt.Fprintf(stderr, "toolparse help: no help on %q (try toolparse help, or toolparse help prompt)\n", strings.Join(topics, " "))
+	fmt.Fprintf(stderr, "toolparse help: no help on %q (try toolparse help, toolparse help prompt, or toolparse help detect)\n", strings.Join(topics, " "))
 	return 2
 }
 
@@ -592,6 +596,60 @@ func runPrompt(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	io.WriteString(stdout, p.Text) // a failure is kept by stdout's writer
+	return 0
+}
+
+// runDetect is "toolparse detect": the syntax a model writes its calls in,
+// from its name or its chat template, as one JSON line.
+func runDetect(args []string, stdout, stderr io.Writer) int {
+	fs := pflag.NewFlagSet("toolparse detect", pflag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	model := fs.String("model", "", "a model `NAME`: a Hugging Face id, an Ollama tag, a GGUF file name, an OpenRouter id, an API model")
+	template := fs.String("template", "", "a chat template (`FILE`, its Jinja source)")
+	help := fs.BoolP("help", "h", false, "show this help")
+	err := fs.Parse(args)
+	switch {
+	case err != nil:
+		return flagError(stderr, "toolparse detect", "toolparse help detect", err)
+	case *help:
+		fmt.Fprintf(stdout, "Usage: toolparse detect --model NAME | --template FILE\n\nWrites the syntax the model writes its tool calls in, whether its prompt opens\nreasoning (think_open: read with --think-open), and what decided, as one JSON\nline: {\"syntax\":…,\"think_open\":…,\"evidence\":…}. With both, the template\ndecides and the name is the fallback.\n\nFlags:\n%s", fs.FlagUsages())
+		return 0
+	case *model == "" && *template == "":
+		fmt.Fprintf(stderr, "toolparse detect: give --model NAME or --template FILE (see toolparse help detect)\n")
+		return 2
+	case fs.NArg() > 0:
+		fmt.Fprintf(stderr, "toolparse detect: takes no FILE, got %q (see toolparse help detect)\n", fs.Arg(0))
+		return 2
+	}
+	var m registry.Match
+	var errs []string
+	if *template != "" {
+		text, err := os.ReadFile(*template)
+		if err != nil {
+			fmt.Fprintf(stderr, "toolparse detect: %v\n", err)
+			return 2
+		}
+		if m, err = registry.ForTemplate(string(text)); err != nil {
+			errs = append(errs, "template: "+err.Error())
+		}
+	}
+	if m.Syntax.Name == "" && *model != "" {
+		var err error
+		if m, err = registry.ForModel(*model); err != nil {
+			errs = append(errs, "model: "+err.Error())
+		}
+	}
+	if m.Syntax.Name == "" {
+		fmt.Fprintf(stderr, "toolparse detect: %s\n", strings.Join(errs, "; "))
+		return 1
+	}
+	enc := json.NewEncoder(stdout)
+	enc.SetEscapeHTML(false) // markers as they are
+	enc.Encode(struct {
+		Syntax    string `json:"syntax"`
+		ThinkOpen bool   `json:"think_open"`
+		Evidence  string `json:"evidence"`
+	}{m.Syntax.Name, m.Options.ThinkOpen, m.Evidence})
 	return 0
 }
 

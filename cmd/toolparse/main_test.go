@@ -564,3 +564,23 @@ func TestConversationToWritesPlainJSON(t *testing.T) {
 		t.Errorf("an error event under --conversation --to --strict: exit %d, want 1", code)
 	}
 }
+
+// TestDetectCommand: "toolparse detect" answers from a model name and from
+// a chat template, one JSON line; an unknown name is exit 1 with the
+// families tried.
+func TestDetectCommand(t *testing.T) {
+	code, out, errs := runCLI(t, "", "detect", "--model", "Qwen/Qwen3-Coder-30B-A3B-Instruct")
+	if code != 0 || !strings.HasPrefix(out, `{"syntax":"qwen3coder","think_open":false,"evidence":`) || errs != "" {
+		t.Errorf("detect --model: %d %q %q", code, out, errs)
+	}
+	tmpl := filepath.Join(t.TempDir(), "chat.jinja")
+	os.WriteFile(tmpl, []byte("{%- if tools %}<tool_call>\n{\"name\": <function-name>, \"arguments\": <args-json-object>}\n</tool_call>{%- endif %}\n{%- if add_generation_prompt %}<|im_start|>assistant\n<think>\n{%- endif %}"), 0o644)
+	code, out, _ = runCLI(t, "", "detect", "--template", tmpl)
+	if code != 0 || !strings.HasPrefix(out, `{"syntax":"hermes","think_open":true,`) {
+		t.Errorf("detect --template: %d %q", code, out)
+	}
+	code, _, errs = runCLI(t, "", "detect", "--model", "acme-chat-7b")
+	if code != 1 || !strings.Contains(errs, "tried") {
+		t.Errorf("detect an unknown model: %d %q", code, errs)
+	}
+}

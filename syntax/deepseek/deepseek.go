@@ -26,6 +26,12 @@ var Syntax = syntax.Syntax{
 		{Name: "deepseek-dsml", Description: "DeepSeek V3.2 DSML: <｜DSML｜invoke> with typed parameters", Render: NewDSMLRenderer},
 	},
 	Prompt: promptRules,
+	// Models and Templates: see registry.ForModel and registry.ForTemplate.
+	Models: []string{"deepseek-r1*", "*deepseek-v3*", "*deepseek-v2.5*", "deepseek-chat-v*", "deepseek-prover*", "deepcoder*", "*r1-distill*"},
+	Templates: []syntax.Fingerprint{
+		{Any: []string{"tool▁call▁begin"}},
+		{All: []string{"｜DSML｜", "function_calls>"}},
+	},
 }
 
 const promptRules = `To call tools, write <｜tool▁calls▁begin｜>, then for each call <｜tool▁call▁begin｜>TOOL_NAME<｜tool▁sep｜>{JSON arguments}<｜tool▁call▁end｜>, then <｜tool▁calls▁end｜>:

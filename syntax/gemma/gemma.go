@@ -18,6 +18,11 @@ var Syntax = syntax.Syntax{
 	Detect:      Detect,
 	Render:      NewRenderer,
 	Prompt:      promptRules,
+	// Models and Templates: see registry.ForModel and registry.ForTemplate.
+	Models: []string{"gemma-4*", "gemma4*"},
+	Templates: []syntax.Fingerprint{
+		{Any: []string{"<|tool_call>", "<tool_call|>"}},
+	},
 }
 
 const promptRules = `To call a tool, write <|tool_call>call:NAME{...}<tool_call|> and stop; several calls may follow one another.

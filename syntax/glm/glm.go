@@ -18,6 +18,11 @@ var Syntax = syntax.Syntax{
 	Detect:      Detect,
 	Render:      NewRenderer,
 	Prompt:      promptRules,
+	// Models and Templates: see registry.ForModel and registry.ForTemplate.
+	Models: []string{"glm-4.5*", "glm-4.6*", "glm-4.7*", "glm-5*", "glm4.5*", "glm4.6*", "glm4.7*", "laguna*"},
+	Templates: []syntax.Fingerprint{
+		{All: []string{"<tool_call>", "<arg_key>"}},
+	},
 }
 
 const promptRules = `For each function call, output the function name and arguments within the following XML format:

@@ -23,6 +23,12 @@ var Syntax = syntax.Syntax{
 	Render:      NewRenderer,
 	Prompt:      promptRules,
 	CompleteAt:  CompleteAt,
+	// Models and Templates: see registry.ForModel and registry.ForTemplate.
+	Models: []string{"gpt-oss*"},
+	Templates: []syntax.Fingerprint{
+		{All: []string{"<|channel|>", "<|call|>"}},
+		{All: []string{"<|channel|>", "to=functions"}},
+	},
 }
 
 const promptRules = `Write your output as Harmony messages. Each message is a header, <|message|>, its body and an end marker; after the first, each header starts with <|start|>assistant.

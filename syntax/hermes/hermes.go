@@ -21,6 +21,11 @@ var Syntax = syntax.Syntax{
 	Detect:      Detect,
 	Render:      NewRenderer,
 	Prompt:      promptRules,
+	// Models and Templates: see registry.ForModel and registry.ForTemplate.
+	Models: []string{"*hermes-2*", "*hermes-3*", "*hermes-4*", "hermes2*", "hermes3*", "*openhermes*", "qwen3*", "qwen2.5*", "qwen2-*", "qwq*", "granite-4*", "granite4*", "mimo-vl*", "smollm3*", "bielik*", "rnj-1*", "cogito*qwen*"},
+	Templates: []syntax.Fingerprint{
+		{All: []string{"<tool_call>"}, Any: []string{"\"name\"", "\\\"name\\\"", "\"arguments\"", "\\\"arguments\\\""}, None: []string{"<arg_key>", "<function="}},
+	},
 }
 
 const promptRules = `For each function call, return a JSON object with the function name and its arguments within <tool_call></tool_call> XML tags:

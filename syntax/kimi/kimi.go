@@ -20,6 +20,11 @@ var Syntax = syntax.Syntax{
 	Detect:      Detect,
 	Render:      NewRenderer,
 	Prompt:      promptRules,
+	// Models and Templates: see registry.ForModel and registry.ForTemplate.
+	Models: []string{"kimi-k2*"},
+	Templates: []syntax.Fingerprint{
+		{Any: []string{"<|tool_calls_section_begin|>", "<|tool_call_begin|>"}},
+	},
 }
 
 const promptRules = `To call tools, write one tool-call section after your text and stop:

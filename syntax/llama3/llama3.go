@@ -21,6 +21,12 @@ var Syntax = syntax.Syntax{
 	Render:      NewRenderer,
 	Prompt:      promptRules,
 	CompleteAt:  completeAt,
+	// Models and Templates: see registry.ForModel and registry.ForTemplate.
+	Models: []string{"llama-3.1*", "llama-3.2*", "llama-3.3*", "llama3.1*", "llama3.2*", "llama3.3*", "meta-llama-3.1*", "*-llama-3.1-*", "*llama-3.3-*"},
+	Templates: []syntax.Fingerprint{
+		{Any: []string{"Respond in the format {\"name\": function name, \"parameters\""}},
+		{All: []string{"<|python_tag|>", "\"parameters\""}},
+	},
 }
 
 // promptRules follow the instruction Meta's Llama 3.1 chat template gives

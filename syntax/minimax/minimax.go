@@ -21,6 +21,12 @@ var Syntax = syntax.Syntax{
 	Detect:      Detect,
 	Render:      NewRenderer,
 	Prompt:      promptRules,
+	// Models and Templates: see registry.ForModel and registry.ForTemplate.
+	Models: []string{"minimax-m2*"},
+	Templates: []syntax.Fingerprint{
+		{Any: []string{"<minimax:tool_call>"}},
+		{All: []string{"<function_calls>", "<invoke name="}, None: []string{":function_calls>"}},
+	},
 }
 
 const promptRules = `To call tools, write <minimax:tool_call>, then for each call <invoke name="TOOL_NAME">, one <parameter name="KEY">VALUE</parameter> per parameter, </invoke>; then </minimax:tool_call>:

@@ -24,6 +24,11 @@ var Syntax = syntax.Syntax{
 	Variants: []syntax.Variant{
 		{Name: "mistral-v3", Description: "Mistral v3/v7: [TOOL_CALLS][{\"name\", \"arguments\", \"id\"}, …]", Render: NewRendererV3},
 	},
+	// Models and Templates: see registry.ForModel and registry.ForTemplate.
+	Models: []string{"mistral*", "*-mistral-*", "mixtral*", "magistral*", "devstral*", "ministral*", "codestral*"},
+	Templates: []syntax.Fingerprint{
+		{All: []string{"[TOOL_CALLS]"}},
+	},
 }
 
 const promptRules = `To call tools, write [TOOL_CALLS] followed by the tool's name, [ARGS] and a JSON object of its arguments: [TOOL_CALLS]get_weather[ARGS]{"city": "Paris"}

@@ -21,6 +21,11 @@ var Syntax = syntax.Syntax{
 	Detect:      Detect,
 	Render:      NewRenderer,
 	Prompt:      promptRules,
+	// Models and Templates: see registry.ForModel and registry.ForTemplate.
+	Models: []string{"llama-4*", "llama4*", "lfm2*", "*toolace*"},
+	Templates: []syntax.Fingerprint{
+		{Any: []string{"<|python_start|>", "<|tool_call_start|>", "<|tool_list_start|>", "List of tools: ["}, None: []string{`Respond in the format {"name"`}},
+	},
 }
 
 const promptRules = `To call tools, end your message with a Python list of function calls on a line of its own:

@@ -18,6 +18,11 @@ var Syntax = syntax.Syntax{
 	Detect:      Detect,
 	Render:      NewRenderer,
 	Prompt:      promptRules,
+	// Models and Templates: see registry.ForModel and registry.ForTemplate.
+	Models: []string{"qwen3-coder*", "qwen3.5*", "qwen3.6*", "mimo-v2*", "*nemotron-3-nano*", "*nemotron-3-super*", "step-3.5*", "step3.5*"},
+	Templates: []syntax.Fingerprint{
+		{All: []string{"<tool_call>", "<function=", "<parameter="}},
+	},
 }
 
 const promptRules = `If you choose to call a function ONLY reply in the following format with NO suffix:

@@ -1,0 +1,284 @@
+package registry
+
+import (
+	"fmt"
+	"path"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/toolparse/toolparse/syntax"
+)
+
+// Match is the syntax a model name or a chat template calls for, with the
+// options to read it with and what decided it.
+type Match struct {
+	Syntax  syntax.Syntax
+	Options syntax.Options // ThinkOpen when the template's generation prompt opens reasoning
+	// Evidence says what decided: the pattern the name matched, or the
+	// markers the template holds (and, for ThinkOpen, what opens it).
+	Evidence string
+}
+
+// unread are model families whose tool calls no built-in syntax reads: a
+// name or a template of theirs is a clear "no syntax reads …", not a
+// guess at a syntax whose markers they share.
+var unread = []struct {
+	family    string
+	models    []string
+	templates []syntax.Fingerprint
+}{
+	{"Qwen2.5-Coder (bare JSON, a ```json fence or <tools> blocks)", []string{"qwen2.5-coder*", "qwen2-coder*"}, nil},
+	{"DeepSeek V4 (DSML in <｜DSML｜tool_calls>)", []string{"*deepseek-v4*"}, []syntax.Fingerprint{{All: []string{"｜DSML｜", "tool_calls>"}, None: []string{"function_calls>"}}}},
+	{"MiniMax M1 (<tool_calls> JSON lines)", []string{"minimax-m1*"}, nil},
+	{"MiniMax M3 (]<]minimax[>[ invoke XML)", []string{"minimax-m3*"}, []syntax.Fingerprint{{All: []string{"]<]minimax[>["}}}},
+	{"Kimi K3 (<|open|> markup)", []string{"kimi-k3*"}, []syntax.Fingerprint{{All: []string{"<|open|>", "<|close|>"}}}},
+	{"Nemotron Nano v2 and Super (<TOOLCALL>)", []string{"*nemotron-nano-*v2*", "*nemotron-h-*", "*nemotron-super*"}, []syntax.Fingerprint{{All: []string{"<TOOLCALL>"}}}},
+	{"Gemma 2 and 3 (no tool tokens), FunctionGemma", []string{"*functiongemma*", "gemma-3*", "gemma3*", "gemma-2*", "gemma2*"}, nil},
+	{"Granite 3 and Phi-4-mini (<|tool_call|>)", []string{"granite-3*", "granite3*", "phi-4*", "phi4*"}, []syntax.Fingerprint{{All: []string{"<|tool_call|>"}}}},
+	{"Seed-OSS (<seed:tool_call>)", []string{"seed-oss*"}, []syntax.Fingerprint{{All: []string{"<seed:tool_call>"}}}},
+	{"Command R, R+, R7B and A (Action: and <|START_ACTION|>)", []string{"*command-r*", "*command-a*", "c4ai-*", "aya-*"},
+		[]syntax.Fingerprint{{All: []string{"<|START_ACTION|>"}}, {All: []string{"Action:", "```json"}}}},
+	{"Apriel, MiniMax M1 and Jamba (<tool_calls>)", []string{"apriel*", "jamba*"}, []syntax.Fingerprint{{All: []string{"<tool_calls>"}}}},
+	{"Hunyuan (<tool_sep>)", []string{"*hunyuan*", "hy3*"}, []syntax.Fingerprint{{All: []string{"<tool_sep"}}}},
+	{"Functionary (<function=NAME>{json}, >>>all, <|recipient|>)", []string{"*functionary*"},
+		[]syntax.Fingerprint{{All: []string{"<function="}, None: []string{"<parameter="}}, {All: []string{">>>all"}}, {All: []string{"<|recipient|>"}}}},
+	{"FireFunction (functools[, <functioncall>)", []string{"firefunction*"}, []syntax.Fingerprint{{All: []string{"functools["}}, {All: []string{"<functioncall>"}}}},
+	{"Glimmer (<atem:function_calls>)", nil, []syntax.Fingerprint{{All: []string{"<atem:function_calls>"}}}},
+	{"Inkling (<|content_invoke_tool_json|>)", nil, []syntax.Fingerprint{{All: []string{"<|content_invoke_tool_json|>"}}}},
+	{"Apertus (<|tools_prefix|>)", []string{"apertus*"}, []syntax.Fingerprint{{All: []string{"<|tools_prefix|>"}}}},
+	{"GigaChat (<|function_call|>)", []string{"gigachat*"}, []syntax.Fingerprint{{Any: []string{"<|function_call|>", "'function call'"}}}},
+	{"Solar Open (<|tool_call:begin|>)", []string{"solar-open*"}, []syntax.Fingerprint{{All: []string{"<|tool_call:begin|>"}}}},
+	{"MiniCPM (<function name=>, code lines)", []string{"minicpm*"}, []syntax.Fingerprint{{All: []string{"<function name="}}, {All: []string{"<|tool_call_start|>", "```python"}}}},
+	{"MiroThinker (<use_mcp_tool>)", []string{"mirothinker*"}, []syntax.Fingerprint{{All: []string{"<use_mcp_tool>"}}}},
+	{"xLAM, Hammer (bare JSON lists)", []string{"xlam*", "*hammer2*"}, nil},
+	{"Llama 3.0 (no tool format)", []string{"meta-llama-3-*", "llama3", "llama-3-[0-9]*"}, nil},
+}
+
+// normalise reduces a model name to what the patterns are matched
+// against: lower case, without an organisation or a path ("Qwen/…",
+// "hf.co/org/…"), an Ollama or OpenRouter tag (":30b", ":free"), a file
+// extension (".gguf") and quantisation or packaging suffixes ("-Q4_K_M",
+// "-GGUF", "-AWQ", "-4bit", "-00001-of-00003").
+func normalise(name string) string {
+	n := strings.ToLower(strings.TrimSpace(name))
+	n = strings.TrimSuffix(n, ".gguf")
+	if i := strings.LastIndexByte(n, '/'); i >= 0 {
+		n = n[i+1:]
+	}
+	if i := strings.IndexByte(n, ':'); i >= 0 {
+		n = n[:i]
+	}
+	for {
+		m := quantSuffix.FindStringIndex(n)
+		if m == nil || m[0] == 0 {
+			return n
+		}
+		n = n[:m[0]]
+	}
+}
+
+var quantSuffix = regexp.MustCompile(`[-._](ud-)?(i?q[0-9]_[a-z0-9_]+|q[0-9]_[0-9]|bf16|f16|f32|fp8|fp16|mxfp4|gguf|gptq[a-z0-9-]*|awq|mlx|[0-9]bit|[0-9]+-of-[0-9]+)$`)
+
+// patternMatch reports whether name matches the glob p, and where in name
+// the first literal text of p matched (a family named at the start of a
+// name is its family; "Hermes-3-Llama-3.1" is Hermes).
+func patternMatch(p, name string) (at int, ok bool) {
+	if ok, _ := path.Match(p, name); !ok {
+		return 0, false
+	}
+	lit := strings.TrimLeft(p, "*?")
+	if i := strings.IndexAny(lit, "*?["); i >= 0 {
+		lit = lit[:i]
+	}
+	return max(strings.Index(name, lit), 0), true
+}
+
+// literal is how much of a pattern is literal text: the more, the more
+// specific.
+func literal(p string) int {
+	n := 0
+	for _, c := range p {
+		if c != '*' && c != '?' {
+			n++
+		}
+	}
+	return n
+}
+
+// ForModel finds the syntax of the default registry that a model writes
+// its tool calls in, from its name: a Hugging Face id
+// ("Qwen/Qwen3-Coder-30B-A3B-Instruct"), an Ollama tag ("qwen3-coder:30b"),
+// a GGUF file ("Qwen3-Coder-30B-A3B-Instruct-Q4_K_M.gguf"), an OpenRouter
+// id ("qwen/qwen3-coder"), or an API model ("claude-sonnet-4-5", "gpt-4o":
+// native). See [Registry.ForModel].
+func ForModel(name string) (Match, error) { return defaultRegistry.ForModel(name) }
+
+// ForModel finds the syntax for a model name among the Models patterns of
+// the registered syntaxes (see syntax.Syntax.Models). The name is matched
+// lower-cased without its organisation, tag, file extension and
+// quantisation; of the patterns that match, the one whose text is found
+// earliest in the name wins (a family is named first: "Hermes-3-Llama-3.1"
+// is Hermes), then the longest ("qwen3-coder*" over "qwen3*"). A model
+// family whose calls no syntax reads, and a name no pattern matches, are an
+// error that says so and lists the families tried.
+func (r *Registry) ForModel(name string) (Match, error) {
+	n := normalise(name)
+	r.mu.RLock()
+	list := slices.Clone(r.list)
+	r.mu.RUnlock()
+	best, bestAt, bestLen := -1, 0, 0 // best: an index of list, -2 for a family no syntax reads
+	var bestPattern, unreadFamily string
+	consider := func(i int, p string, family string) {
+		at, ok := patternMatch(p, n)
+		if !ok {
+			return
+		}
+		if best == -1 || at < bestAt || at == bestAt && literal(p) > bestLen {
+			best, bestAt, bestLen, bestPattern, unreadFamily = i, at, literal(p), p, family
+		}
+	}
+	for i, s := range list {
+		for _, p := range s.Models {
+			consider(i, p, "")
+		}
+	}
+	for _, u := range unread {
+		for _, p := range u.models {
+			consider(-2, p, u.family)
+		}
+	}
+	switch {
+	case best >= 0:
+		return Match{Syntax: list[best], Evidence: fmt.Sprintf("model name %q (as %q) matches %q", name, n, bestPattern)}, nil
+	case best == -2:
+		return Match{}, fmt.Errorf("no syntax reads the tool calls of %q (as %q, %q): %s", name, n, bestPattern, unreadFamily)
+	}
+	return Match{}, fmt.Errorf("no syntax known for model %q (as %q); tried the names of: %s", name, n, strings.Join(families(list), ", "))
+}
+
+// families lists the syntaxes that have model names, and what they are.
+func families(list []syntax.Syntax) []string {
+	var out []string
+	for _, s := range list {
+		if len(s.Models) > 0 {
+			out = append(out, fmt.Sprintf("%s (%s)", s.Name, strings.Join(s.Models[:min(3, len(s.Models))], " ")))
+		}
+	}
+	return out
+}
+
+// ForTemplate finds the syntax of the default registry that a chat
+// template (its Jinja source) teaches. See [Registry.ForTemplate].
+func ForTemplate(text string) (Match, error) { return defaultRegistry.ForTemplate(text) }
+
+// ForTemplate finds the syntax a chat template teaches from the markers its
+// source holds (see syntax.Syntax.Templates): a format no syntax reads is
+// looked for first (Seed-OSS writes <function= in <seed:tool_call>), then
+// of the syntaxes whose fingerprint the template holds the one with the
+// most markers wins (<tool_call> with <function= and <parameter= is
+// qwen3coder's; with "name" only, hermes'), ties going to the one
+// registered first. ThinkOpen is set when the template's generation prompt
+// opens a reasoning block (its add_generation_prompt branch writes an
+// opener such as <think> that it does not close); when that depends on a
+// variable (enable_thinking, thinking, …) it is set as the variable's
+// default, and the evidence says so.
+func (r *Registry) ForTemplate(text string) (Match, error) {
+	for _, u := range unread {
+		for _, f := range u.templates {
+			if has, _ := fingerprintHeld(f, text); has {
+				return Match{}, fmt.Errorf("no syntax reads the tool calls this template teaches: %s", u.family)
+			}
+		}
+	}
+	r.mu.RLock()
+	list := slices.Clone(r.list)
+	r.mu.RUnlock()
+	best, bestN := -1, 0
+	var evidence []string
+	for _, i := range builtinOrder(list) {
+		for _, f := range list[i].Templates {
+			if ok, markers := fingerprintHeld(f, text); ok && len(markers) > bestN {
+				best, bestN, evidence = i, len(markers), markers
+			}
+		}
+	}
+	if best < 0 {
+		if strings.Contains(text, "tool_calls") || regexp.MustCompile(`\btools\b`).MatchString(text) {
+			return Match{}, fmt.Errorf("no syntax known for this template: it has tools, but none of the markers of a known format")
+		}
+		return Match{}, fmt.Errorf("no syntax known for this template: it has no tool section (the model's name may tell: ForModel)")
+	}
+	open, why := thinkOpen(text)
+	m := Match{Syntax: list[best], Options: syntax.Options{ThinkOpen: open}, Evidence: "template holds " + strings.Join(quoteAll(evidence), ", ")}
+	if why != "" {
+		m.Evidence += "; " + why
+	}
+	return m, nil
+}
+
+// builtinOrder lists the indexes of list (sorted by name) in the order the
+// syntaxes were registered: ties go to the earlier.
+func builtinOrder(list []syntax.Syntax) []int {
+	rank := map[string]int{}
+	for i, s := range Builtin() {
+		rank[s.Name] = i
+	}
+	idx := make([]int, len(list))
+	for i := range idx {
+		idx[i] = i
+	}
+	slices.SortStableFunc(idx, func(a, b int) int {
+		ra, oka := rank[list[a].Name]
+		rb, okb := rank[list[b].Name]
+		switch {
+		case oka && okb:
+			return ra - rb
+		case oka:
+			return -1
+		case okb:
+			return 1
+		}
+		return 0
+	})
+	return idx
+}
+
+// fingerprintHeld reports whether text holds f, and the markers that
+// showed it.
+func fingerprintHeld(f syntax.Fingerprint, text string) (bool, []string) {
+	var markers []string
+	for _, m := range f.All {
+		if !strings.Contains(text, m) {
+			return false, nil
+		}
+		markers = append(markers, m)
+	}
+	if len(f.Any) > 0 {
+		found := ""
+		for _, m := range f.Any {
+			if strings.Contains(text, m) {
+				found = m
+				break
+			}
+		}
+		if found == "" {
+			return false, nil
+		}
+		markers = append(markers, found)
+	}
+	for _, m := range f.None {
+		if strings.Contains(text, m) {
+			return false, nil
+		}
+	}
+	return len(markers) > 0, markers
+}
+
+func quoteAll(ss []string) []string {
+	out := make([]string, len(ss))
+	for i, s := range ss {
+		out[i] = fmt.Sprintf("%q", s)
+	}
+	return out
+}

@@ -1,0 +1,116 @@
+package registry_test
+
+import (
+	"bufio"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/toolparse/toolparse/registry"
+)
+
+// readTable reads a tab-separated table of testdata, its comment lines and
+// header skipped.
+func readTable(t *testing.T, name string) [][]string {
+	t.Helper()
+	f, err := os.Open(filepath.Join("testdata", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var rows [][]string
+	sc := bufio.NewScanner(f)
+	header := true
+	for sc.Scan() {
+		line := sc.Text()
+		if strings.HasPrefix(line, "#") || line == "" {
+			continue
+		}
+		if header {
+			header = false
+			continue
+		}
+		rows = append(rows, strings.Split(line, "\t"))
+	}
+	return rows
+}
+
+// TestForModel: every real model name of testdata/models.tsv gives its
+// syntax, or for a family whose calls no syntax reads an error that says
+// so; an unknown name is an error that lists what was tried.
+func TestForModel(t *testing.T) {
+	rows := readTable(t, "models.tsv")
+	if len(rows) < 100 {
+		t.Fatalf("%d model names", len(rows))
+	}
+	covered := map[string]bool{}
+	for _, r := range rows {
+		name, want := r[0], r[2]
+		m, err := registry.ForModel(name)
+		switch {
+		case want == "none" && err == nil:
+			t.Errorf("ForModel(%q) = %s (%s), want an error: no syntax reads it", name, m.Syntax.Name, m.Evidence)
+		case want == "none":
+			if !strings.Contains(err.Error(), "no syntax reads") {
+				t.Errorf("ForModel(%q): %v", name, err)
+			}
+		case err != nil:
+			t.Errorf("ForModel(%q): %v, want %s", name, err, want)
+		case m.Syntax.Name != want:
+			t.Errorf("ForModel(%q) = %s (%s), want %s", name, m.Syntax.Name, m.Evidence, want)
+		default:
+			covered[want] = true
+		}
+	}
+	for _, s := range registry.List() {
+		if len(s.Models) > 0 && !covered[s.Name] {
+			t.Errorf("no model name of the table gives %s", s.Name)
+		}
+	}
+	if _, err := registry.ForModel("acme-chat-7b"); err == nil || !strings.Contains(err.Error(), "tried") {
+		t.Errorf("an unknown name: %v", err)
+	}
+}
+
+// TestForTemplate: every real chat template of the shared set (read from
+// ../shared/templates, never copied here) gives the syntax and ThinkOpen of
+// testdata/templates.tsv.
+func TestForTemplate(t *testing.T) {
+	dir := filepath.Join("..", "..", "shared", "templates")
+	if _, err := os.Stat(dir); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatalf("the shared chat templates are not there: %v", err)
+		}
+		t.Skipf("the shared chat templates are not there (%v): CI runs this", err)
+	}
+	rows := readTable(t, "templates.tsv")
+	covered := map[string]bool{}
+	for _, r := range rows {
+		file, want, wantOpen := r[0], r[1], r[2] == "true"
+		text, err := os.ReadFile(filepath.Join(dir, file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, err := registry.ForTemplate(string(text))
+		switch {
+		case want == "none" || want == "notools":
+			if err == nil {
+				t.Errorf("%s: %s (%s), want an error (%s)", file, m.Syntax.Name, m.Evidence, want)
+			}
+		case err != nil:
+			t.Errorf("%s: %v, want %s", file, err, want)
+		case m.Syntax.Name != want:
+			t.Errorf("%s: %s (%s), want %s", file, m.Syntax.Name, m.Evidence, want)
+		case m.Options.ThinkOpen != wantOpen:
+			t.Errorf("%s: ThinkOpen %v (%s), want %v (%s)", file, m.Options.ThinkOpen, m.Evidence, wantOpen, r[3])
+		default:
+			covered[want] = true
+		}
+	}
+	for _, s := range registry.List() {
+		if len(s.Templates) > 0 && !covered[s.Name] {
+			t.Errorf("no template of the set gives %s", s.Name)
+		}
+	}
+}
