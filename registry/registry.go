@@ -142,7 +142,7 @@ func (r *Registry) Lookup(name string) (syntax.Syntax, error) {
 		}
 	}
 	hint := ""
-	if m, err := r.ForModel(name); err == nil {
+	if m, err := r.ForModel(name); err == nil && !strings.ContainsAny(name, " ,") {
 		hint = fmt.Sprintf("; %q is a model name, whose syntax is %s", name, m.Syntax.Name)
 	}
 	return syntax.Syntax{}, fmt.Errorf("unknown syntax %q (known, with their aliases and forms: %s; or auto)%s", name, strings.Join(names, ", "), hint)

@@ -80,6 +80,13 @@ type Options struct {
 	// at the first closer or at the format's call opener, whichever comes
 	// first). Syntaxes without one ignore it.
 	ThinkOpen bool
+	// Content, when set, is the syntax the text of a provider's messages is
+	// read in (syntax native): an open-weight model behind an
+	// OpenAI-compatible or Ollama server often writes its calls as text in
+	// content. The provider's own tool calls pass through, and calls the
+	// text holds become call events too, one execute for the batch. Other
+	// syntaxes ignore it.
+	Content *Syntax
 }
 
 // BlockLimit returns MaxBlock or its default.

@@ -97,6 +97,7 @@ type config struct {
 	maxDepth   int
 	multiple   bool
 	thinkOpen  bool
+	content    string
 	to         string
 	convo      bool
 	tools      string
@@ -127,6 +128,7 @@ func newFlags(c *config) *pflag.FlagSet {
 	fs.IntVar(&c.maxDepth, "max-depth", 0, "the deepest JSON nesting allowed (0: the default, 512)")
 	fs.BoolVar(&c.multiple, "multiple-blocks", false, "allow more than one tool block per message (caret)")
 	fs.BoolVar(&c.thinkOpen, "think-open", false, "the prompt opened the reasoning block: the output starts inside it (DeepSeek R1, Qwen3 thinking models)")
+	fs.StringVar(&c.content, "content-syntax", "", "with native input: read the text of the model's messages in the syntax `NAME` (or auto), for calls a server left in content")
 	fs.BoolVar(&c.list, "list", false, "list the registered syntaxes and exit")
 	fs.BoolVar(&c.version, "version", false, "print the version and exit")
 	fs.BoolVarP(&c.help, "help", "h", false, "show this help")
@@ -268,6 +270,14 @@ func dispatch(args []string, stdin io.Reader, stdout, tty, stderr io.Writer) int
 		return 2
 	}
 	opts := syntax.Options{MaxBlock: c.maxBlock, MaxDepth: c.maxDepth, MultipleBlocks: c.multiple, ThinkOpen: c.thinkOpen}
+	if c.content != "" {
+		cs, err := registry.Lookup(c.content)
+		if err != nil {
+			fmt.Fprintf(stderr, "toolparse: --content-syntax: %v\n", err)
+			return 2
+		}
+		opts.Content = &cs
+	}
 	switch c.mode {
 	case "event":
 	case "token":

@@ -231,6 +231,7 @@ type text interface{ string | []byte }
 
 // callAt is callFor for keys, ids and names given as strings or as bytes.
 func callAt[T text](p *parser, key, id, name T, span syntax.Span) *call {
+	p.endContent(span) // the text before a provider's call is read to its end first
 	c := p.msg.byKey[string(key)]
 	if c != nil && len(id) > 0 && c.id != "" && string(id) != c.id {
 		p.completeCall(c, "")
@@ -515,6 +516,7 @@ func checkArgs(text []byte, maxDepth int) ([]byte, syntax.Code, string) {
 // completed in order (if cut says the message was cut off, the last one is
 // reported as cut off), and execute follows if any call was valid.
 func (p *parser) endMessage(span syntax.Span, cut string) {
+	p.endContent(span)
 	calls := p.msg.calls
 	p.msg.calls = nil // so that completing each one does not compact the list
 	last := len(calls) - 1
@@ -528,9 +530,10 @@ func (p *parser) endMessage(span syntax.Span, cut string) {
 		}
 		p.completeCall(c, reason)
 	}
-	if p.msg.emitted > 0 {
+	if p.msg.emitted+p.subCalls > 0 {
 		p.Emit(syntax.Event{Type: syntax.Execute, Span: span})
 	}
+	p.subCalls = 0
 	p.msg.reset()
 }
 
@@ -544,14 +547,20 @@ func (p *parser) endOfStream() {
 // (ended says why) stands for the execute they do not get.
 func (p *parser) abandon(cut, ended string) {
 	p.EndRun()
+	p.endContent(syntax.Span{Start: p.Offset(), End: p.Offset()})
 	calls := p.msg.calls
 	p.msg.calls = nil
 	for _, c := range calls {
 		p.completeCall(c, cut)
 	}
-	if p.msg.emitted > 0 {
-		p.Errorf(syntax.CodeTruncated, p.msg.first, syntax.Span{Start: p.msg.first.Offset, End: p.msg.first.Offset}, nil,
-			"%s: its %d call(s) get no execute", ended, p.msg.emitted)
+	if n := p.msg.emitted + p.subCalls; n > 0 {
+		first := p.msg.first
+		if p.msg.emitted == 0 {
+			first = p.Pos()
+		}
+		p.Errorf(syntax.CodeTruncated, first, syntax.Span{Start: first.Offset, End: first.Offset}, nil,
+			"%s: its %d call(s) get no execute", ended, n)
 	}
+	p.subCalls = 0
 	p.msg.reset()
 }

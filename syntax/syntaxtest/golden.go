@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/toolparse/toolparse/registry"
 	"github.com/toolparse/toolparse/syntax"
 )
 
@@ -31,6 +32,8 @@ import (
 //	option think-open         Options.ThinkOpen
 //	option tools=FILE         validate calls against the tool definitions in FILE
 //	                          (relative to the golden file's folder)
+//	option content-syntax=NAME  Options.Content: the syntax NAME (or auto) of the
+//	                          default registry
 type Golden struct {
 	Path    string
 	Comment string
@@ -106,6 +109,12 @@ func ParseGolden(data []byte) (*Golden, error) {
 			g.Options.ThinkOpen = true
 		case "tools":
 			g.Tools = value
+		case "content-syntax":
+			cs, err := registry.Lookup(value)
+			if err != nil {
+				return nil, err
+			}
+			g.Options.Content = &cs
 		default:
 			return nil, fmt.Errorf("unknown option %q", name)
 		}
