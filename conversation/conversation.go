@@ -283,9 +283,10 @@ func Write(c *Conversation, s syntax.Syntax, opts syntax.Options) ([]Message, er
 	}
 	var msgs []Message
 	var losses lossList
-	var batch []syntax.Event // the calls of the last assistant turn, and its execute
+	var batch []syntax.Event       // the calls of the last assistant turn, and its execute
+	written := map[string]string{} // a call's id → the id the syntax wrote for it, where it wrote another
 	for i := 0; i < len(c.Turns); i++ {
-		t := c.Turns[i]
+		t, first := c.Turns[i], i
 		evs := findingsOut(t.Events)
 		if t.Other == nil && t.Role != "assistant" {
 			// Consecutive turns of results (a tool message each) are one
@@ -304,6 +305,14 @@ func Write(c *Conversation, s syntax.Syntax, opts syntax.Options) ([]Message, er
 			msgs = append(msgs, Message{Role: "assistant", Content: text})
 			if calls := callsOf(evs); len(calls) > 0 {
 				batch = calls
+				// The ids the syntax wrote (kimi's functions.NAME:IDX), read
+				// back, for the results that answer them.
+				back := callsOf(parse(s, text, opts, nil))
+				for k, c := range calls {
+					if k < len(back) && c.ID != "" && back[k].ID != "" && back[k].ID != c.ID {
+						written[c.ID] = back[k].ID
+					}
+				}
 			}
 		default: // results
 			// The renderer is given the calls they answer first (their
@@ -314,11 +323,15 @@ func Write(c *Conversation, s syntax.Syntax, opts syntax.Options) ([]Message, er
 				// The syntax has no form for results: one tool message
 				// each, its content text as every such form writes it.
 				for _, e := range evs {
-					msgs = append(msgs, Message{Role: "tool", ToolCallID: e.ID, Name: e.Tool, Content: wire.ResultText(e)})
+					id := e.ID
+					if w, ok := written[id]; ok {
+						id = w
+					}
+					msgs = append(msgs, Message{Role: "tool", ToolCallID: id, Name: e.Tool, Content: wire.ResultText(e)})
 				}
 				continue
 			}
-			losses.add(i, err)
+			losses.add(first, err)
 			msgs = append(msgs, Message{Role: "user", Content: text})
 		}
 	}

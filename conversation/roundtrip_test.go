@@ -112,3 +112,21 @@ func TestWriteError(t *testing.T) {
 		}
 	}
 }
+
+// TestResultIDsAsWritten: a syntax that writes its own call ids (kimi's
+// functions.NAME:IDX) has its results' tool messages point at those ids,
+// not at the ids the calls came with (the model would see results of calls
+// that do not exist).
+func TestResultIDsAsWritten(t *testing.T) {
+	s, _ := registry.Lookup("kimi")
+	msgs, _ := conversation.Write(read(t, chatLog, "native"), s, syntax.Options{})
+	var ids []string
+	for _, m := range msgs {
+		if m.Role == "tool" {
+			ids = append(ids, m.ToolCallID)
+		}
+	}
+	if want := []string{"functions.get_weather:0", "functions.get_weather:1"}; strings.Join(ids, " ") != strings.Join(want, " ") {
+		t.Errorf("tool messages answer %q, want %q", ids, want)
+	}
+}

@@ -129,7 +129,9 @@ func TestConstrainedExample(t *testing.T) {
 		"when":{"type":"string","format":"date-time"},"room":{"type":"string","pattern":"^[A-Z][0-9]{3}$"},
 		"title":{"type":"string","minLength":20,"maxLength":40},"n":{"type":"integer","minimum":100,"maximum":200,"multipleOf":7},
 		"ratio":{"type":"number","exclusiveMinimum":0,"maximum":0.5},
-		"tags":{"type":"array","items":{"type":"string","format":"email"},"minItems":2},"id":{"type":"string","format":"uuid"}},
+		"tags":{"type":"array","items":{"type":"string","format":"email"},"minItems":2},"id":{"type":"string","format":"uuid"},
+		"labels":{"type":"array","minItems":2,"uniqueItems":true,"items":{"type":"string","enum":["a","b"]}},
+		"ns":{"type":"array","minItems":3,"uniqueItems":true,"items":{"type":"integer"}}},
 		"required":["when","room"]}},
 		{"name":"echo","parameters":{"type":"object","properties":{"text":{"type":"string"}}}}]`))
 	if err != nil {

@@ -5,6 +5,7 @@ import (
 	"math/big"
 	"regexp/syntax"
 	"slices"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -178,11 +179,18 @@ func (g *exampler) typed(s *jsonschema.Schema, sum *Schema, typ, name string, de
 			switch {
 			case i < len(s.PrefixItems):
 				v, ok = g.value(s.PrefixItems[i], nil, name, depth+1)
+			case item != nil && s.UniqueItems && item.Enum != nil && i < len(item.Enum.Values):
+				v = item.Enum.Values[i] // distinct items: the enum's values in turn
 			case item != nil:
 				v, ok = g.value(item, isum, name, depth+1)
-				if s.UniqueItems {
-					if str, ok := v.(string); ok && i > 0 {
-						v = str + " " + string(rune('a'+i%26))
+				if s.UniqueItems && i > 0 {
+					switch x := v.(type) {
+					case string:
+						v = x + " " + string(rune('a'+i%26))
+					case json.Number:
+						if n, err := x.Int64(); err == nil {
+							v = json.Number(strconv.FormatInt(n+int64(i), 10))
+						}
 					}
 				}
 			default:

@@ -104,7 +104,7 @@ func (s Span) Len() int64 { return s.End - s.Start }
 //   - HostedCall, HostedResult: as Call and Result, for a tool the provider
 //     ran itself (a web search, code execution). An agent does not run them.
 //   - Error: Code, Message, Pos, and Raw when source text was not used by any other event.
-//   - Think, Respond, Call, HostedCall: Opaque, state a provider gave for the
+//   - Think, Respond, Call: Opaque, state a provider gave for the
 //     client to send back with the conversation (see [Event.Opaque]). A think
 //     or respond event that holds only such state (Anthropic's redacted
 //     thinking, an encrypted reasoning item) has no Content.

@@ -90,12 +90,13 @@ type (
 )
 
 type anthropicUnits struct {
-	w       *bufio.Writer
-	content []aBlock          // the open assistant message's blocks
-	calls   []syntax.Event    // its calls
-	names   map[string]string // call id → tool name, of the calls written
-	refusal *string           // its refusal, which ends it
-	hosted  map[string]bool   // the ids of the hosted calls written
+	w        *bufio.Writer
+	content  []aBlock          // the open assistant message's blocks
+	calls    []syntax.Event    // its calls
+	names    map[string]string // call id → tool name, of the batch's calls (forgotten at the next batch: memory does not grow with the stream)
+	answered bool              // results were written since the batch's calls
+	refusal  *string           // its refusal, which ends it
+	hosted   map[string]bool   // the ids of the hosted calls written
 }
 
 // Refusal ends the open assistant message with stop_reason "refusal", the
@@ -157,8 +158,8 @@ func (u *anthropicUnits) Calls(calls []syntax.Event) error {
 	if err := u.afterRefusal(); err != nil {
 		return err
 	}
-	if u.names == nil {
-		u.names = map[string]string{}
+	if u.names == nil || u.answered {
+		u.names, u.answered = map[string]string{}, false // a new batch: results answer its calls
 	}
 	for _, c := range calls {
 		u.content = append(u.content, aBlock{Type: "tool_use", ID: c.ID, Name: c.Name, Input: c.ArgsJSON(), Custom: c.Custom})
@@ -261,6 +262,7 @@ func (u *anthropicUnits) Results(rs []syntax.Event) error {
 		err = u.message("end_turn")
 	}
 	blocks := make([]aBlock, len(rs))
+	u.answered = true
 	for i, r := range rs {
 		b := aBlock{Type: "tool_result", Content: anthropicContent(r.ValueJSON()), IsError: r.Status == syntax.Failure}
 		switch b.ToolUseID = r.ID; {

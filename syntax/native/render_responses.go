@@ -80,11 +80,12 @@ type (
 )
 
 type responsesUnits struct {
-	w      *bufio.Writer
-	output []any             // the open response's items
-	calls  int               // its calls
-	hosted *syntax.Event     // a hosted call waiting for its result
-	names  map[string]string // call id → tool name, of the calls written
+	w        *bufio.Writer
+	output   []any             // the open response's items
+	calls    int               // its calls
+	hosted   *syntax.Event     // a hosted call waiting for its result
+	names    map[string]string // call id → tool name, of the batch's calls
+	answered bool              // results were written since the batch's calls
 }
 
 // before is called before every unit but a hosted result: a hosted call
@@ -161,6 +162,10 @@ func (u *responsesUnits) Refusal(s string) error {
 
 func (u *responsesUnits) Calls(calls []syntax.Event) error {
 	err := u.before()
+	if u.answered {
+		u.names = map[string]string{} // a new batch: results answer its calls (memory does not grow with the stream)
+		u.answered = false
+	}
 	for _, c := range calls {
 		u.names[c.ID] = c.Name
 		if input, ok := customInput(c); ok {
@@ -319,6 +324,7 @@ func (u *responsesUnits) pending() error {
 func (u *responsesUnits) Results(rs []syntax.Event) error {
 	err := errors.Join(u.before(), u.pending(), u.response())
 	items := make([]any, len(rs))
+	u.answered = true
 	for i, r := range rs {
 		content := wire.ResultText(r)
 		if name, ok := u.names[r.ID]; (!ok || name != r.Tool) && r.Tool != "" {

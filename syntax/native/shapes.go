@@ -51,9 +51,10 @@ func (p *parser) document(raw []byte, span syntax.Span) {
 		}
 	case d.isArr("parts"): // a Gemini content on its own
 		p.geminiContent(d.arr("parts"), d.s("role"), span)
-	case d.has("parts"):
-		p.wrongType("parts", jsonscan.Kind(d.get("parts")), '[')
 	case d.s("role") != "" || typ == "message":
+		if k := jsonscan.Kind(d.get("parts")); k != 0 && k != 'n' {
+			p.wrongType("parts", k, '[') // and the message is read as it is
+		}
 		p.message(d, span)
 	default:
 		p.Errorf(syntax.CodeMalformed, p.docStart, span, raw, "document does not fit any provider shape (no choices, type, candidates, output, messages, role or done)")
@@ -82,9 +83,10 @@ func (p *parser) conversationMessage(raw []byte, span syntax.Span) {
 		p.Errorf(syntax.CodeMalformed, p.docStart, span, raw, "conversation message is not an object")
 	case m.isArr("parts"): // Gemini content
 		p.geminiContent(m.arr("parts"), m.s("role"), span)
-	case m.has("parts"):
-		p.wrongType("parts", jsonscan.Kind(m.get("parts")), '[')
 	default:
+		if k := jsonscan.Kind(m.get("parts")); k != 0 && k != 'n' {
+			p.wrongType("parts", k, '[') // and the message is read as it is
+		}
 		p.message(m, span)
 	}
 }
@@ -705,9 +707,10 @@ func (p *parser) geminiParts(parts [][]byte, role string, span syntax.Span) {
 				t = syntax.Think
 			}
 			p.text(t, pt.get("text"), span)
-			if sig != nil {
+			if sig != nil { // the part's, which ends with it
 				p.flushRefusal()
 				p.RunOpaque(t, opaque("gemini", `{"thoughtSignature":`+string(sig)+`}`), span)
+				p.EndRun()
 			}
 		default:
 			for _, m := range pt.m {

@@ -517,6 +517,9 @@ func (c *Core) EndRunAt(end int64) {
 		end = c.runEnd
 	}
 	content := bytes.TrimFunc(c.runBuf, isSpaceRune)
+	if c.runOpaque != nil && len(content) > 0 {
+		content = c.runBuf // signed text, as it came
+	}
 	if c.cut != nil {
 		if len(content) == 0 {
 			// The rest of a run cut at the limit was white space: the
@@ -537,7 +540,10 @@ func (c *Core) EndRunAt(end int64) {
 // a thought signature on a text part. With no run of type t open, o is an
 // event of its own, a run of no text over span (a part that holds only
 // state, such as Anthropic's redacted thinking). A run given state twice
-// keeps the last.
+// keeps the last: a parser whose state belongs to one part ends the run
+// after it. A run that carries state keeps its text byte for byte, white
+// space around it included: the provider signed that text, and takes it
+// back only unchanged.
 func (c *Core) RunOpaque(t syntax.Type, o json.RawMessage, span syntax.Span) {
 	if len(o) == 0 {
 		return
@@ -546,6 +552,7 @@ func (c *Core) RunOpaque(t syntax.Type, o json.RawMessage, span syntax.Span) {
 		c.EndRun()
 		c.BeginRun(t, span.Start)
 		c.runEnd = span.End
+		c.decoded, c.fragFrom = true, span.End // text that follows is decoded, from its own source
 	}
 	c.runOpaque = o
 	if span.End > c.runEnd {

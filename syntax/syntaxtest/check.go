@@ -261,7 +261,7 @@ func checkShape(evs []syntax.Event, input []byte, fail func(string, ...any)) {
 		if e.Partial {
 			fail("event-mode event is partial: %s", e)
 		}
-		if (e.Type == syntax.Think || e.Type == syntax.Respond) && string(jsonscan.TrimSpace([]byte(e.Content))) != e.Content {
+		if (e.Type == syntax.Think || e.Type == syntax.Respond) && len(e.Opaque) == 0 && string(jsonscan.TrimSpace([]byte(e.Content))) != e.Content {
 			fail("%s content is not trimmed: %q", e.Type, e.Content)
 		}
 		if (e.Type == syntax.Think || e.Type == syntax.Respond) && e.Content == "" && len(e.Opaque) == 0 {
@@ -488,7 +488,7 @@ func checkTokens(tok, want []syntax.Event, input []byte, fail func(string, ...an
 			continue
 		}
 		if fragType != "" {
-			if e.Type != fragType || string(jsonscan.TrimSpace([]byte(frag.String()))) != e.Content {
+			if e.Type != fragType || string(jsonscan.TrimSpace([]byte(frag.String()))) != string(jsonscan.TrimSpace([]byte(e.Content))) {
 				fail("token mode: %s fragments %q are not followed by their run (got %s)", fragType, frag.String(), e)
 			}
 			fragType = ""

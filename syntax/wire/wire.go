@@ -122,11 +122,15 @@ func (r *Renderer) Event(e syntax.Event) error {
 		}
 		err := errors.Join(r.flushCalls(), r.flushResults(), r.flag(e.Refusal, "the refusal flag of respond text (written as plain text)"))
 		state, oerr := r.opaque(e)
-		if state != nil {
-			r.textState = state // a run of several keeps the last
-		}
 		if e.Content == "" && state == nil {
 			return errors.Join(err, oerr)
+		}
+		if state != nil {
+			// Text with state is a run of its own: the state is its text's.
+			err = errors.Join(err, r.flushText())
+			r.textOpen, r.textState = true, state
+			r.text.WriteString(e.Content)
+			return errors.Join(err, oerr, r.flushText())
 		}
 		if r.textOpen && e.Content != "" && r.text.Len() > 0 {
 			r.text.WriteString("\n\n")

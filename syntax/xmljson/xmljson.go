@@ -361,7 +361,6 @@ func (p *parser) finishBlock(closed bool) {
 	}
 	value := p.blk.Bytes[:p.jsonEnd]
 	base := p.contentPos().Offset
-	var evs []syntax.Event
 	var msg string
 	var at int
 	if k := jsonscan.Kind(value); k != '[' {
@@ -384,23 +383,27 @@ func (p *parser) finishBlock(closed bool) {
 			return
 		}
 	} else {
-		evs, msg, at = results(value, base)
+		n := 0
+		// Read twice too: the results of a block without a problem are
+		// handed on one at a time. A results block has no event of its
+		// own: its results share its bytes, each from the end of the one
+		// before, the first from the block's start, the last to its end.
+		if msg, at = results(value, base, func(syntax.Event) { n++ }); msg == "" {
+			i, from := 0, span.Start
+			results(value, base, func(e syntax.Event) {
+				e.Span.Start = from
+				if i++; i == n {
+					e.Span.End = span.End
+				}
+				from = e.Span.End
+				p.Emit(e)
+			})
+			return
+		}
 	}
 	if msg != "" {
 		p.Errorf(syntax.CodeMalformed, p.blockStart, span, raw(), "<%s> block at %s: %s", name, p.posIn(int64(at)), msg)
 		return
-	}
-	if p.open == openResults && len(evs) > 0 {
-		// A results block has no event of its own: its results share its
-		// bytes, each from the end of the one before, the last to the block's end.
-		evs[0].Span.Start = span.Start
-		for i := 1; i < len(evs); i++ {
-			evs[i].Span.Start = evs[i-1].Span.End
-		}
-		evs[len(evs)-1].Span.End = span.End
-	}
-	for i := range evs {
-		p.Emit(evs[i])
 	}
 }
 
@@ -426,7 +429,7 @@ func calls(value []byte, base int64, emit func(syntax.Event)) (msg string, at in
 }
 
 // results reads the elements of a <results> array.
-func results(value []byte, base int64) (evs []syntax.Event, msg string, at int) {
+func results(value []byte, base int64, emit func(syntax.Event)) (msg string, at int) {
 	n := 0
 	jsonscan.Elements(value, func(elem []byte, start int) bool {
 		n++
@@ -477,11 +480,11 @@ func results(value []byte, base int64) (evs []syntax.Event, msg string, at int) 
 		if content != nil {
 			v = jsonscan.Compact(content)
 		}
-		evs = append(evs, syntax.Event{Type: syntax.Result, Tool: tool, ID: id, Status: syntax.Status(status), Value: v,
+		emit(syntax.Event{Type: syntax.Result, Tool: tool, ID: id, Status: syntax.Status(status), Value: v,
 			Span: syntax.Span{Start: base + int64(start), End: base + int64(start+len(elem))}})
 		return true
 	})
-	return evs, msg, at
+	return msg, at
 }
 
 // finish reports what the end of the stream left open.
