@@ -187,15 +187,14 @@ func (r *reader) unit(msgs []Message, i int) int {
 }
 
 // text parses, unless the syntax is native, the text of an assistant
-// message with the syntax; and makes a tool message's JSON text JSON.
+// message with the syntax; and makes a tool message's JSON text JSON,
+// whatever the syntax (a form whose results are text writes a value as its
+// JSON text: read back, it is that value again).
 func (r *reader) text(evs []syntax.Event, role string) []syntax.Event {
-	if isNative(r.s) {
-		return evs
-	}
 	var out []syntax.Event
 	for _, e := range evs {
 		switch {
-		case e.Type == syntax.Respond && !e.Refusal && role == "assistant":
+		case e.Type == syntax.Respond && !e.Refusal && role == "assistant" && !isNative(r.s):
 			out = append(out, parse(r.s, e.Content, r.opts, nil)...)
 			continue
 		case e.Type == syntax.Result && role == "tool":
@@ -560,8 +559,8 @@ func writeNative(c *Conversation, s syntax.Syntax, opts syntax.Options) ([]Messa
 
 // unwrap returns the messages of a document a native renderer wrote: the
 // content of a Gemini response's candidate, the contents of a Gemini
-// request, the items of a Responses output, the message of an Ollama
-// response; any other document is a message itself.
+// request, the items of a Responses output or input, the message of an
+// Ollama response; any other document is a message itself.
 func unwrap(doc []byte) [][]byte {
 	var out [][]byte
 	switch {
@@ -575,8 +574,12 @@ func unwrap(doc []byte) [][]byte {
 			out = append(out, e)
 			return true
 		})
-	case field(doc, "output") != nil:
-		jsonscan.Elements(field(doc, "output"), func(e []byte, _ int) bool {
+	case field(doc, "output") != nil, field(doc, "input") != nil && field(doc, "role") == nil:
+		key := "output"
+		if field(doc, "output") == nil {
+			key = "input" // a request's input items: the results of a batch
+		}
+		jsonscan.Elements(field(doc, key), func(e []byte, _ int) bool {
 			out = append(out, e)
 			return true
 		})

@@ -130,3 +130,47 @@ func TestResultIDsAsWritten(t *testing.T) {
 		t.Errorf("tool messages answer %q, want %q", ids, want)
 	}
 }
+
+// TestResponsesInputItems: written as openai-responses, a conversation is
+// Responses input items, its results function_call_output items among
+// them (it once wrote {"input":[…]} wrappers among the items).
+func TestResponsesInputItems(t *testing.T) {
+	s, _ := registry.Lookup("openai-responses")
+	msgs, _ := conversation.Write(read(t, chatLog, "native"), s, syntax.Options{})
+	outputs := 0
+	for _, m := range msgs {
+		raw, _ := m.MarshalJSON()
+		if strings.Contains(string(raw), `"input":`) {
+			t.Errorf("a wrapper among the items: %s", raw)
+		}
+		if strings.Contains(string(raw), `"type":"function_call_output"`) {
+			outputs++
+		}
+	}
+	if outputs != 2 {
+		t.Errorf("%d function_call_output items, want 2", outputs)
+	}
+}
+
+// TestResultsReadTheSame: a log's results are the same events whichever
+// syntax reads it (native, a native form's name, auto, a text syntax): a
+// tool message's JSON text is that JSON in every case.
+func TestResultsReadTheSame(t *testing.T) {
+	var want string
+	for _, syn := range []string{"native", "openai", "auto", "hermes"} {
+		var got []string
+		for _, e := range read(t, chatLog, syn).Events() {
+			if e.Type == syntax.Result {
+				got = append(got, e.String())
+			}
+		}
+		if want == "" {
+			want = strings.Join(got, "\n")
+		} else if strings.Join(got, "\n") != want {
+			t.Errorf("%s: results\n%s\nwant (as native reads them)\n%s", syn, strings.Join(got, "\n"), want)
+		}
+	}
+	if !strings.Contains(want, `"content":{"temp":18}`) {
+		t.Errorf("JSON text read as a string: %s", want)
+	}
+}
