@@ -605,6 +605,13 @@ func convert(m Message, f string) (Message, error) {
 		// beside the messages.
 		system = wire.CannotCarry(f, "a %s message, which %s takes beside the messages, not among them (written among them)", m.Role, f)
 	}
+	if f == "openai-responses" && !isGemini && field(raw, "type") == nil && field(raw, "role") != nil {
+		// A {"role","content"} message as a Responses input item says it
+		// is one (the API takes it either way; the SDKs' item types
+		// need the type to tell it apart).
+		m.Raw = withField(raw, "type", []byte(`"message"`))
+		return m, system
+	}
 	if isGemini == (f == "gemini") {
 		return m, system
 	}
