@@ -370,7 +370,7 @@ func exampleNumber(s *jsonschema.Schema, integer bool) any {
 		step = s.MultipleOf
 	}
 	lower := func(low *big.Rat, strict bool) {
-		for low != nil && (v.Cmp(low) < 0 || strict && v.Cmp(low) == 0) {
+		if low != nil && (v.Cmp(low) < 0 || strict && v.Cmp(low) == 0) {
 			if s.MultipleOf == nil {
 				v = new(big.Rat).Set(low)
 				if strict || integer && !v.IsInt() {

@@ -68,7 +68,7 @@ func Example_turnCycle() {
 	}
 
 	// 4. The bridge: each message is the SDK's MessageParam.
-	params := anthropic.MessageNewParams{Model: anthropic.ModelClaudeSonnet4_5, MaxTokens: 1024}
+	params := anthropic.MessageNewParams{Model: anthropic.ModelClaudeSonnet5_5, MaxTokens: 1024}
 	for _, m := range msgs {
 		raw, _ := json.Marshal(m)
 		var p anthropic.MessageParam
