@@ -3,7 +3,6 @@ package conversation
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -488,34 +487,21 @@ func withIDs(turns []Turn) [][]syntax.Event {
 	return out
 }
 
-// form names the native form a renderer writes, by what it writes for a
-// line of text.
-func form(s syntax.Syntax) string {
-	var b bytes.Buffer
-	syntax.Render(s.Render(&b, syntax.Options{}), []syntax.Event{{Type: syntax.Respond, Content: "x"}, {Type: syntax.End}})
-	out := b.Bytes()
-	switch {
-	case field(out, "candidates") != nil:
-		return "gemini"
-	case field(out, "output") != nil:
-		return "openai-responses"
-	case field(out, "done") != nil:
-		return "ollama"
-	case field(out, "type") != nil:
-		return "anthropic"
-	}
-	return "openai"
-}
 
 func writeNative(c *Conversation, s syntax.Syntax, opts syntax.Options) ([]Message, error) {
-	f := form(s)
+	f := native.Form(s)
 	evs := withIDs(c.Turns)
 	var msgs []Message
 	var losses lossList
 	for i := 0; i < len(c.Turns); {
 		t := c.Turns[i]
 		if t.Other != nil {
-			m, err := convert(*t.Other, f)
+			m := *t.Other
+			raw, err := native.KeepMessage(f, m.json(), m.Role, m.Content)
+			if string(raw) != string(m.json()) {
+				m = Message{Raw: raw}
+				json.Unmarshal(raw, &m)
+			}
 			losses.add(i, err)
 			i++
 			if n := len(msgs); t.Rest && n > 0 && err == nil {
@@ -542,10 +528,7 @@ func writeNative(c *Conversation, s syntax.Syntax, opts syntax.Options) ([]Messa
 			if len(bytes.TrimSpace(line)) == 0 {
 				continue
 			}
-			for _, raw := range unwrap(line) {
-				if f == "anthropic" {
-					raw = asParam(raw)
-				}
+			for _, raw := range native.RequestMessages(f, line) {
 				var m Message
 				if err := json.Unmarshal(raw, &m); err != nil {
 					panic(fmt.Sprintf("conversation: a native renderer wrote a message that is not JSON: %v", err)) // a bug
@@ -557,116 +540,8 @@ func writeNative(c *Conversation, s syntax.Syntax, opts syntax.Options) ([]Messa
 	return msgs, losses.err()
 }
 
-// unwrap returns the messages of a document a native renderer wrote: the
-// content of a Gemini response's candidate, the contents of a Gemini
-// request, the items of a Responses output or input, the message of an
-// Ollama response; any other document is a message itself.
-func unwrap(doc []byte) [][]byte {
-	var out [][]byte
-	switch {
-	case field(doc, "candidates") != nil:
-		jsonscan.Elements(field(doc, "candidates"), func(e []byte, _ int) bool {
-			out = append(out, field(e, "content"))
-			return true
-		})
-	case field(doc, "contents") != nil:
-		jsonscan.Elements(field(doc, "contents"), func(e []byte, _ int) bool {
-			out = append(out, e)
-			return true
-		})
-	case field(doc, "output") != nil, field(doc, "input") != nil && field(doc, "role") == nil:
-		key := "output"
-		if field(doc, "output") == nil {
-			key = "input" // a request's input items: the results of a batch
-		}
-		jsonscan.Elements(field(doc, key), func(e []byte, _ int) bool {
-			out = append(out, e)
-			return true
-		})
-	case field(doc, "message") != nil && field(doc, "done") != nil:
-		out = append(out, field(doc, "message"))
-	default:
-		out = append(out, doc)
-	}
-	return out
-}
 
-// convert rewrites a message kept as it is for the native form f, when
-// its own form differs: a Gemini content ({"role","parts"}) becomes
-// {"role","content"} in the other forms, and a {"role","content"} message a
-// Gemini content. Only the role and the text are kept then; anything else
-// is reported.
-func convert(m Message, f string) (Message, error) {
-	raw := m.json()
-	isGemini := field(raw, "parts") != nil
-	var system error
-	if (m.Role == "system" || m.Role == "developer") && (f == "gemini" || f == "anthropic") {
-		// Kept in place, where the conversation had it; the API takes it
-		// beside the messages.
-		system = wire.CannotCarry(f, "a %s message, which %s takes beside the messages, not among them (written among them)", m.Role, f)
-	}
-	if f == "openai-responses" && !isGemini && field(raw, "type") == nil && field(raw, "role") != nil {
-		// A {"role","content"} message as a Responses input item says it
-		// is one (the API takes it either way; the SDKs' item types
-		// need the type to tell it apart).
-		m.Raw = withField(raw, "type", []byte(`"message"`))
-		return m, system
-	}
-	if isGemini == (f == "gemini") {
-		return m, system
-	}
-	if item, _ := responsesItem(raw); item {
-		return m, wire.CannotCarry(f, "a %s item kept as it is: %s has no form for it", "Responses", f)
-	}
-	role := m.Role
-	var out []byte
-	if f == "gemini" {
-		if role == "assistant" {
-			role = "model"
-		}
-		out = fmt.Appendf(nil, `{"role":%s,"parts":[{"text":%s}]}`, syntax.AppendQuote(nil, role), syntax.AppendQuote(nil, m.Content))
-	} else {
-		if role == "model" {
-			role = "assistant"
-		}
-		out = fmt.Appendf(nil, `{"role":%s,"content":%s}`, syntax.AppendQuote(nil, role), syntax.AppendQuote(nil, m.Content))
-	}
-	n := Message{Role: role, Content: m.Content, Raw: out}
-	textOnly := true
-	switch list := field(raw, "content"); {
-	case isGemini:
-		jsonscan.Elements(field(raw, "parts"), func(e []byte, _ int) bool {
-			keys, _ := fieldsOf(e)
-			textOnly = len(keys) == 1 && keys[0] == "text"
-			return textOnly
-		})
-	case jsonscan.Kind(list) == '[':
-		jsonscan.Elements(list, func(e []byte, _ int) bool {
-			keys, _ := fieldsOf(e)
-			typ, _ := jsonscan.Unquote(field(e, "type"))
-			textOnly = len(keys) == 2 && field(e, "text") != nil && (typ == "text" || typ == "input_text" || typ == "output_text")
-			return textOnly
-		})
-	default:
-		textOnly = jsonscan.Kind(list) == '"'
-	}
-	if !textOnly || hasOtherFields(raw) {
-		return n, errors.Join(system, wire.CannotCarry(f, "a %s message rewritten with its role and text only (the rest of %s is not written)", m.Role, raw))
-	}
-	return n, system
-}
 
-// hasOtherFields reports whether a message has fields beside role,
-// content and parts.
-func hasOtherFields(raw []byte) bool {
-	keys, _ := fieldsOf(raw)
-	for _, k := range keys {
-		if k != "role" && k != "content" && k != "parts" {
-			return true
-		}
-	}
-	return false
-}
 
 // join returns a message and the rest of it (see Turn.Rest) as one, when
 // both hold their content in an array of the same key and have one role.
@@ -690,18 +565,3 @@ func join(a, b Message) (Message, bool) {
 	return a, false
 }
 
-// asParam returns an Anthropic message as a request takes it: without the
-// response's "type" and its stop_reason, but for a refusal's (its
-// stop_details hold the refusal's text, which this parser reads).
-func asParam(raw []byte) []byte {
-	stop, _ := jsonscan.Unquote(field(raw, "stop_reason"))
-	keys, vals := fieldsOf(raw)
-	b := []byte{'{'}
-	for i, k := range keys {
-		if k == "type" || (k == "stop_reason" && stop != "refusal") {
-			continue
-		}
-		b = appendMember(b, k, vals[i])
-	}
-	return append(b, '}')
-}

@@ -114,3 +114,18 @@ func TestForTemplate(t *testing.T) {
 		}
 	}
 }
+
+// TestVariantNameKept: a variant's name looked up gives the syntax with the
+// variant's renderer and its name (Syntax.Variant), so that what writes a
+// conversation knows the form without asking the renderer.
+func TestVariantNameKept(t *testing.T) {
+	for _, name := range []string{"anthropic", "openai", "openai-responses", "gemini", "ollama"} {
+		s, err := registry.Lookup(name)
+		if err != nil || s.Name != "native" || s.Variant != name {
+			t.Errorf("Lookup(%q) = %q variant %q, %v", name, s.Name, s.Variant, err)
+		}
+	}
+	if s, _ := registry.Lookup("native"); s.Variant != "" {
+		t.Errorf("native's own variant is %q", s.Variant)
+	}
+}

@@ -106,7 +106,7 @@ func (r *Registry) Register(s syntax.Syntax) error {
 	}
 	for _, v := range s.Variants {
 		vs := s
-		vs.Render = v.Render
+		vs.Render, vs.Variant = v.Render, v.Name
 		r.byName[strings.ToLower(v.Name)] = vs
 	}
 	i, _ := slices.BinarySearchFunc(r.list, s.Name, func(a syntax.Syntax, name string) int { return strings.Compare(a.Name, name) })

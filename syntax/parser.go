@@ -129,6 +129,9 @@ type Syntax struct {
 	// registry's Lookup of a variant's name gives this Syntax with the
 	// variant's Render (native: openai for Chat Completions, anthropic, …).
 	Variants []Variant
+	// Variant is the name of the variant a registry's Lookup gave this
+	// value for (its Render is the variant's), "" for the syntax itself.
+	Variant string
 	// Prompt is what a system prompt says to teach a model the syntax: its
 	// rules, in a few lines of text. The prompt's examples are made with
 	// Render (package prompt).
