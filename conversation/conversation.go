@@ -487,7 +487,6 @@ func withIDs(turns []Turn) [][]syntax.Event {
 	return out
 }
 
-
 func writeNative(c *Conversation, s syntax.Syntax, opts syntax.Options) ([]Message, error) {
 	f := native.Form(s)
 	evs := withIDs(c.Turns)
@@ -540,9 +539,6 @@ func writeNative(c *Conversation, s syntax.Syntax, opts syntax.Options) ([]Messa
 	return msgs, losses.err()
 }
 
-
-
-
 // join returns a message and the rest of it (see Turn.Rest) as one, when
 // both hold their content in an array of the same key and have one role.
 func join(a, b Message) (Message, bool) {
@@ -564,4 +560,3 @@ func join(a, b Message) (Message, bool) {
 	}
 	return a, false
 }
-

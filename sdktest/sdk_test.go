@@ -86,7 +86,9 @@ func toOpenAI(m conversation.Message) (openai.ChatCompletionMessageParamUnion, e
 }
 
 // openaiMessage is the value toOpenAI gives, for the table below.
-type openaiMessage struct{ openai.ChatCompletionMessageParamUnion }
+type openaiMessage struct {
+	openai.ChatCompletionMessageParamUnion
+}
 
 func (o *openaiMessage) UnmarshalJSON(b []byte) error {
 	var m conversation.Message
@@ -98,7 +100,9 @@ func (o *openaiMessage) UnmarshalJSON(b []byte) error {
 	return err
 }
 
-func (o openaiMessage) MarshalJSON() ([]byte, error) { return json.Marshal(o.ChatCompletionMessageParamUnion) }
+func (o openaiMessage) MarshalJSON() ([]byte, error) {
+	return json.Marshal(o.ChatCompletionMessageParamUnion)
+}
 
 // dropped are the fields an SDK may leave out of what it sends, each with
 // why nothing is lost: "name" on an OpenAI tool message names the tool for
