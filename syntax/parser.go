@@ -146,6 +146,13 @@ type Syntax struct {
 	// syntax to a model (registry.ForTemplate): the markers the template's
 	// text holds.
 	Templates []Fingerprint
+	// Quiet, if set, reports whether a stretch of input the parser gives no
+	// event for may be silent: markers around an empty block, a provider's
+	// keep-alive or bookkeeping document. The conformance kit fails on any
+	// other stretch that no event covers (without Quiet, on one that gives
+	// events when parsed on its own). A stretch that holds what the model
+	// wrote is never quiet: that is a silent drop.
+	Quiet func(gap []byte) bool
 	// CompleteAt, if set, reports whether input, cut off where it ends,
 	// may be read as complete although more input would have been read
 	// otherwise (caret: a closing fence with no newline after it). The

@@ -18,6 +18,7 @@ var Syntax = syntax.Syntax{
 	New:         New,
 	Detect:      Detect,
 	Render:      NewRenderer,
+	Quiet:       quiet,
 	Variants: []syntax.Variant{
 		{Name: "anthropic", Description: "Anthropic Messages (the default form)", Render: NewRenderer},
 		{Name: "openai", Description: "OpenAI Chat Completions messages", Render: NewOpenAIRenderer},

@@ -209,3 +209,29 @@ func TestWriteNotKept(t *testing.T) {
 	}
 	t.Fatal("the written bytes were not collected: the parser keeps a pointer into them")
 }
+
+// TestKitCatchesSilentDrop: a parser that drops what a document holds
+// without a word (as native once did with a Gemini Content on its own line)
+// gives, for that document alone, nothing either; the kit's nothing-lost
+// check catches it anyway, through Syntax.Quiet, which says what may be
+// silent.
+func TestKitCatchesSilentDrop(t *testing.T) {
+	in := []byte(`{"role":"model","parts":[{"functionCall":{"name":"get_weather","args":{"city":"Paris"}}}]}` + "\n" +
+		`{"type":"ping"}` + "\n")
+	faulty := native.Syntax
+	faulty.New = func(h syntax.Handler, opts syntax.Options) syntax.Parser {
+		return native.New(func(e syntax.Event) {
+			if e.Type == syntax.Call || e.Type == syntax.Execute {
+				return // dropped without a word
+			}
+			h(e)
+		}, opts)
+	}
+	err := syntaxtest.Check(faulty, in, syntaxtest.Config{})
+	if err == nil || !strings.Contains(err.Error(), "silent drop") {
+		t.Errorf("the kit did not catch the dropped call: %v", err)
+	}
+	if err := syntaxtest.Check(native.Syntax, in, syntaxtest.Config{}); err != nil {
+		t.Errorf("native: %v", err)
+	}
+}

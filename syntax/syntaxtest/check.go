@@ -74,9 +74,10 @@ func (c Config) maxExhaustive() int {
 //     removed, and each run's fragments, joined and trimmed, are its content;
 //   - nothing is lost: every byte that is not white space lies in some
 //     event's span, or in a stretch that, parsed on its own, gives no event
-//     but End (markers around an empty block). A parser that drops the
-//     same text both in context and on its own is not caught by this rule;
-//     golden cases are what pin down such content;
+//     but End (markers around an empty block) and that the syntax says may
+//     be silent (Syntax.Quiet, when it has one). Without Quiet, a parser
+//     that drops the same text both in context and on its own is not caught
+//     by this rule; golden cases are what pin down such content;
 //   - spans lie within the input, and an Error's line and column agree with
 //     its offset;
 //   - a truncated call is never a call: every Call that a prefix of the input
@@ -316,6 +317,8 @@ func checkNothingLost(s syntax.Syntax, evs []syntax.Event, input []byte, opts sy
 			alone := syntax.Parse(s, gap, gapOpts)
 			if len(alone) != 1 || alone[0].Type != syntax.End || alone[0].Span.Len() != 0 {
 				fail("bytes %d..%d (%q) are in no event's span, and parsed alone they give %v", i, j, clip(gap), alone)
+			} else if s.Quiet != nil && !s.Quiet(gap) {
+				fail("bytes %d..%d (%q) are in no event's span, and the syntax does not say they may be silent (Syntax.Quiet): a silent drop", i, j, clip(gap))
 			}
 		}
 		i = j
