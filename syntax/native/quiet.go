@@ -68,7 +68,6 @@ var contentKeys = map[string]bool{
 	"tool_calls": true, "function_call": true, "functionCall": true, "functionResponse": true, "parts": true,
 	"output": true, "summary": true, "response": true, "message": true, "choices": true, "candidates": true, "item": true,
 	"content_block": true, "data": true, "signature": true, "thoughtSignature": true, "encrypted_content": true,
-	"name": true,
 }
 
 // callKeys are the members that hold a call or a result: anything in them
@@ -108,6 +107,11 @@ func emptyContent(v []byte, depth int) bool {
 	case '{':
 		ok := true
 		jsonscan.MembersRaw(v, func(k, val []byte) bool {
+			if string(k) == "type" {
+				t, _ := jsonscan.Unquote(val)
+				ok = !callType(t)
+				return ok
+			}
 			switch {
 			case callKeys[string(k)]:
 				ok = noValue(val)
@@ -152,4 +156,11 @@ func noValue(v []byte) bool {
 	}
 	c := jsonscan.Compact(v)
 	return string(c) == "{}" || string(c) == "[]"
+}
+
+// callType reports whether an object of type t is a call or a result (a
+// tool_use block, a function_call item, their results).
+func callType(t string) bool {
+	return t == "tool_use" || t == "tool_result" || strings.HasSuffix(t, "_tool_use") || strings.HasSuffix(t, "_tool_result") ||
+		strings.HasSuffix(t, "_call") || strings.HasSuffix(t, "_call_output")
 }

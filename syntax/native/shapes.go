@@ -83,6 +83,10 @@ func (p *parser) conversationMessage(raw []byte, span syntax.Span) {
 		p.Errorf(syntax.CodeMalformed, p.docStart, span, raw, "conversation message is not an object")
 	case m.isArr("parts"): // Gemini content
 		p.geminiContent(m.arr("parts"), m.s("role"), span)
+	case m.s("role") == "" && m.s("type") == "":
+		p.Errorf(syntax.CodeMalformed, p.docStart, span, raw, "conversation message with no role (or type): not read")
+	case m.s("role") == "" && m.s("type") != "message":
+		p.Errorf(syntax.CodeUnsupported, p.docStart, span, raw, "a conversation item of type %q is not read", m.s("type"))
 	default:
 		if k := jsonscan.Kind(m.get("parts")); k != 0 && k != 'n' {
 			p.wrongType("parts", k, '[') // and the message is read as it is
