@@ -6,10 +6,15 @@
 //
 //   - syntax: the event model, the Parser and Renderer interfaces, the Syntax descriptor.
 //   - syntax/scan: the streaming driver every syntax is built on (for writing your own).
-//   - syntax/xmljson, syntax/caret, syntax/delimiter, syntax/xmltag, syntax/native: one syntax each.
+//   - one syntax each: syntax/xmljson, syntax/caret, syntax/delimiter,
+//     syntax/native, syntax/xmltag, syntax/harmony, syntax/gemma,
+//     syntax/pythonic, syntax/llama3, syntax/mistral, syntax/qwen3coder,
+//     syntax/glm, syntax/deepseek, syntax/minimax, syntax/hermes,
+//     syntax/kimi (docs/formats.md has the model formats).
 //   - syntax/wire: the shared half of every syntax's renderer.
 //   - syntax/syntaxtest: the conformance kit: invariants and golden cases for any syntax.
-//   - registry: syntaxes by name, alias and variant, and auto-detection.
+//   - registry: syntaxes by name, alias and variant, auto-detection, and the
+//     syntax for a model name or chat template.
 //   - schema: tool definitions, validation against full JSON Schema, conversion of string values.
 //   - prompt: the system-prompt text that teaches a model a syntax and your tools.
 //   - batch: batches of calls, and a runner for them.

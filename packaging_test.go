@@ -1,9 +1,13 @@
 package toolparse_test
 
 import (
+	"io/fs"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/toolparse/toolparse/registry"
 )
 
 // TestLicense: the module ships the Apache License 2.0, whole, under the
@@ -46,5 +50,56 @@ func TestCIChecksTidinessAndMinimumGo(t *testing.T) {
 	}
 	if strings.Contains(string(mod), "\ntoolchain ") {
 		t.Error("go.mod names a toolchain: the go line alone says which Go is needed")
+	}
+}
+
+// TestRootDocListsEverySyntax: the root package's doc names every built-in
+// syntax's package, so that it stays in step with registry.Builtin().
+func TestRootDocListsEverySyntax(t *testing.T) {
+	doc, err := os.ReadFile("doc.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range registry.Builtin() {
+		if !strings.Contains(string(doc), "syntax/"+s.Name) {
+			t.Errorf("doc.go does not name syntax/%s", s.Name)
+		}
+	}
+}
+
+// TestPublicDocsStandAlone: the documentation of the public packages
+// points at nothing outside the repository (the shared design notes) and
+// names no internal package, which a user cannot import.
+func TestPublicDocsStandAlone(t *testing.T) {
+	err := filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && (strings.HasPrefix(path, "internal") || d.Name() == "testdata" || path == "sdktest" || path == "bench") {
+			return filepath.SkipDir
+		}
+		if d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+			return nil
+		}
+		src, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		for i, line := range strings.Split(string(src), "\n") {
+			c := strings.Index(line, "//")
+			if c < 0 {
+				continue
+			}
+			comment := line[c:]
+			for _, bad := range []string{"MODEL-FORMATS", "../shared", "SPEC §", "internal/"} {
+				if strings.Contains(comment, bad) {
+					t.Errorf("%s:%d: a comment names %q: %s", path, i+1, bad, strings.TrimSpace(comment))
+				}
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 }

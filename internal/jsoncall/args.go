@@ -3,7 +3,7 @@ package jsoncall
 import "github.com/toolparse/toolparse/internal/jsonscan"
 
 // Args reads a call's arguments as the model formats write them
-// (MODEL-FORMATS §2): absent, null, or a string of nothing but white space
+// (docs/formats.md): absent, null, or a string of nothing but white space
 // mean {}; an object is compacted; a JSON string that holds exactly one
 // object is decoded once and compacted. raw has been validated (it is one
 // JSON value, or empty). When raw is none of these, ok is false and kind

@@ -6,7 +6,7 @@ import (
 	"github.com/toolparse/toolparse/internal/jsoncall"
 )
 
-// TestArgs: the argument forms of MODEL-FORMATS §2, and what is not one.
+// TestArgs: the argument forms of docs/formats.md, and what is not one.
 func TestArgs(t *testing.T) {
 	for _, c := range []struct {
 		raw, want string

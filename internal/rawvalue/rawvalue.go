@@ -22,7 +22,7 @@
 //	body  = ws { param ws } .
 //	param = Open KEY (the rest of the open tag, Format.Key) VALUE [ Close ] .
 //
-// A value ends (MODEL-FORMATS §2.7):
+// A value ends (docs/formats.md, rule 7):
 //
 //   - at Close when what follows it, after optional white space, is the
 //     next parameter's Open or the end of the body (the call closer);

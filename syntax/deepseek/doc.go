@@ -1,5 +1,5 @@
 // Package deepseek parses the tool calls DeepSeek models write, in all three
-// of their forms, with one parser (MODEL-FORMATS.md §3.7):
+// of their forms, with one parser (docs/formats.md):
 //
 //	V3 / V3-0324 / R1:
 //	<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>get_weather
@@ -53,8 +53,8 @@
 //   - DSML: the section holds invokes, each holding parameters whose values
 //     are raw text. string="true" values are strings; string="false" values
 //     are JSON (a value that is not valid JSON is kept as the string, as
-//     vLLM does). The value's end follows MODEL-FORMATS §2.7 (package
-//     internal/invokexml): a </｜DSML｜parameter> ends a value only when
+//     vLLM does). The value's end follows docs/formats.md, rule 7 (the
+//     rule MiniMax's values follow too): a </｜DSML｜parameter> ends a value only when
 //     </｜DSML｜invoke> or <｜DSML｜parameter name= follows it after white
 //     space; a value whose closer is missing ends at </｜DSML｜invoke>. One
 //     leading and one trailing line end of a value are dropped. A repeated

@@ -1,4 +1,4 @@
-// Package gemma parses Gemma 4's tool-call format (MODEL-FORMATS §3.11).
+// Package gemma parses Gemma 4's tool-call format (docs/formats.md).
 //
 //	<|channel>thought
 //	The user wants the weather.<channel|>Let me check.<|tool_call>call:get_weather{location:<|"|>Paris<|"|>,days:3}<tool_call|>
@@ -11,7 +11,7 @@
 //
 //   - <|channel>…<channel|> is reasoning (think). Its channel name, a first
 //     line "thought", is not part of it. Inside it only <channel|> is a
-//     marker: a call written there is thought (MODEL-FORMATS §2 rule 6).
+//     marker: a call written there is thought (docs/formats.md, rule 6).
 //   - <|tool_call>call:NAME{…}<tool_call|> is a call. NAME is every byte up
 //     to '{' (hyphens and dots included; no white space, ':', ',', '<' or
 //     brackets). The arguments are an object written with bare keys (or keys
@@ -23,7 +23,7 @@
 //     (vLLM test_gemma4_regex_and_bare_calls.py); a stray ':' after
 //     <|tool_call> is skipped.
 //   - <|tool_call> not followed by "call:" opens nothing: it is text
-//     (MODEL-FORMATS §2 rule 8).
+//     (docs/formats.md, rule 8).
 //   - <|tool_response>response:NAME{…}<tool_response|> is a result of NAME
 //     (status success: Gemma has no failure flag); {value:X} gives the
 //     content X, any other object the object.

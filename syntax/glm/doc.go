@@ -1,5 +1,5 @@
 // Package glm parses the tool-call syntax of GLM-4.5, 4.6 and 4.7
-// (MODEL-FORMATS §3.9):
+// (docs/formats.md):
 //
 //	<think>Need the weather.</think>
 //	<tool_call>get_weather
@@ -27,8 +27,8 @@
 //     a key given twice is an array of its values.
 //   - A value ends at an </arg_value> followed, after optional white space,
 //     by <arg_key> or </tool_call>; any other </arg_value> is part of it.
-//     When no such closer comes, </tool_call> ends the value (MODEL-FORMATS
-//     §2.7), through package internal/rawvalue, shared with qwen3coder.
+//     When no such closer comes, </tool_call> ends the value (docs/formats.md,
+//     rule 7; the same code as qwen3coder's values).
 //   - <think>…</think> is think; inside it nothing is a marker. With
 //     Options.ThinkOpen (GLM-4.7 with thinking on: the prompt ends with
 //     <think>) the output starts in reasoning, which ends at the first

@@ -1,4 +1,4 @@
-// Package harmony parses gpt-oss's Harmony format (MODEL-FORMATS §3.3).
+// Package harmony parses gpt-oss's Harmony format (docs/formats.md).
 //
 // The output is a sequence of messages, each a header, <|message|>, a body
 // and an end marker:
@@ -33,12 +33,12 @@
 //     string is content. An object is the arguments; an empty body or null
 //     is {}; a string holding a JSON object is decoded once; anything else
 //     (another string, prose, broken JSON) is an error and no call
-//     (MODEL-FORMATS §2 rule 4).
+//     (docs/formats.md, rule 4).
 //   - A message to another recipient (browser.search, container.exec,
 //     python) is a call named after the recipient. A body that is a JSON
 //     object is its arguments; any other body (python's code) is free text:
 //     the call is custom, with args {"input": TEXT}, the text verbatim (as
-//     SPEC §2 gives OpenAI's free-text custom tool calls).
+//     the event model gives OpenAI's free-text custom tool calls).
 //   - A message whose role is a tool (functions.NAME, or a built-in's name)
 //     is a result of NAME, status success (Harmony has no failure flag):
 //     its body as JSON when it is one JSON value, else the body's text,
@@ -61,7 +61,7 @@
 //     <|start|>assistant<|channel|>analysis<|message|>, so the output starts
 //     inside an analysis message. Its reasoning ends at the first end marker
 //     or at the next message's opener, whichever comes first
-//     (MODEL-FORMATS §2 rule 6); recipients written in it are text.
+//     (docs/formats.md, rule 6); recipients written in it are text.
 //
 // # Choices where the peers disagree
 //

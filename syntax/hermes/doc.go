@@ -23,7 +23,7 @@
 //     </tool_call>, <tool_response> </tool_response>. Anything else is text;
 //     text outside blocks is respond.
 //   - <tool_call> opens a call only when the first byte after it that is
-//     not white space is '{' (MODEL-FORMATS §2.8): "<tool_call>tags" in
+//     not white space is '{' (docs/formats.md, rule 8): "<tool_call>tags" in
 //     prose, Qwen3-Coder's <function= and GLM's bare name are text here.
 //     White space and then the end of the input after the tag is a
 //     truncated call.
@@ -35,7 +35,7 @@
 //     "" means {}; any other string or value is a malformed call. Other
 //     keys are ignored; a key given twice counts the first time. Each
 //     valid block is one call, without id (the format has none).
-//   - A call is complete at its own </tool_call> (MODEL-FORMATS §2.5):
+//   - A call is complete at its own </tool_call> (docs/formats.md, rule 5):
 //     JSON cut off by the end of the input, and a complete object with no
 //     close tag before the end of the input, are truncated errors, never
 //     calls. A complete object followed by something other than
@@ -43,14 +43,14 @@
 //     that block, and what follows is read afresh, so the next call stands.
 //     Invalid JSON is an invalid_json error, and its block ends at the next
 //     literal </tool_call>. Every error has the block as raw; siblings
-//     stand (MODEL-FORMATS §2.3).
+//     stand (docs/formats.md, rule 3).
 //   - The calls of a message are one batch: one execute follows the last
 //     event of the message — at the end of the input, or where a
 //     <tool_response> shows that the message ended. Text after the calls
 //     is respond and comes before the execute. A message with no valid call
 //     has no execute.
 //   - <think>…</think> is reasoning (think); inside it only </think> is a
-//     marker, so a <tool_call> in a thought is thought text (MODEL-FORMATS
+//     marker, so a <tool_call> in a thought is thought text (docs/formats.md
 //     §2.6). Reasoning cut off by the end of the input is a think event and
 //     a truncated error.
 //   - With Options.ThinkOpen (Qwen3 thinking models, whose template opens

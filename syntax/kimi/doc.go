@@ -15,7 +15,7 @@
 //     <|tool_call_section_begin|>) opens a section, and
 //     <|tool_calls_section_end|> (or <|tool_call_section_end|>) closes it.
 //     A section closer missing at the end of the input is tolerated
-//     (MODEL-FORMATS §2.5). A message may hold several sections.
+//     (docs/formats.md, rule 5). A message may hold several sections.
 //   - A call is <|tool_call_begin|> ID <|tool_call_argument_begin|> JSON
 //     <|tool_call_end|>. White space around the id and around the JSON is
 //     not part of them. A <|tool_call_begin|> opens a call outside a
@@ -30,9 +30,9 @@
 //   - The arguments are one JSON value, its end found by a JSON-aware scan
 //     (a <|tool_call_end|> inside a string is content): an object; null,
 //     or nothing at all before <|tool_call_end|>, for {}; a JSON string
-//     holding an object (or nothing), decoded once (MODEL-FORMATS §2.4).
+//     holding an object (or nothing), decoded once (docs/formats.md, rule 4).
 //   - A malformed call is an error with the call as raw, and no call; its
-//     siblings stand (MODEL-FORMATS §2.3): an id that is a bare counter
+//     siblings stand (docs/formats.md, rule 3): an id that is a bare counter
 //     ("0") or does not end in :IDX, a missing argument marker (the id runs
 //     into another call marker), arguments of another kind, something other
 //     than <|tool_call_end|> after the JSON (what follows is read afresh).
@@ -45,7 +45,7 @@
 //     has no execute.
 //   - <think> opens reasoning (think). Reasoning ends at </think>, at a
 //     section opener or at a <|tool_call_begin|>, whichever comes first
-//     (MODEL-FORMATS §3.8: Kimi K2.5 opens the section without closing its
+//     (docs/formats.md: Kimi K2.5 opens the section without closing its
 //     thought; vLLM's and SGLang's Kimi reasoning parsers end it at the
 //     section opener, llama.cpp's at either). The argument and call end
 //     markers in reasoning are thought text. Reasoning with no text that a
@@ -65,14 +65,14 @@
 //     keys) and keeps "0" as the id. This package has no schemas when it
 //     parses, so such a call is malformed (reported, never dropped).
 //   - Ids without :IDX (functions.invalid.0): vLLM skips the call without a
-//     word; here it is a malformed call (MODEL-FORMATS §2.3).
+//     word; here it is a malformed call (docs/formats.md, rule 3).
 //   - Invalid JSON: vLLM returns the call with the broken text as its
 //     arguments; here it is an error and no call.
 //   - Unterminated calls: vLLM returns the call with its partial
 //     arguments; here it is a truncated error. llama.cpp also returns a
 //     call whose complete JSON is followed by the next call or the end of
 //     the input with no <|tool_call_end|>; here the call is complete only
-//     at its own <|tool_call_end|> (MODEL-FORMATS §2.5), so that is an
+//     at its own <|tool_call_end|> (docs/formats.md, rule 5), so that is an
 //     error.
 //   - Text after the section: vLLM drops it; here it is respond text.
 //   - Stray markers: SGLang strips every Kimi special token from content;

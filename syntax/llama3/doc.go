@@ -60,7 +60,7 @@
 //   - JSON after prose: vLLM's llama3_json parser pulls a call object out
 //     of the middle of prose ("Here is the result: {…} Would you like…" is
 //     a call there); Ollama's template parser requires the output to start
-//     with '{'. We follow Ollama and MODEL-FORMATS §2.8: a bare call opens
+//     with '{'. We follow Ollama and docs/formats.md, rule 8: a bare call opens
 //     the message, so JSON that a user asked for in an answer is never run.
 //     SGLang deletes any leading JSON object from the content (its issue
 //     #35562); we keep a JSON object that is not a call as text.

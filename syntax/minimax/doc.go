@@ -1,6 +1,6 @@
 // Package minimax parses the invoke/parameter XML that MiniMax-M2 writes its
 // tool calls in, and the same shape in Anthropic's legacy <function_calls>
-// form (MODEL-FORMATS.md §3.10):
+// form (docs/formats.md):
 //
 //	<think>The user wants the weather.</think>
 //	<minimax:tool_call>
@@ -21,7 +21,7 @@
 //   - A section is <minimax:tool_call> … </minimax:tool_call> or
 //     <function_calls> … </function_calls>. The opener counts only when the
 //     first thing after it that is not white space is an <invoke …> tag or
-//     its own closer (MODEL-FORMATS §2.8): prose that names the tag, and
+//     its own closer (docs/formats.md, rule 8): prose that names the tag, and
 //     Olmo 3's <function_calls> holding pythonic calls, are text. White
 //     space then the end of the input after an opener is a truncated error.
 //   - A section holds <invoke name="N"> elements (white space between them);
@@ -32,8 +32,8 @@
 //     Values are strings: a tool schema converts them to its types (the
 //     call is marked Event.Strings, as caret and xmltag calls are), so
 //     `--tools` gives 10 for "10" where the schema says integer.
-//   - A value's end follows MODEL-FORMATS §2.7 (package
-//     internal/invokexml): </parameter> ends a value only when, after white
+//   - A value's end follows docs/formats.md, rule 7 (the rule DSML's values
+//     follow too): </parameter> ends a value only when, after white
 //     space, <parameter name= or </invoke> follows it; otherwise it is part
 //     of the value. A value whose </parameter> is missing ends at </invoke>.
 //     The look-ahead holds at most the closer, the white space after it and
@@ -97,8 +97,8 @@
 //
 // # Not built
 //
-//   - Glimmer's <atem:function_calls>/<atem:invoke> prefix (the Tags of
-//     package internal/invokexml would cover it).
+//   - Glimmer's <atem:function_calls>/<atem:invoke> prefix (the same reader
+//     with other tags would cover it).
 //   - MiniMax-M1 / Text-01's JSON-lines <tool_calls> form
 //     (vllm tests/tool_parsers/test_minimax_tool_parser.py): a different
 //     syntax, not read here.

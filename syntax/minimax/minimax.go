@@ -183,7 +183,7 @@ func opens(open string, data []byte, eof bool) (yes, wait bool) {
 // afterOpenTag decides what a section opener is: it opens a section when
 // the first thing after it that is not white space is its first tag
 // (<invoke …>, <result>) or its closer; otherwise the opener and the white
-// space after it are text (MODEL-FORMATS §2.8).
+// space after it are text (docs/formats.md, rule 8).
 func (p *parser) afterOpenTag(data []byte, eof bool) int {
 	i := jsonscan.SkipSpace(data, 0)
 	if len(p.openSpace)+i > p.Options().BlockLimit() {

@@ -1,6 +1,6 @@
 // Package pythonic parses tool calls written as a Python list of function
 // calls, the form of Llama 4 and Llama 3.2 ("pythonic"), LFM2 and ToolACE
-// (MODEL-FORMATS.md §3.5 and §3.12):
+// (docs/formats.md):
 //
 //	<think>Two cities.</think>Checking both.
 //	[get_weather(city='San Francisco', metric='celsius'), get_time(zone="PST")]
@@ -82,7 +82,7 @@
 //     it); inside it nothing is a marker, so a list written in a thought is
 //     thought. With Options.ThinkOpen the output starts in reasoning, which
 //     ends at the first </think> or at a call opener, whichever comes first
-//     (MODEL-FORMATS §2.6); a later </think> is text. Reasoning the stream
+//     (docs/formats.md, rule 6); a later </think> is text. Reasoning the stream
 //     ends in is its think event and a truncated error.
 //   - Token mode: text streams as soon as it cannot start a marker or a list
 //     (a '[' is held only while its head is undecided). Each call is

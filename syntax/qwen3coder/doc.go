@@ -1,5 +1,5 @@
 // Package qwen3coder parses the tool-call syntax of Qwen3-Coder, Qwen3.5,
-// Qwen3.6 and MiMo (MODEL-FORMATS §3.2):
+// Qwen3.6 and MiMo (docs/formats.md):
 //
 //	<think>
 //	Need the weather.
@@ -23,7 +23,7 @@
 //     writes '{') is text.
 //   - The call ends at its first </function>, always; white space and a
 //     </tool_call> after it belong to it, and a missing </tool_call> is
-//     tolerated (MODEL-FORMATS §2.5). The compact form with no newlines
+//     tolerated (docs/formats.md, rule 5). The compact form with no newlines
 //     between tags reads the same.
 //   - Between </function>'s tags, parameters <parameter=KEY>VALUE</parameter>
 //     and white space; anything else makes the call an error (malformed,
@@ -38,11 +38,10 @@
 //     by <parameter= or </function>; any other </parameter> is part of the
 //     value (a file about the format, Rapid-MLX #1515). When no such
 //     </parameter> comes, </function> ends the value (the closer dropped in
-//     long sessions: Ollama #17276). Package internal/rawvalue applies the
-//     rule, with a look past a </parameter> of at most the white space and
+//     long sessions: Ollama #17276). The rule is applied with a look past a </parameter> of at most the white space and
 //     len("</function>") bytes, so streaming stays linear.
 //   - <think>…</think> is think; inside it nothing is a marker, so a call
-//     written in a thought is text (MODEL-FORMATS §2.6). An unterminated
+//     written in a thought is text (docs/formats.md, rule 6). An unterminated
 //     thought gives its text, then an error (truncated).
 //   - Options.ThinkOpen: the output starts in reasoning the prompt opened
 //     (Qwen3.5, Qwen3-Thinking). It ends at the first </think> or at a call
@@ -66,7 +65,7 @@
 //
 //   - A dropped </parameter> followed by the next <parameter=: vLLM ends
 //     the value at the next <parameter= (its test
-//     test_extract_tool_calls_missing_closing_parameter_tag); here, by MODEL-FORMATS
+//     test_extract_tool_calls_missing_closing_parameter_tag); here, by docs/formats.md
 //     §2.7, only </function> ends a value whose closer is missing, so the
 //     next parameter's tag is part of the value (golden
 //     missing-param-closer-middle). The reason: a file that mentions
@@ -80,7 +79,7 @@
 //     model wrote is dropped without a word (a schema that says string
 //     then reports it).
 //   - Calls inside an explicit <think>: text here, "think is a container"
-//     as in vLLM and Ollama (MODEL-FORMATS §1.4); llama.cpp's closed PRs
+//     as in vLLM and Ollama (docs/formats.md, trait 4); llama.cpp's closed PRs
 //     #23678 and #24202 would run them.
 //   - Unterminated reasoning: Ollama and vLLM give it as reasoning without a
 //     word; here it is think, then a truncated error, as in every syntax of
