@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"regexp"
 	"runtime/debug"
 	"strings"
 	"testing"
@@ -582,5 +583,45 @@ func TestDetectCommand(t *testing.T) {
 	code, _, errs = runCLI(t, "", "detect", "--model", "acme-chat-7b")
 	if code != 1 || !strings.Contains(errs, "tried") {
 		t.Errorf("detect an unknown model: %d %q", code, errs)
+	}
+}
+
+// TestReadmeCommands runs every command the README shows: each "go run
+// ./cmd/toolparse …" and "toolparse …" line of its sh blocks, from the
+// repository's root, must exit 0 and write something (a command shown is a
+// command that works as written).
+func TestReadmeCommands(t *testing.T) {
+	readme, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	wd, _ := os.Getwd()
+	if err := os.Chdir(filepath.Join("..", "..")); err != nil {
+		t.Fatal(err)
+	}
+	defer os.Chdir(wd)
+	n := 0
+	for _, block := range regexp.MustCompile("(?s)```sh\n(.*?)```").FindAllStringSubmatch(string(readme), -1) {
+		for _, line := range strings.Split(block[1], "\n") {
+			line, _, _ = strings.Cut(line, "#")
+			line = strings.TrimPrefix(strings.TrimSpace(line), "$ ")
+			var args []string
+			switch {
+			case strings.HasPrefix(line, "go run ./cmd/toolparse"):
+				args = strings.Fields(strings.TrimPrefix(line, "go run ./cmd/toolparse"))
+			case strings.HasPrefix(line, "toolparse "):
+				args = strings.Fields(strings.TrimPrefix(line, "toolparse"))
+			default:
+				continue
+			}
+			n++
+			code, out, errs := runCLI(t, "", args...)
+			if code != 0 || out == "" {
+				t.Errorf("README: toolparse %s: exit %d, %d bytes out, stderr %q", strings.Join(args, " "), code, len(out), errs)
+			}
+		}
+	}
+	if n < 10 {
+		t.Errorf("%d commands found in the README", n)
 	}
 }
