@@ -82,3 +82,34 @@ func TestTextViewStreamsArguments(t *testing.T) {
 		t.Errorf("streamed call shown as:\n%s", out)
 	}
 }
+
+// TestTextShowsNotExecutes: escape sequences and control characters that a
+// model (or a tool result it quotes) writes are shown escaped in the text
+// view, never passed to the terminal: a hostile transcript cannot move the
+// cursor, clear the screen or set the window title.
+func TestTextShowsNotExecutes(t *testing.T) {
+	hostile := "\x1b]0;pwned\x07 \x1b[2J\x1b[H cleared \x9b31m \u202eevil\u202c \x00"
+	var b bytes.Buffer
+	r := stream.NewText(&b)
+	for _, e := range []syntax.Event{
+		{Type: syntax.Think, Content: hostile},
+		{Type: syntax.Respond, Content: hostile, Partial: true},
+		{Type: syntax.Respond, Content: hostile},
+		{Type: syntax.Call, Name: "w\x1b[2J", ID: "id\x1b[H", Args: json.RawMessage(`{"t":"\u001b[2J"}`)},
+		{Type: syntax.Call, Partial: true, Name: "w", Delta: hostile},
+		{Type: syntax.Result, Tool: "t\x1b[2J", Status: syntax.Success, Value: json.RawMessage(`"ok"`)},
+		{Type: syntax.Error, Code: syntax.CodeMalformed, Message: hostile, Raw: hostile},
+		{Type: syntax.End},
+	} {
+		r.Event(e)
+	}
+	r.Close()
+	for i, c := range b.String() {
+		if c < 0x20 && c != '\n' && c != '\t' || c == 0x7f || c >= 0x80 && c <= 0x9f || c == '\u202e' {
+			t.Fatalf("a control character %U at byte %d reaches the terminal:\n%q", c, i, b.String())
+		}
+	}
+	if !strings.Contains(b.String(), `\x1b]0;pwned\a`) {
+		t.Errorf("the escape sequence is not shown:\n%s", b.String())
+	}
+}

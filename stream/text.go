@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 
 	"github.com/toolparse/toolparse/syntax"
@@ -66,8 +67,13 @@ func (t *Text) fold(s string) string {
 
 func label(ty syntax.Type) string { return fmt.Sprintf("%-8s", ty) }
 
-// Event writes one event.
+// Event writes one event. What the model (or a tool) wrote is shown, not
+// executed: control characters and escape sequences in it are written
+// escaped (see visible).
 func (t *Text) Event(e syntax.Event) error {
+	for _, f := range []*string{&e.Content, &e.Name, &e.ID, &e.Tool, &e.Message, &e.Raw, &e.Delta, &e.Param} {
+		*f = visible(*f)
+	}
 	if e.Partial && e.Type == syntax.Call {
 		t.closeRun()
 		switch {
@@ -182,3 +188,36 @@ func (t *Text) Flush() error { return t.w.Flush() }
 
 // Close writes buffered output. The Text may still be used after it.
 func (t *Text) Close() error { return t.w.Flush() }
+
+// visible returns s with the characters a terminal would act on instead of
+// showing — C0 controls but tab and line feed, DEL, C1 controls (among them
+// ESC and CSI, which start escape sequences that move the cursor, rewrite
+// the screen or set the window title) — written as Go escapes, so that
+// model text is shown, never executed.
+func visible(s string) string {
+	clean := true
+	for _, r := range s {
+		if control(r) {
+			clean = false
+			break
+		}
+	}
+	if clean {
+		return s
+	}
+	var b strings.Builder
+	for _, r := range s {
+		if control(r) {
+			q := strconv.QuoteRune(r)
+			b.WriteString(q[1 : len(q)-1])
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+func control(r rune) bool {
+	return r < 0x20 && r != '\n' && r != '\t' || r == 0x7f || r >= 0x80 && r <= 0x9f || r == '\u2028' || r == '\u2029' ||
+		r >= 0x202a && r <= 0x202e || r >= 0x2066 && r <= 0x2069 // line separators, and bidirectional overrides that reorder what is shown
+}
