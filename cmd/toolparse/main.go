@@ -19,6 +19,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"runtime/debug"
 	"strings"
@@ -120,7 +121,7 @@ func newFlags(c *config) *pflag.FlagSet {
 	fs.StringVar(&c.mode, "mode", "event", "event (one event per text run) or token (text fragments as they stream)")
 	fs.IntVar(&c.chunkSize, "chunk-size", 0, "feed the input in chunks of `N` bytes, to replay streaming (0: as read)")
 	fs.StringVar(&c.tools, "tools", "", "validate calls against the tool definitions in `FILE` (OpenAI, Anthropic, MCP or plain JSON), converting caret and xmltag values to their types")
-	fs.BoolVar(&c.strict, "strict", false, "exit 1 if the input produced any error event")
+	fs.BoolVar(&c.strict, "strict", false, "exit 1 if there was any error event (or, with --to, anything not carried)")
 	fs.BoolVar(&c.spans, "spans", false, "add each event's source byte range as \"span\" (jsonl output)")
 	fs.BoolVar(&c.noFilename, "no-filename", false, "with several FILEs, do not add \"file\" to each event (jsonl output)")
 	fs.BoolVar(&c.convo, "conversation", false, "the input is a chat transcript (JSON messages); assistant messages are in the syntax, results in user and tool messages")
@@ -394,7 +395,7 @@ func parseFile(name string, syn syntax.Syntax, c *config, opts syntax.Options, s
 		return convo(syn, r, name, c.to, opts, h, stdout, stderr, sawError)
 	}
 	if err := parse(syn, r, c.chunkSize, opts, h, out); err != nil {
-		fmt.Fprintf(stderr, "toolparse: reading %s: %v\n", displayName(name), err)
+		fmt.Fprintf(stderr, "toolparse: %s\n", readError(name, err))
 		return 2
 	}
 	return 0
@@ -421,6 +422,9 @@ func warnUseless(stderr io.Writer, fs *pflag.FlagSet, c *config) {
 		}
 		if fs.Changed("color") {
 			warn("--color does nothing with --to")
+		}
+		if c.mode == "token" {
+			warn("--mode token does nothing with --to (a renderer writes whole units: calls, batches, messages)")
 		}
 	case c.output == "text":
 		if c.spans {
@@ -602,7 +606,7 @@ func runPrompt(args []string, stdout, stderr io.Writer) int {
 	}
 	p, err := prompt.Build(syn, set)
 	if err != nil {
-		fmt.Fprintf(stderr, "toolparse prompt: %v\n", err)
+		fmt.Fprintf(stderr, "toolparse prompt: %s\n", strings.TrimPrefix(err.Error(), "prompt: "))
 		return 2
 	}
 	io.WriteString(stdout, p.Text) // a failure is kept by stdout's writer
@@ -707,7 +711,7 @@ func parse(s syntax.Syntax, r io.Reader, chunkSize int, opts syntax.Options, h s
 func convo(syn syntax.Syntax, r io.Reader, name, to string, opts syntax.Options, h syntax.Handler, stdout, stderr io.Writer, sawError *bool) int {
 	msgs, err := conversation.Decode(r)
 	if err != nil {
-		fmt.Fprintf(stderr, "toolparse: reading %s: %v\n", displayName(name), err)
+		fmt.Fprintf(stderr, "toolparse: %s\n", readError(name, err))
 		return 2
 	}
 	c := conversation.Read(msgs, syn, opts)
@@ -754,4 +758,16 @@ func displayName(name string) string {
 func isTerminal(w io.Writer) bool {
 	f, ok := w.(*os.File)
 	return ok && term.IsTerminal(int(f.Fd()))
+}
+
+// readError says why a FILE could not be read, naming it once.
+func readError(name string, err error) string {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		if errors.Is(pe.Err, syscall.EISDIR) {
+			return displayName(name) + ": is a directory, not a FILE"
+		}
+		return displayName(name) + ": " + pe.Err.Error()
+	}
+	return "reading " + displayName(name) + ": " + err.Error()
 }

@@ -463,6 +463,7 @@ func TestUselessOptionsSaySo(t *testing.T) {
 		"--spans -o text":               "--spans does nothing with -o text",
 		"-o text --to caret":            "-o text does nothing with --to",
 		"--spans --to caret":            "--spans does nothing with --to",
+		"--to caret --mode token":       "--mode token does nothing with --to",
 		"--color always":                "--color does nothing with -o jsonl",
 		"--no-filename -o text":         "--no-filename does nothing with -o text",
 		"--conversation --chunk-size 3": "--chunk-size does nothing with --conversation",
@@ -623,5 +624,19 @@ func TestReadmeCommands(t *testing.T) {
 	}
 	if n < 10 {
 		t.Errorf("%d commands found in the README", n)
+	}
+}
+
+// TestCLIWording: a directory given as FILE is named once, and said to be a
+// directory; a prompt's error carries no doubled prefix.
+func TestCLIWording(t *testing.T) {
+	dir := t.TempDir()
+	code, _, errs := runCLI(t, "", dir)
+	if code != 2 || strings.Count(errs, "read") > 0 || !strings.Contains(errs, dir+": is a directory") {
+		t.Errorf("a directory: exit %d, %q", code, errs)
+	}
+	code, _, errs = runCLI(t, "", "prompt", "-s", "auto", "--tools", filepath.Join("..", "..", "testdata", "schemas", "examples.json"))
+	if code != 2 || strings.Contains(errs, "prompt: prompt:") {
+		t.Errorf("prompt -s auto: exit %d, %q", code, errs)
 	}
 }
