@@ -103,3 +103,24 @@ func TestPublicDocsStandAlone(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestOnePackageComment: each package has one package comment, so that go
+// doc prints one.
+func TestOnePackageComment(t *testing.T) {
+	comments := map[string][]string{}
+	filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") || strings.Contains(path, "testdata") {
+			return err
+		}
+		src, err := os.ReadFile(path)
+		if err == nil && (strings.HasPrefix(string(src), "// Package ") || strings.Contains(string(src), "\n// Package ")) {
+			comments[filepath.Dir(path)] = append(comments[filepath.Dir(path)], path)
+		}
+		return err
+	})
+	for dir, files := range comments {
+		if len(files) > 1 {
+			t.Errorf("%s: package comments in %v", dir, files)
+		}
+	}
+}

@@ -22,8 +22,8 @@ var Syntax = syntax.Syntax{
 	Detect:      Detect,
 	Render:      NewRenderer,
 	Variants: []syntax.Variant{
-		{Name: "deepseek-v3", Description: "DeepSeek V3 / R1: function<｜tool▁sep｜>NAME and a ```json fence", Render: NewV3Renderer},
-		{Name: "deepseek-dsml", Description: "DeepSeek V3.2 DSML: <｜DSML｜invoke> with typed parameters", Render: NewDSMLRenderer},
+		{Name: "deepseek-v3", Description: "DeepSeek V3 / R1: function<｜tool▁sep｜>NAME and a ```json fence", Render: NewRendererV3},
+		{Name: "deepseek-dsml", Description: "DeepSeek V3.2 DSML: <｜DSML｜invoke> with typed parameters", Render: NewRendererDSML},
 	},
 	Prompt: promptRules,
 	// Models and Templates: see registry.ForModel and registry.ForTemplate.

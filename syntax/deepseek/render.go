@@ -39,19 +39,19 @@ const (
 	formDSML
 )
 
-// NewV3Renderer is [NewRenderer] writing calls in the V3 / R1 form:
+// NewRendererV3 is [NewRenderer] writing calls in the V3 / R1 form:
 // <｜tool▁call▁begin｜>function<｜tool▁sep｜>NAME, then the arguments in a
 // ```json fence. A name holding a line end or a marker cannot be carried.
-func NewV3Renderer(w io.Writer, opts syntax.Options) syntax.Renderer {
+func NewRendererV3(w io.Writer, opts syntax.Options) syntax.Renderer {
 	return wire.New("deepseek", &units{w: bufio.NewWriter(w), implicit: opts.ThinkOpen, think: wire.NewOpenThought(opts, closeThink), form: formV3})
 }
 
-// NewDSMLRenderer is [NewRenderer] writing calls in V3.2's DSML form: one
+// NewRendererDSML is [NewRenderer] writing calls in V3.2's DSML form: one
 // <｜DSML｜function_calls> section per batch, an invoke per call, a
 // parameter per argument: a string as string="true" and its text, any
 // other value as string="false" and its JSON text. Each call is parsed back
 // before it is written.
-func NewDSMLRenderer(w io.Writer, opts syntax.Options) syntax.Renderer {
+func NewRendererDSML(w io.Writer, opts syntax.Options) syntax.Renderer {
 	return wire.New("deepseek", &units{w: bufio.NewWriter(w), implicit: opts.ThinkOpen, think: wire.NewOpenThought(opts, closeThink), form: formDSML})
 }
 

@@ -1,8 +1,3 @@
-// Package wire is the shared half of every syntax's renderer: it groups a
-// stream of events into the units a wire form is written in (text runs,
-// calls, the execute that closes a batch, runs of results, the end), gives
-// results the ids of the calls they answer, and reports every event a syntax
-// cannot carry. A syntax supplies the other half, its [Units].
 package wire
 
 import (
