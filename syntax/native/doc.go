@@ -212,62 +212,15 @@
 // # Writing
 //
 // Events are written back in each provider's form by the renderer of a
-// variant (Syntax.Variants; the registry finds each by its name), one JSON
-// document a line, which this parser reads back to the same events but what
-// the form cannot carry — each such loss is an error from the renderer
-// (wire.ErrCannotCarry), never silent (TestRenderEveryPair holds each form
-// to the losses listed here). Calls without an id are given one
-// (call_1, call_2, …) and the results that answer them the same id. Calls
-// no execute followed, and an execute with no call, are not written in any
-// form (a message's calls are executed), and error events are not written.
-//
-//   - anthropic ([NewRenderer], the default): assistant messages of text,
-//     thinking, tool_use, server_tool_use/mcp_tool_use and their result
-//     blocks, in order, ended by stop_reason tool_use, end_turn or refusal
-//     (a refusal as stop_details.explanation); user messages of tool_result
-//     blocks (is_error; content a string, or an array of content blocks,
-//     any other value as its JSON text, the only forms the API takes).
-//     It carries everything; a custom call's "custom"
-//     field and a result's "name" (when its call is not in the output) are
-//     this parser's, not the API's.
-//   - openai ([NewOpenAIRenderer]): Chat Completions messages: an assistant
-//     message (reasoning_content, content, refusal, tool_calls with
-//     arguments as a JSON string), a "tool" message per result (content a
-//     string: a value that is not one as its JSON text, a failure after
-//     "Error: ", as for every form whose results are text). It cannot carry
-//     the order within a message (fixed places: reasoning, text, refusal,
-//     calls), the custom flag of a call
-//     whose args are not {"input": text} (written as a function call), or
-//     hosted calls and results. A custom call is written as a custom tool
-//     call.
-//   - openai-responses ([NewResponsesRenderer]): a response
-//     ({"object":"response","output":[…]}) per model turn, its items in
-//     order: reasoning (summary_text), message (output_text or refusal),
-//     function_call, custom_tool_call, and a built-in item per hosted call
-//     with its result (web_search_call, file_search_call,
-//     code_interpreter_call, image_generation_call when the args are that
-//     item's request fields, else mcp_call); results as
-//     function_call_output items (output a string) in a request's input
-//     array ({"input":[…]}), as the next request sends them (the output as
-//     text, a failure after "Error: "). It cannot carry the
-//     tool name of a result whose call is not in the output, a hosted call
-//     without its result (or the reverse), or a hosted result that is not
-//     an object (written as an mcp_call's output). Its reasoning items have
-//     no id (events keep none; the API takes a reasoning item back only
-//     with the id, and encrypted content, it gave).
-//   - gemini ([NewGeminiRenderer]): a response (candidates[0].content, role
-//     model) per model turn — text parts, thought parts, functionCall
-//     {name, args, id} — and a request's user content of functionResponse
-//     parts per run of results (a failure as {"error": content}, a content
-//     that is not an object as {"output": content}, as Gemini documents,
-//     which read back exactly). It cannot carry refusals (written as text),
-//     the custom flag, or hosted calls and results.
-//   - ollama ([NewOllamaRenderer]): an /api/chat response ({"message":{…},
-//     "done":true}) per model turn — thinking, content, tool_calls with
-//     arguments as an object — and a "tool" message per result (content a
-//     as text, a failure after "Error: "; tool_name, tool_call_id). It
-//     cannot carry the order within a message, refusals (written as text),
-//     the custom flag, or hosted calls and results.
+// variant (the registry's names anthropic, openai, openai-responses, gemini,
+// ollama; --to NAME in the CLI): [NewRenderer] (Anthropic Messages, the
+// default), [NewOpenAIRenderer], [NewResponsesRenderer], [NewGeminiRenderer]
+// and [NewOllamaRenderer], whose docs say what each form carries and what it
+// reports as not carried. Results take each API's shape: an Anthropic
+// tool_result's content is a string or content blocks (is_error for a
+// failure), a Gemini functionResponse an object ({"error": …} for a
+// failure), and an OpenAI, Responses or Ollama result text (a failure
+// after "Error: ").
 //
 // Every form writes back the state its own provider gave for the client to
 // send back (Event.Opaque: Anthropic's thinking signatures and redacted
