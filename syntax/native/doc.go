@@ -7,43 +7,12 @@
 //
 // # Shapes read
 //
-// Each document is read by its shape; every shape below has golden cases
-// in testdata.
-//
-//	Shape (how it is recognised)            What is read
-//	--------------------------------------  ------------------------------------------------------------
-//	OpenAI Chat, whole: choices[].message    content (string or typed parts), reasoning_content or
-//	  (or object chat.completion)            reasoning, refusal, tool_calls[].function{name, arguments},
-//	                                         tool_calls[].custom{name, input} (a custom tool)
-//	OpenAI Chat, stream: choices[].delta     the same as deltas; tool calls by index; finish_reason
-//	  (object chat.completion.chunk)
-//	  — Groq, OpenRouter, vLLM, DeepSeek,    delta.reasoning / message.reasoning (Groq, OpenRouter,
-//	    Mistral, Qwen through the same API   newer vLLM), reasoning_content (DeepSeek, vLLM, Qwen),
-//	                                         Mistral's text and thinking parts
-//	OpenAI Responses, whole: output[]        message (output_text, refusal parts), reasoning summary,
-//	  (or object response)                   function_call, custom_tool_call, local_shell_call,
-//	                                         shell_call, apply_patch_call, hosted items (below),
-//	                                         function_call_output (a result)
-//	OpenAI Responses, a request: input[]     the same items (user messages end the turn, give nothing)
-//	OpenAI Responses, stream: type           output_item.added/.done, function_call_arguments.delta/
-//	  response.*                             .done, output_text.delta, refusal.delta,
-//	                                         reasoning_summary_text.delta, reasoning_text.delta,
-//	                                         content_part.done, reasoning_summary_part.done,
-//	                                         completed, incomplete, failed
-//	Anthropic Messages, whole: role and      content[] blocks: text, thinking, tool_use,
-//	  content[] (or type message)            server_tool_use, mcp_tool_use, *_tool_result,
-//	                                         tool_result; stop_reason, stop_details
-//	Anthropic Messages, stream: type         message_start, content_block_start/_delta (text_delta,
-//	  message_start, content_block_*, …      thinking_delta, input_json_delta)/_stop, message_delta,
-//	                                         message_stop, ping, error
-//	Gemini: candidates[] (a response or a    content.parts[]: text, thought, functionCall (whole, or
-//	  stream chunk); contents[] and          streamed with willContinue and partialArgs),
-//	  parts[] (a conversation)               functionResponse (a result: an "error" member makes a
-//	                                         failure, "output" alone is the content); finishReason
-//	Ollama: done beside message or           message.content, message.thinking, message.tool_calls
-//	  response (/api/chat, /api/generate)    (arguments an object); response, thinking; done
-//	Conversations: messages[], a top-level   each message as above; OpenAI role "tool" messages and
-//	  array, or one message per line         Anthropic tool_result blocks are results
+// Each document is read by its shape (its members, not a declared type):
+// chat completions and their chunks, Responses responses, items and stream
+// events, Anthropic messages and stream events, Gemini responses and
+// contents, Ollama /api/chat and /api/generate responses, and chat logs of
+// any of them. The list of shapes, with their golden cases, is beside the
+// code that reads them (shapes.go).
 //
 // # Streams
 //
