@@ -498,10 +498,13 @@ func TestAutoProseStopsAtMarkers(t *testing.T) {
 func TestAutoPassesTheKit(t *testing.T) {
 	auto := registry.Default().Auto()
 	for _, c := range allGoldens(t) {
-		cfg := syntaxtest.Config{Options: c.g.Options, RandomSplits: 5, MaxExhaustive: 512}
-		if err := syntaxtest.Check(auto, c.g.Input, cfg); err != nil {
-			t.Errorf("%s: %v", c.name, err)
-		}
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel() // each case is independent: the suite uses every core
+			cfg := syntaxtest.Config{Options: c.g.Options, RandomSplits: 5, MaxExhaustive: 512}
+			if err := syntaxtest.Check(auto, c.g.Input, cfg); err != nil {
+				t.Errorf("%s: %v", c.name, err)
+			}
+		})
 	}
 }
 

@@ -3,7 +3,9 @@ package native_test
 import (
 	"bytes"
 	"fmt"
+	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/toolparse/toolparse/syntax"
@@ -176,45 +178,50 @@ func TestFastPathAgrees(t *testing.T) {
 	if testing.Short() {
 		repl = []string{`"x"`, `7`, `1.5`, `null`, `{}`, `[]`}
 	}
-	variants, fastRead := 0, 0
-	for name, in := range inputs {
-		for _, n := range []int{0, 7} {
-			agree(t, name, in, n)
-		}
-		for _, doc := range documents(in) {
-			if !strings.Contains(string(doc), `"choices"`) && !strings.Contains(string(doc), `"type"`) && !strings.Contains(string(doc), `"done"`) {
-				continue
-			}
-			for _, v := range values(in, doc) {
-				var muts [][]byte
-				for _, r := range repl {
-					muts = append(muts, splice(in, v.start, v.end, r))
+	var variants, fastRead atomic.Int64
+	t.Run("inputs", func(t *testing.T) {
+		for name, in := range inputs {
+			t.Run(filepath.Base(name), func(t *testing.T) {
+				t.Parallel() // each input is independent: the test uses every core
+				for _, n := range []int{0, 7} {
+					agree(t, name, in, n)
 				}
-				if v.keyStart >= 0 {
-					key := string(in[v.keyStart:v.keyEnd])
-					// The member again after itself, with another value;
-					// before itself; the key escaped.
-					muts = append(muts,
-						splice(in, v.end, v.end, `,"`+key+`":"dup"`),
-						splice(in, v.keyStart-1, v.keyStart-1, `"`+key+`":"dup",`),
-						splice(in, v.keyStart, v.keyStart+1, fmt.Sprintf(`\u%04x`, key[0])))
-				} else {
-					muts = append(muts, splice(in, v.end, v.end, ","+string(in[v.start:v.end])))
-				}
-				for _, m := range muts {
-					if bytes.Equal(m, in) {
+				for _, doc := range documents(in) {
+					if !strings.Contains(string(doc), `"choices"`) && !strings.Contains(string(doc), `"type"`) && !strings.Contains(string(doc), `"done"`) {
 						continue
 					}
-					variants++
-					fastRead += agree(t, name+" (mutated)", m, 0)
-					if t.Failed() {
-						return
+					for _, v := range values(in, doc) {
+						var muts [][]byte
+						for _, r := range repl {
+							muts = append(muts, splice(in, v.start, v.end, r))
+						}
+						if v.keyStart >= 0 {
+							key := string(in[v.keyStart:v.keyEnd])
+							// The member again after itself, with another value;
+							// before itself; the key escaped.
+							muts = append(muts,
+								splice(in, v.end, v.end, `,"`+key+`":"dup"`),
+								splice(in, v.keyStart-1, v.keyStart-1, `"`+key+`":"dup",`),
+								splice(in, v.keyStart, v.keyStart+1, fmt.Sprintf(`\u%04x`, key[0])))
+						} else {
+							muts = append(muts, splice(in, v.end, v.end, ","+string(in[v.start:v.end])))
+						}
+						for _, m := range muts {
+							if bytes.Equal(m, in) {
+								continue
+							}
+							variants.Add(1)
+							fastRead.Add(int64(agree(t, name+" (mutated)", m, 0)))
+							if t.Failed() {
+								return
+							}
+						}
 					}
 				}
-			}
+			})
 		}
-	}
-	t.Logf("%d variants; the fast path read %d documents of them", variants, fastRead)
+	})
+	t.Logf("%d variants; the fast path read %d documents of them", variants.Load(), fastRead.Load())
 }
 
 // FuzzFastPath: on any input, the fast path gives the events the general

@@ -47,6 +47,7 @@ func RunGoldens(t *testing.T, s syntax.Syntax, dir string) {
 	}
 	for _, g := range goldens {
 		t.Run(filepath.Base(g.Path), func(t *testing.T) {
+			t.Parallel() // each case is independent: the suite uses every core
 			if update {
 				updateGolden(t, s, g)
 				return
