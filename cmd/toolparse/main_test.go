@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
@@ -9,6 +10,7 @@ import (
 	"runtime/debug"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/toolparse/toolparse/registry"
 	"github.com/toolparse/toolparse/syntax"
@@ -639,4 +641,34 @@ func TestCLIWording(t *testing.T) {
 	if code != 2 || strings.Contains(errs, "prompt: prompt:") {
 		t.Errorf("prompt -s auto: exit %d, %q", code, errs)
 	}
+}
+
+// FuzzCLIOutput: whatever the input, every line the CLI writes (auto, event
+// and token mode, and written back as Anthropic and OpenAI) is valid UTF-8
+// JSON, one document a line — invalid UTF-8 in a call's arguments was once
+// copied raw into the output.
+func FuzzCLIOutput(f *testing.F) {
+	for _, s := range []string{
+		`<execute>[{"name":"w","args":{"t":"a` + "\xff" + `b"}}]</execute>`,
+		"<tool_call>{\"name\":\"w\",\"arguments\":{\"t\":\"\xfe\"}}</tool_call>",
+		`{"role":"assistant","tool_calls":[{"id":"c","type":"function","function":{"name":"w","arguments":"{\"t\":\"x\"}"}}]}`,
+		"^^^w\nt: a\xffb\n^^^\n",
+		"[TOOL_CALLS][{\"name\":\"w\",\"arguments\":{\"t\":\"\xc3\"}}]",
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, in []byte) {
+		for _, args := range [][]string{{}, {"--mode", "token"}, {"--to", "anthropic"}, {"--to", "openai"}} {
+			var out, errb bytes.Buffer
+			run(args, bytes.NewReader(in), &out, &errb)
+			for _, line := range strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n") {
+				if line == "" {
+					continue
+				}
+				if !utf8.ValidString(line) || !json.Valid([]byte(line)) {
+					t.Fatalf("toolparse %v wrote a line that is not UTF-8 JSON: %q", args, line)
+				}
+			}
+		}
+	})
 }
