@@ -97,7 +97,8 @@ func TestTextShowsNotExecutes(t *testing.T) {
 		{Type: syntax.Respond, Content: hostile},
 		{Type: syntax.Call, Name: "w\x1b[2J", ID: "id\x1b[H", Args: json.RawMessage(`{"t":"\u001b[2J"}`)},
 		{Type: syntax.Call, Partial: true, Name: "w", Delta: hostile},
-		{Type: syntax.Result, Tool: "t\x1b[2J", Status: syntax.Success, Value: json.RawMessage(`"ok"`)},
+		{Type: syntax.Result, Tool: "t\x1b[2J", Status: syntax.Success, Value: json.RawMessage("\"ok \u009b2J \u202eevil\"")},
+		{Type: syntax.Call, Name: "w", Args: json.RawMessage("{\"a\":\"A\u009b2J\u202eevil\"}")},
 		{Type: syntax.Error, Code: syntax.CodeMalformed, Message: hostile, Raw: hostile},
 		{Type: syntax.End},
 	} {

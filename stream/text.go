@@ -2,6 +2,7 @@ package stream
 
 import (
 	"bufio"
+	"encoding/json"
 	"fmt"
 	"io"
 	"strconv"
@@ -73,6 +74,14 @@ func label(ty syntax.Type) string { return fmt.Sprintf("%-8s", ty) }
 func (t *Text) Event(e syntax.Event) error {
 	for _, f := range []*string{&e.Content, &e.Name, &e.ID, &e.Tool, &e.Message, &e.Raw, &e.Delta, &e.Param} {
 		*f = visible(*f)
+	}
+	// JSON escapes C0 controls only: C1 controls, line separators and
+	// bidirectional overrides stand raw in arguments and results.
+	if v := visible(string(e.Args)); v != string(e.Args) {
+		e.Args = json.RawMessage(v)
+	}
+	if v := visible(string(e.Value)); v != string(e.Value) {
+		e.Value = json.RawMessage(v)
 	}
 	if e.Partial && e.Type == syntax.Call {
 		t.closeRun()

@@ -21,6 +21,7 @@ import (
 func (p *parser) TextDecoded(t syntax.Type, content []byte, span syntax.Span) {
 	cs := p.Options().Content
 	if t != syntax.Respond || cs == nil {
+		p.subStarted = p.subStarted || cs != nil // the message has output: reasoning the prompt opened is over
 		p.Core.TextDecoded(t, content, span)
 		return
 	}
@@ -28,7 +29,10 @@ func (p *parser) TextDecoded(t syntax.Type, content []byte, span syntax.Span) {
 	if p.sub == nil {
 		opts := p.Options()
 		opts.Content = nil
-		p.sub = cs.New(p.subEvent, opts)
+		// Reasoning the prompt opened opens the message's first output
+		// only (not text after a provider's reasoning or call).
+		opts.ThinkOpen = opts.ThinkOpen && !p.subStarted && p.msg.emitted == 0
+		p.sub, p.subStarted = cs.New(p.subEvent, opts), true
 	}
 	if !p.subOpen { // the first text since the last event: where the next event starts
 		p.subOpen, p.subFrom, p.subFromPos = true, span.Start, p.docStart
@@ -59,7 +63,26 @@ func (p *parser) subEvent(e syntax.Event) {
 	if e.Type == syntax.Call && e.Partial {
 		e.Index += 1 << 16 // apart from the provider's calls streaming at once
 	}
+	if p.msg.open() > 0 || len(p.subHeld) > 0 {
+		// A provider's call before this text is not complete yet: this
+		// waits for it, so that events keep the stream's order.
+		p.subHeld = append(p.subHeld, e)
+		return
+	}
 	p.Emit(e)
+}
+
+// releaseContent emits the content parser's events that waited for the
+// provider's calls before them (see subEvent), once none is open.
+func (p *parser) releaseContent() {
+	if len(p.subHeld) == 0 || p.msg.open() > 0 {
+		return
+	}
+	held := p.subHeld
+	p.subHeld = nil
+	for _, e := range held {
+		p.Emit(e)
+	}
 }
 
 // endContent closes the message's content parser, if it has one: what it

@@ -238,6 +238,10 @@ func callAt[T text](p *parser, key, id, name T, span syntax.Span) *call {
 		c = nil
 	}
 	if c == nil {
+		// A new call ends the text before it, in event mode as in token
+		// mode (where the call's first fragment does): text after it is a
+		// run of its own.
+		p.EndRun()
 		c = &call{key: string(key), pos: p.docStart, span: span, index: p.msg.seen}
 		if !p.charge(c, callOverhead+len(id)+len(name)) {
 			c.id, c.name = string(id), string(name)
@@ -530,6 +534,8 @@ func (p *parser) endMessage(span syntax.Span, cut string) {
 		}
 		p.completeCall(c, reason)
 	}
+	p.releaseContent()
+	p.subStarted = false
 	if p.msg.emitted+p.subCalls > 0 {
 		p.Emit(syntax.Event{Type: syntax.Execute, Span: span})
 	}
@@ -553,6 +559,8 @@ func (p *parser) abandon(cut, ended string) {
 	for _, c := range calls {
 		p.completeCall(c, cut)
 	}
+	p.releaseContent()
+	p.subStarted = false
 	if n := p.msg.emitted + p.subCalls; n > 0 {
 		first := p.msg.first
 		if p.msg.emitted == 0 {

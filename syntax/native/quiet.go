@@ -89,10 +89,11 @@ func quietDoc(doc []byte) bool {
 	})
 	switch {
 	case f.role == "user" || f.role == "system" || f.role == "developer":
-		return true // a message of a log that the model did not write (its results are events)
-	case strings.HasSuffix(f.typ, ".done"), f.typ == "response.completed", f.typ == "response.incomplete",
-		f.typ == "message_delta", f.typ == "ping":
-		return true
+		return !holdsCall(doc, 0) // a message of a log that the model did not write; its results are events
+	case strings.HasSuffix(f.typ, ".done"):
+		return !holdsCall(doc, 0) // it repeats what deltas gave; a call in it is the parser's to read
+	case f.typ == "response.completed", f.typ == "response.incomplete", f.typ == "message_delta", f.typ == "ping":
+		return true // the response's end, which repeats every item the stream gave
 	}
 	return emptyContent(doc, 0)
 }
@@ -163,4 +164,35 @@ func noValue(v []byte) bool {
 func callType(t string) bool {
 	return t == "tool_use" || t == "tool_result" || strings.HasSuffix(t, "_tool_use") || strings.HasSuffix(t, "_tool_result") ||
 		strings.HasSuffix(t, "_call") || strings.HasSuffix(t, "_call_output")
+}
+
+// holdsCall reports whether v holds, at any depth, a call or a result: an
+// object of a call's or result's type, or a Gemini functionCall or
+// functionResponse.
+func holdsCall(v []byte, depth int) bool {
+	if depth > 64 {
+		return true
+	}
+	found := false
+	switch jsonscan.Kind(v) {
+	case '{':
+		jsonscan.MembersRaw(v, func(k, val []byte) bool {
+			switch string(k) {
+			case "type":
+				t, _ := jsonscan.Unquote(val)
+				found = callType(t)
+			case "functionCall", "functionResponse", "tool_calls":
+				found = !noValue(val)
+			default:
+				found = holdsCall(val, depth+1)
+			}
+			return !found
+		})
+	case '[':
+		jsonscan.Elements(v, func(e []byte, _ int) bool {
+			found = holdsCall(e, depth+1)
+			return !found
+		})
+	}
+	return found
 }
