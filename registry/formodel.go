@@ -55,6 +55,15 @@ var unread = []struct {
 	{"Llama 3.0 (no tool format)", []string{"meta-llama-3-*", "llama3", "llama-3-[0-9]*"}, nil},
 }
 
+// thinkOpenModels are the models whose chat template, as published, opens
+// reasoning in the generation prompt (by default): read from their templates
+// (the shared set the tests read). A name is only a hint; the template
+// decides (ForTemplate).
+var thinkOpenModels = []string{
+	"deepseek-r1-distill*", "qwq*", "*-thinking-2507*", "qwen3.5*", "qwen3.6*", "*nemotron-3-nano*",
+	"glm-4.7*", "glm-5*", "minimax-m2*", "step-3.5*", "step3.5*",
+}
+
 // normalise reduces a model name to what the patterns are matched
 // against: lower case, without an organisation or a path ("Qwen/…",
 // "hf.co/org/…"), an Ollama or OpenRouter tag (":30b", ":free"), a file
@@ -62,9 +71,14 @@ var unread = []struct {
 // "-GGUF", "-AWQ", "-4bit", "-00001-of-00003").
 func normalise(name string) string {
 	n := strings.ToLower(strings.TrimSpace(name))
+	n = strings.ReplaceAll(n, `\`, "/") // a Windows path
+	n = strings.TrimPrefix(n, "ft:")    // an OpenAI fine-tune: ft:BASE:ORG::ID
 	n = strings.TrimSuffix(n, ".gguf")
 	if i := strings.LastIndexByte(n, '/'); i >= 0 {
 		n = n[i+1:]
+	}
+	for _, vendor := range []string{"anthropic.", "meta.", "mistral.", "cohere.", "amazon.", "ai21.", "us.anthropic.", "eu.anthropic."} {
+		n = strings.TrimPrefix(n, vendor) // a Bedrock id
 	}
 	if i := strings.IndexByte(n, ':'); i >= 0 {
 		n = n[:i]
@@ -123,7 +137,21 @@ func ForModel(name string) (Match, error) { return defaultRegistry.ForModel(name
 // family whose calls no syntax reads, and a name no pattern matches, are an
 // error that says so and lists the families tried.
 func (r *Registry) ForModel(name string) (Match, error) {
-	n := normalise(name)
+	m, err := r.forModel(name, normalise(name))
+	if err != nil {
+		// An "Org_Model" name (bartowski's GGUF repositories and files,
+		// LM Studio): the model's own name after the organisation's.
+		if n := normalise(name); strings.Contains(n, "_") {
+			_, rest, _ := strings.Cut(n, "_")
+			if m2, err2 := r.forModel(name, rest); err2 == nil || strings.Contains(err2.Error(), "no syntax reads") {
+				return m2, err2
+			}
+		}
+	}
+	return m, err
+}
+
+func (r *Registry) forModel(name, n string) (Match, error) {
 	r.mu.RLock()
 	list := slices.Clone(r.list)
 	r.mu.RUnlock()
@@ -150,7 +178,15 @@ func (r *Registry) ForModel(name string) (Match, error) {
 	}
 	switch {
 	case best >= 0:
-		return Match{Syntax: list[best], Evidence: fmt.Sprintf("model name %q (as %q) matches %q", name, n, bestPattern)}, nil
+		m := Match{Syntax: list[best], Evidence: fmt.Sprintf("model name %q (as %q) matches %q", name, n, bestPattern)}
+		for _, p := range thinkOpenModels {
+			if ok, _ := path.Match(p, n); ok {
+				m.Options.ThinkOpen = true
+				m.Evidence += fmt.Sprintf("; its chat template opens reasoning in the prompt (%q; the template decides: ForTemplate)", p)
+				break
+			}
+		}
+		return m, nil
 	case best == -2:
 		return Match{}, fmt.Errorf("no syntax reads the tool calls of %q (as %q, %q): %s", name, n, bestPattern, unreadFamily)
 	}

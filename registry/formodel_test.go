@@ -129,3 +129,35 @@ func TestVariantNameKept(t *testing.T) {
 		t.Errorf("native's own variant is %q", s.Variant)
 	}
 }
+
+// TestForModelNameForms: the same model under the names people meet it by —
+// bartowski's Org_Model repositories and files, a Windows path, an OpenAI
+// fine-tune, a Bedrock id, Mistral's API names — and ThinkOpen from a name
+// whose template opens reasoning.
+func TestForModelNameForms(t *testing.T) {
+	for name, want := range map[string]string{
+		"bartowski/Qwen_Qwen3-8B-GGUF":                       "hermes",
+		"Qwen_Qwen3-8B-Q4_K_M.gguf":                          "hermes",
+		"hf.co/bartowski/Qwen_Qwen3-8B-GGUF:Q4_K_M":          "hermes",
+		"bartowski/deepseek-ai_DeepSeek-R1-0528-GGUF":        "deepseek",
+		`C:\models\Qwen3-Coder-30B-A3B-Instruct-Q4_K_M.gguf`: "qwen3coder",
+		"ft:gpt-4o-mini-2024-07-18:org::abc":                 "native",
+		"anthropic.claude-3-5-sonnet-20240620-v1:0":          "native",
+		"open-mistral-nemo":                                  "native",
+		"devstral-small-latest":                              "native",
+		"mistralai/Devstral-Small-2507":                      "mistral",
+	} {
+		m, err := registry.ForModel(name)
+		if err != nil || m.Syntax.Name != want {
+			t.Errorf("ForModel(%q) = %s, %v; want %s", name, m.Syntax.Name, err, want)
+		}
+	}
+	if _, err := registry.ForModel("bartowski/google_gemma-3-27b-it-GGUF"); err == nil || !strings.Contains(err.Error(), "no syntax reads") {
+		t.Errorf("Gemma 3 under bartowski's name: %v", err)
+	}
+	for _, name := range []string{"Qwen/Qwen3.5-9B", "MiniMaxAI/MiniMax-M2", "zai-org/GLM-4.7-Flash"} {
+		if m, err := registry.ForModel(name); err != nil || !m.Options.ThinkOpen {
+			t.Errorf("ForModel(%q): ThinkOpen %v, %v", name, m.Options.ThinkOpen, err)
+		}
+	}
+}

@@ -29,7 +29,8 @@ var Syntax = syntax.Syntax{
 	Prompt: "Call tools through the API's function calling: the tools below are sent as the request's tools. " +
 		"Each call's arguments must be a JSON object that fits the tool's parameters. The examples show the calls in the API's message form.",
 	// Models and Templates: see registry.ForModel and registry.ForTemplate.
-	Models: []string{"gpt-[0-9]*", "gpt-4o*", "chatgpt-*", "o[1-9]", "o[1-9]-*", "claude-*", "gemini-*", "deepseek-chat", "deepseek-reasoner", "mistral-*-latest", "magistral-*-latest", "codestral-latest"},
+	Models: []string{"gpt-[0-9]*", "gpt-4o*", "chatgpt-*", "o[1-9]", "o[1-9]-*", "claude-*", "gemini-*", "deepseek-chat", "deepseek-reasoner",
+		"mistral-*-latest", "magistral-*-latest", "devstral-*-latest", "ministral-*-latest", "codestral-latest", "open-mistral-*", "open-mixtral-*", "pixtral-*"},
 }
 
 var wakeSet = scan.Bytes("}]\n\r")
