@@ -7,8 +7,10 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
+	"os"
 	"reflect"
 	"strings"
+	"testing"
 	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
@@ -25,7 +27,7 @@ type Config struct {
 	Options       syntax.Options // the parser options under test (Mode is set by the checks)
 	RandomSplits  int            // random chunkings to try (0 means 20)
 	Seed          uint64         // seed for the random chunkings
-	MaxExhaustive int            // inputs longer than this get sampled splits and prefixes (0 means 4096)
+	MaxExhaustive int            // inputs longer than this get sampled splits and prefixes (0 means 1024; 4096 when Full; 512 with go test -short)
 	// CompleteAt, if set, reports cut points where the truncated input is,
 	// by the syntax's own rules, complete: the truncation check skips them.
 	// (In caret, a line that is exactly ^^^ at the end of the input closes a
@@ -50,18 +52,40 @@ func (c Config) smallBlock() int {
 }
 
 func (c Config) randomSplits() int {
-	if c.RandomSplits > 0 {
+	switch {
+	case c.RandomSplits > 0:
 		return c.RandomSplits
+	case short():
+		return 5
 	}
 	return 20
 }
 
 func (c Config) maxExhaustive() int {
-	if c.MaxExhaustive > 0 {
+	switch {
+	case c.MaxExhaustive > 0:
 		return c.MaxExhaustive
+	case short():
+		return 512
+	case !Full():
+		return 1024
 	}
 	return 4096
 }
+
+// Full reports whether the longest variants of the checks are asked for:
+// the environment variable TOOLPARSE_FULL is set, as CI sets it for one of
+// its passes. Without it, an input longer than 1,024 bytes gets every
+// 2-way split and cut up to that many, evenly spread (4,096 with it); the
+// checks are the same.
+func Full() bool { return os.Getenv("TOOLPARSE_FULL") != "" }
+
+// short reports whether the kit runs in a test binary with -short: then an
+// input longer than 512 bytes gets sampled splits and cuts (and 5 random
+// chunkings, not 20), unless the Config says otherwise. CI's race pass runs
+// so: it looks for data races, which more splits of one single-threaded
+// parse do not find; the passes before it run every split.
+func short() bool { return testing.Testing() && testing.Short() }
 
 // Check parses input with s and verifies the invariants every syntax promises that hold
 // for any input:
