@@ -207,7 +207,7 @@ func (a *ArgStream) boundary(b jsonscan.Boundary, level int, c byte) {
 	case jsonscan.KeyEnd:
 		a.capture = captureNone
 		a.key, _ = jsonscan.Unquote(a.raw)
-		if a.key == k.Name || k.isArgs(a.key) {
+		if a.key == k.Name || k.IsArgs(a.key) {
 			a.keyed = true
 		}
 	case jsonscan.ValueStart:
@@ -215,7 +215,7 @@ func (a *ArgStream) boundary(b jsonscan.Boundary, level int, c byte) {
 		switch {
 		case a.key == k.Name:
 			first = seenName &^ a.seen
-		case k.isArgs(a.key):
+		case k.IsArgs(a.key):
 			first = seenArgs &^ a.seen
 		case k.isID(a.key):
 			first = seenID &^ a.seen

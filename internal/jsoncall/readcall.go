@@ -14,7 +14,19 @@ type Keys struct {
 	AltArgs string
 }
 
-func (k Keys) isArgs(key string) bool { return key == k.Args || k.AltArgs != "" && key == k.AltArgs }
+// IsArgs reports whether key holds a call's args: the syntax's own key or
+// its AltArgs.
+func (k Keys) IsArgs(key string) bool { return key == k.Args || k.AltArgs != "" && key == k.AltArgs }
+
+// IsOtherArgs reports whether key is one that models write a call's args
+// under in another JSON call format (arguments, parameters, args): when the
+// syntax's own key is absent, its object is the args — a model that writes
+// "parameters" where its format says "arguments" meant its arguments, once
+// dropped for {} (Ollama's and llama.cpp's JSON parsers take either). Only
+// the own keys stream in token mode.
+func (k Keys) IsOtherArgs(key string) bool {
+	return !k.IsArgs(key) && (key == "arguments" || key == "parameters" || key == "args")
+}
 
 func (k Keys) isID(key string) bool { return k.ID != "" && key == k.ID }
 
@@ -41,7 +53,7 @@ func ReadCallAt(b []byte, i int, keys Keys) (name, id string, args []byte, probl
 		return "", "", nil, "is " + jsonscan.KindName(k) + ", not an object", jsonscan.SkipValue(b, i)
 	}
 	var haveName, nameOK, haveID bool
-	var rawArgs []byte
+	var rawArgs, otherArgs []byte
 	obj := b[i:]
 	end = i + jsonscan.EachMember(obj, func(k []byte, j int) int {
 		switch {
@@ -50,9 +62,13 @@ func ReadCallAt(b []byte, i int, keys Keys) (name, id string, args []byte, probl
 			vend := jsonscan.SkipValue(obj, j)
 			name, nameOK = jsonscan.Unquote(obj[j:vend])
 			return vend
-		case keys.isArgs(string(k)) && rawArgs == nil:
+		case keys.IsArgs(string(k)) && rawArgs == nil:
 			vend := jsonscan.SkipValue(obj, j)
 			rawArgs = obj[j:vend]
+			return vend
+		case keys.IsOtherArgs(string(k)) && otherArgs == nil:
+			vend := jsonscan.SkipValue(obj, j)
+			otherArgs = obj[j:vend]
 			return vend
 		case keys.isID(string(k)) && !haveID:
 			haveID = true
@@ -62,6 +78,9 @@ func ReadCallAt(b []byte, i int, keys Keys) (name, id string, args []byte, probl
 		}
 		return jsonscan.SkipValue(obj, j)
 	})
+	if rawArgs == nil {
+		rawArgs = otherArgs
+	}
 	name, id, args, problem = checkCall(keys, name, id, rawArgs, haveName, nameOK)
 	return name, id, args, problem, end
 }

@@ -61,15 +61,17 @@ func readCall(obj []byte) (name, id string, args []byte, problem string) {
 		return "", "", nil, "the call is " + jsonscan.KindName(k) + ", not an object"
 	}
 	var haveName, nameOK, haveID bool
-	var rawArgs []byte
+	var rawArgs, otherArgs []byte
 	jsonscan.MembersRaw(obj, func(kb, v []byte) bool {
 		k := string(kb) // only compared: no allocation
 		switch {
 		case k == keyName && !haveName:
 			haveName = true
 			name, nameOK = jsonscan.Unquote(v)
-		case k == keyArgs && rawArgs == nil:
+		case callKeys.IsArgs(k) && rawArgs == nil:
 			rawArgs = v
+		case callKeys.IsOtherArgs(k) && otherArgs == nil:
+			otherArgs = v
 		case k == keyID && !haveID:
 			haveID = true
 			id, _ = jsonscan.Unquote(v)
@@ -81,6 +83,9 @@ func readCall(obj []byte) (name, id string, args []byte, problem string) {
 		return "", "", nil, `the call has no "name"`
 	case !nameOK || name == "":
 		return "", "", nil, `the call's "name" is not a non-empty string`
+	}
+	if rawArgs == nil {
+		rawArgs = otherArgs // "parameters" where the format says "arguments"
 	}
 	args, problem = argsObject(name, rawArgs)
 	return name, id, args, problem
