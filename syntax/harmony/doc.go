@@ -27,6 +27,9 @@
 //   - A message of the assistant without a recipient is text: analysis is
 //     think; final, commentary (a preamble for the user) and any other
 //     channel are respond. Each message is its own text run.
+//   - A message of the assistant addressed to the assistant (a stray
+//     "to=assistant" in its header) is text, as one without a recipient:
+//     "assistant" names no tool.
 //   - A message with the recipient functions.NAME is a call to NAME, on any
 //     channel (about half of gpt-oss-120b's calls are on analysis). Its body
 //     is one JSON value, whose end is found JSON-aware: "<|call|>" inside a

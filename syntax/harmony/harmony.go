@@ -271,7 +271,10 @@ func (p *parser) openBody() {
 		p.kind = kindResult
 		p.name = strings.TrimPrefix(hd.role, "functions.")
 		p.endBatch(p.msgStart)
-	case hd.recipient == "":
+	case hd.recipient == "" || hd.recipient == "assistant":
+		// A message of the assistant's to the assistant (a stray
+		// "to=assistant" the model writes on its own message) is its text,
+		// not a call of a tool named assistant.
 		p.kind, p.text = kindText, syntax.Respond
 		if hd.channel == "analysis" {
 			p.text = syntax.Think
