@@ -161,3 +161,23 @@ func TestForModelNameForms(t *testing.T) {
 		}
 	}
 }
+
+// TestThinkOpenIdioms: the Jinja a template switches reasoning with, read
+// as Jinja reads it with the variable left at its default (undefined unless
+// the template gives one).
+func TestThinkOpenIdioms(t *testing.T) {
+	head := `{%- for tool in tools %}{{ tool | tojson }}{% endfor %}<tool_call>{"name": ..., "arguments": ...}</tool_call>` + "\n"
+	for tmpl, want := range map[string]bool{
+		`{%- if add_generation_prompt and enable_thinking %}{{- "<|im_start|>assistant\n<think>\n" }}{%- elif add_generation_prompt %}{{- "<|im_start|>assistant\n" }}{%- endif %}`:                                  false,
+		`{%- if add_generation_prompt %}{{- "<|im_start|>assistant\n" }}{%- if enable_thinking | default(true) %}{{- "<think>\n" }}{%- endif %}{%- endif %}`:                                                         true,
+		`{%- if add_generation_prompt %}{{- "<|im_start|>assistant\n" }}{%- if reasoning_effort != "none" %}{{- "<think>\n" }}{%- endif %}{%- endif %}`:                                                              true,
+		`{%- set thinking_mode = thinking_mode | default("enabled") %}{%- if add_generation_prompt %}{{- "<|im_start|>assistant\n" }}{%- if thinking_mode == "enabled" %}{{- "<think>\n" }}{%- endif %}{%- endif %}`: true,
+		`{%- if add_generation_prompt %}{{- "<|im_start|>assistant\n" }}{%- if enable_thinking is false %}{{- "<think>\n\n</think>\n\n" }}{%- else %}{{- "<think>\n" }}{%- endif %}{%- endif %}`:                     true,
+		`{%- if add_generation_prompt %}{{- "<|im_start|>assistant\n" }}{%- if enable_thinking %}{{- "<think>\n" }}{%- endif %}{%- endif %}`:                                                                         false,
+	} {
+		m, err := registry.ForTemplate(head + tmpl)
+		if err != nil || m.Options.ThinkOpen != want {
+			t.Errorf("%s: ThinkOpen %v (%s), want %v; %v", tmpl, m.Options.ThinkOpen, m.Evidence, want, err)
+		}
+	}
+}

@@ -35,6 +35,34 @@ var (
 // else %}<think>" is open by default and "{% if enable_thinking %}<think>"
 // is not.
 func thinkOpen(t string) (bool, string) {
+	open, why := thinkOpenBranch(t)
+	// A condition on a reasoning variable in the generation prompt's own
+	// tag ({% if add_generation_prompt and enable_thinking %}) decides too.
+	if cond := generationCond(t); open && thinkVars.MatchString(cond) {
+		v := thinkVars.FindString(cond)
+		if !condValue(cond, v, defaultOf(t, v)) {
+			return false, "the generation prompt opens reasoning only when " + v + " is set; closed by default"
+		}
+		if why == "the generation prompt opens reasoning" {
+			why = "the generation prompt opens reasoning when " + v + " is set; open by default"
+		}
+	}
+	return open, why
+}
+
+// generationCond is the condition of the tag of the template's
+// generation prompt (see generationBranch), or "".
+func generationCond(t string) string {
+	cond := ""
+	for _, m := range jinjaTag.FindAllStringSubmatch(t, -1) {
+		if m[1] == "if" && strings.Contains(m[2], "add_generation_prompt") && !strings.Contains(m[2], "is defined") && !strings.Contains(m[2], "not add_generation_prompt") {
+			cond = m[2]
+		}
+	}
+	return cond
+}
+
+func thinkOpenBranch(t string) (bool, string) {
 	b := generationBranch(t)
 	if b == "" {
 		return false, ""
@@ -93,39 +121,97 @@ func thinkOpen(t string) (bool, string) {
 // inlineCond is an inline condition: "… if EXPR else …".
 var inlineCond = regexp.MustCompile(`\bif\s+(\(?[^%}]*?` + thinkVars.String() + `[^%}]*?)\s+else\b`)
 
-// condValue is the value of a template's condition expr on the reasoning
-// variable v when v has its default: def when the template sets one, else
-// undefined (false, and "v is defined" false).
-func condValue(expr, v string, def bool) bool {
+// condValue is the value of a template's condition expr when the
+// reasoning variable v has its default (def: the literal the template
+// gives it, or "" when it is undefined). It reads the forms templates use:
+// v, not v, v is [not] defined, v is undefined, v is true/false, v ==/!= a
+// literal, v | default(literal), joined by and and or; anything else about
+// v is v's truth.
+func condValue(expr, v, def string) bool {
 	e := strings.TrimSpace(strings.Trim(strings.TrimSpace(expr), "()%-"))
-	q := regexp.QuoteMeta(v)
-	if m := regexp.MustCompile(`^` + q + `\s+is\s+defined\s+and\s+(.*)$`).FindStringSubmatch(e); m != nil {
-		if !def {
-			return false // undefined (or set false, which reads the same here)
+	e = strings.TrimSpace(strings.TrimPrefix(e, "add_generation_prompt and"))
+	if ors := splitTop(e, " or "); len(ors) > 1 {
+		for _, x := range ors {
+			if condValue(x, v, def) {
+				return true
+			}
 		}
-		e = m[1]
-	}
-	switch {
-	case regexp.MustCompile(q + `\s+is\s+(not\s+defined|undefined)\s+or\s+` + q).MatchString(e):
-		return true
-	case regexp.MustCompile(`^not\s+` + q + `\b`).MatchString(e), regexp.MustCompile(q + `\s*(is\s+false|==\s*false)`).MatchString(e):
-		return !def
-	}
-	return def
-}
-
-// defaultOf is the default the template gives the variable v: true when it
-// sets it so ({% set v = … true %}, or "v is not defined" making it true),
-// else false (an undefined variable is false in Jinja).
-func defaultOf(t, v string) bool {
-	if v == "" {
 		return false
 	}
-	q := regexp.QuoteMeta(v)
-	if regexp.MustCompile(`(?i)set\s+` + q + `\s*=[^%]*\btrue\b[^%]*%\}`).MatchString(t) {
+	if ands := splitTop(e, " and "); len(ands) > 1 {
+		for _, x := range ands {
+			if !condValue(x, v, def) {
+				return false
+			}
+		}
 		return true
 	}
-	return regexp.MustCompile(`(?i)` + q + `\s+is\s+(not\s+defined|undefined)[^%]*%\}\s*\{%-?\s*set\s+` + q + `\s*=\s*true`).MatchString(t)
+	if rest, ok := strings.CutPrefix(e, "not "); ok {
+		return !condValue(rest, v, def)
+	}
+	val := def // the variable's value: a literal, or "" when undefined
+	if m := regexp.MustCompile(`\|\s*default\(\s*([^)]*?)\s*\)`).FindStringSubmatch(e); m != nil && def == "" {
+		val = strings.ToLower(strings.Trim(m[1], `'"`))
+	}
+	truth := val != "" && val != "false" && val != "none" && val != "0"
+	q := regexp.QuoteMeta(v)
+	switch {
+	case v == "" || !strings.Contains(e, v):
+		return true // a condition on something else (add_generation_prompt): taken as holding
+	case regexp.MustCompile(q + `\s+is\s+defined`).MatchString(e):
+		return val != ""
+	case regexp.MustCompile(q + `\s+is\s+(not\s+defined|undefined)`).MatchString(e):
+		return val == ""
+	case regexp.MustCompile(q + `\s+is\s+false`).MatchString(e):
+		return val == "false" // an undefined variable is not false
+	case regexp.MustCompile(q + `\s+is\s+true`).MatchString(e):
+		return val == "true"
+	}
+	if m := regexp.MustCompile(q + `(?:\s*\|[^=!]*)?\s*(==|!=)\s*['"]?([^'")\s]*)['"]?`).FindStringSubmatch(e); m != nil {
+		eq := val == strings.ToLower(m[2])
+		if m[1] == "!=" {
+			return !eq
+		}
+		return eq
+	}
+	return truth
+}
+
+// splitTop splits e at sep outside parentheses.
+func splitTop(e, sep string) []string {
+	var out []string
+	depth, from := 0, 0
+	for i := 0; i < len(e); i++ {
+		switch e[i] {
+		case '(':
+			depth++
+		case ')':
+			depth--
+		}
+		if depth == 0 && strings.HasPrefix(e[i:], sep) {
+			out = append(out, e[from:i])
+			from = i + len(sep)
+			i += len(sep) - 1
+		}
+	}
+	return append(out, e[from:])
+}
+
+// defaultOf is the default the template gives the variable v, as a literal
+// lower-cased ("true", "enabled"), or "" when it leaves v undefined (false
+// in Jinja): a {% set v = … %} to a literal, or to v | default(literal).
+func defaultOf(t, v string) string {
+	if v == "" {
+		return ""
+	}
+	q := regexp.QuoteMeta(v)
+	if m := regexp.MustCompile(`set\s+` + q + `\s*=\s*` + q + `\s*\|\s*default\(\s*([^)]*?)\s*\)`).FindStringSubmatch(t); m != nil {
+		return strings.ToLower(strings.Trim(m[1], `'"`))
+	}
+	if m := regexp.MustCompile(`(?i)set\s+` + q + `\s*=[^%]*\b(true|false)\b[^%]*%\}`).FindStringSubmatch(t); m != nil {
+		return strings.ToLower(m[1])
+	}
+	return ""
 }
 
 // generationBranch returns the source of the template's last
