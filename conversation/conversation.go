@@ -92,8 +92,8 @@ type reader struct {
 // role (a function_call, reasoning, function_call_output, … item), and
 // whether it is a result.
 func responsesItem(raw []byte) (item, result bool) {
-	typ, _ := jsonscan.Unquote(field(raw, "type"))
-	if typ == "" || field(raw, "role") != nil {
+	typ, _ := jsonscan.Unquote(jsonscan.Member(raw, "type"))
+	if typ == "" || jsonscan.Member(raw, "role") != nil {
 		return false, false
 	}
 	return true, typ == "function_call_output"
@@ -141,9 +141,9 @@ func (r *reader) unit(msgs []Message, i int) int {
 	}
 	doc := raw
 	switch {
-	case field(raw, "parts") != nil: // a Gemini content
+	case jsonscan.Member(raw, "parts") != nil: // a Gemini content
 		doc = []byte(`{"contents":[` + string(raw) + `]}`)
-	case m.Role == "assistant" && field(raw, "thinking") != nil: // an Ollama message
+	case m.Role == "assistant" && jsonscan.Member(raw, "thinking") != nil: // an Ollama message
 		doc = []byte(`{"message":` + string(raw) + `,"done":true}`)
 	}
 	evs := r.feed(doc)
@@ -212,14 +212,14 @@ func (r *reader) text(evs []syntax.Event, role string) []syntax.Event {
 func remainder(raw []byte) []byte {
 	key := "content"
 	isResult := func(e []byte) bool {
-		t, _ := jsonscan.Unquote(field(e, "type"))
+		t, _ := jsonscan.Unquote(jsonscan.Member(e, "type"))
 		return strings.HasSuffix(t, "tool_result")
 	}
-	if field(raw, "parts") != nil {
+	if jsonscan.Member(raw, "parts") != nil {
 		key = "parts"
-		isResult = func(e []byte) bool { return field(e, "functionResponse") != nil }
+		isResult = func(e []byte) bool { return jsonscan.Member(e, "functionResponse") != nil }
 	}
-	list := field(raw, key)
+	list := jsonscan.Member(raw, key)
 	if jsonscan.Kind(list) != '[' {
 		return nil
 	}
@@ -233,7 +233,7 @@ func remainder(raw []byte) []byte {
 	if len(kept) == 0 {
 		return nil
 	}
-	return withField(raw, key, append(append([]byte{'['}, bytes.Join(kept, []byte{','})...), ']'))
+	return jsonscan.WithMember(raw, key, append(append([]byte{'['}, bytes.Join(kept, []byte{','})...), ']'))
 }
 
 // parse parses one message's content, dropping the end event and keeping
@@ -496,8 +496,9 @@ func writeNative(c *Conversation, s syntax.Syntax, opts syntax.Options) ([]Messa
 		t := c.Turns[i]
 		if t.Other != nil {
 			m := *t.Other
-			raw, err := native.KeepMessage(f, m.json(), m.Role, m.Content)
-			if string(raw) != string(m.json()) {
+			own := m.json()
+			raw, err := native.KeepMessage(f, own, m.Role, m.Content)
+			if string(raw) != string(own) {
 				m = Message{Raw: raw}
 				json.Unmarshal(raw, &m)
 			}
@@ -544,7 +545,7 @@ func writeNative(c *Conversation, s syntax.Syntax, opts syntax.Options) ([]Messa
 func join(a, b Message) (Message, bool) {
 	ra, rb := a.json(), b.json()
 	for _, key := range []string{"content", "parts"} {
-		ca, cb := field(ra, key), field(rb, key)
+		ca, cb := jsonscan.Member(ra, key), jsonscan.Member(rb, key)
 		if a.Role != b.Role || jsonscan.Kind(ca) != '[' || jsonscan.Kind(cb) != '[' {
 			continue
 		}
@@ -554,7 +555,7 @@ func join(a, b Message) (Message, bool) {
 			list = cb
 		}
 		m := a
-		m.Raw = withField(ra, key, list)
+		m.Raw = jsonscan.WithMember(ra, key, list)
 		_ = json.Unmarshal(m.Raw, &m)
 		return m, true
 	}

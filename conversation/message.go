@@ -9,7 +9,6 @@ import (
 	"strings"
 
 	"github.com/toolparse/toolparse/internal/jsonscan"
-	"github.com/toolparse/toolparse/syntax"
 )
 
 // Message is one chat message, in whatever provider form it came:
@@ -155,54 +154,4 @@ func Decode(r io.Reader) ([]Message, error) {
 		return nil, fmt.Errorf("conversation: %v", err)
 	}
 	return msgs, nil
-}
-
-// fieldsOf returns the members of a JSON object, raw, in order.
-func fieldsOf(obj []byte) (keys []string, vals [][]byte) {
-	jsonscan.MembersRaw(obj, func(k, v []byte) bool {
-		keys = append(keys, string(k))
-		vals = append(vals, v)
-		return true
-	})
-	return keys, vals
-}
-
-// field returns a member of a JSON object, or nil.
-func field(obj []byte, key string) []byte {
-	var val []byte
-	jsonscan.MembersRaw(obj, func(k, v []byte) bool {
-		if string(k) == key {
-			val = v
-			return false
-		}
-		return true
-	})
-	return val
-}
-
-// withField returns obj with key's value replaced by val (added at the end
-// when it has none).
-func withField(obj []byte, key string, val []byte) []byte {
-	keys, vals := fieldsOf(obj)
-	b := []byte{'{'}
-	set := false
-	for i, k := range keys {
-		v := vals[i]
-		if k == key {
-			v, set = val, true
-		}
-		b = appendMember(b, k, v)
-	}
-	if !set {
-		b = appendMember(b, key, val)
-	}
-	return append(b, '}')
-}
-
-func appendMember(b []byte, key string, val []byte) []byte {
-	if len(b) > 1 {
-		b = append(b, ',')
-	}
-	b = append(syntax.AppendQuote(b, key), ':')
-	return append(b, jsonscan.Compact(val)...)
 }

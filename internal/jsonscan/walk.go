@@ -7,6 +7,8 @@ import (
 	"unicode/utf16"
 	"unicode/utf8"
 	"unsafe"
+
+	"github.com/toolparse/toolparse/syntax"
 )
 
 // The functions below walk JSON that [JSON] has already validated. They do
@@ -171,6 +173,46 @@ func EachElement(arr []byte, f func(i int) int) {
 // key, unquoted, and the raw value. It stops if f returns false.
 func Members(obj []byte, f func(key string, val []byte) bool) {
 	MembersRaw(obj, func(k, v []byte) bool { return f(string(k), v) })
+}
+
+// Member returns the raw value of key in the object at the start of obj
+// (the first, for a key given twice), or nil.
+func Member(obj []byte, key string) []byte {
+	var val []byte
+	MembersRaw(obj, func(k, v []byte) bool {
+		if string(k) == key {
+			val = v
+			return false
+		}
+		return true
+	})
+	return val
+}
+
+// WithMember returns the object obj, compacted, with key's value replaced
+// by val, or with key and val added at its end when it has no key.
+func WithMember(obj []byte, key string, val []byte) []byte {
+	b := []byte{'{'}
+	set := false
+	MembersRaw(obj, func(k, v []byte) bool {
+		if string(k) == key {
+			v, set = val, true
+		}
+		b = appendMember(b, string(k), v)
+		return true
+	})
+	if !set {
+		b = appendMember(b, key, val)
+	}
+	return append(b, '}')
+}
+
+func appendMember(b []byte, key string, val []byte) []byte {
+	if len(b) > 1 {
+		b = append(b, ',')
+	}
+	b = append(syntax.AppendQuote(b, key), ':')
+	return append(b, Compact(val)...)
 }
 
 // MembersRaw is Members with each key as bytes: the key's text when it holds

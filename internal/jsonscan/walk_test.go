@@ -135,3 +135,19 @@ func TestEqual(t *testing.T) {
 		}
 	}
 }
+
+func TestMemberAndWithMember(t *testing.T) {
+	obj := []byte(`{ "a": 1, "b": {"c": [1, 2]}, "a": 2 }`)
+	if got := string(Member(obj, "a")); got != "1" {
+		t.Errorf("Member a = %s, want the first, 1", got)
+	}
+	if got := Member(obj, "z"); got != nil {
+		t.Errorf("Member z = %s, want nil", got)
+	}
+	if got := string(WithMember(obj, "b", []byte(`"x"`))); got != `{"a":1,"b":"x","a":2}` {
+		t.Errorf("WithMember b = %s", got)
+	}
+	if got := string(WithMember([]byte(`{}`), "t", []byte(` "m" `))); got != `{"t":"m"}` {
+		t.Errorf("WithMember on {} = %s", got)
+	}
+}

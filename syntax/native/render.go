@@ -438,7 +438,7 @@ func anthropicContent(v json.RawMessage) json.RawMessage {
 	case '[':
 		blocks := true
 		jsonscan.Elements(v, func(e []byte, _ int) bool {
-			t, _ := jsonscan.Unquote(fieldOf(e, "type"))
+			t, _ := jsonscan.Unquote(jsonscan.Member(e, "type"))
 			blocks = jsonscan.Kind(e) == '{' && t != ""
 			return blocks
 		})
@@ -447,16 +447,4 @@ func anthropicContent(v json.RawMessage) json.RawMessage {
 		}
 	}
 	return syntax.AppendQuote(nil, string(v))
-}
-
-// fieldOf returns the raw value of key in obj, or nil.
-func fieldOf(obj []byte, key string) []byte {
-	var out []byte
-	jsonscan.Members(obj, func(k string, v []byte) bool {
-		if k == key {
-			out = v
-		}
-		return out == nil
-	})
-	return out
 }

@@ -150,7 +150,7 @@ func (u *geminiUnits) Results(rs []syntax.Event) error {
 		switch {
 		case r.Status == syntax.Failure:
 			resp = wrap("error", resp)
-		case jsonscan.Kind(resp) != '{' || hasMember(resp, "error") || onlyMember(resp, "output"):
+		case jsonscan.Kind(resp) != '{' || jsonscan.Member(resp, "error") != nil || onlyMember(resp, "output"):
 			resp = wrap("output", resp) // else it would read back as something else
 		}
 		parts[i] = gPart{FunctionResponse: &gFunctionResponse{ID: r.ID, Name: r.Tool, Response: resp}}
@@ -161,23 +161,16 @@ func (u *geminiUnits) Results(rs []syntax.Event) error {
 	return errors.Join(err, writeLine(u.w, doc))
 }
 
-func hasMember(obj []byte, key string) bool {
-	found := false
-	jsonscan.Members(obj, func(k string, _ []byte) bool {
-		found = k == key
-		return !found
-	})
-	return found
+// onlyMember reports whether the object obj has key and no other member.
+func onlyMember(obj []byte, key string) bool {
+	return memberCount(obj) == 1 && jsonscan.Member(obj, key) != nil
 }
 
-func onlyMember(obj []byte, key string) bool {
-	n, found := 0, false
-	jsonscan.Members(obj, func(k string, _ []byte) bool {
-		n++
-		found = found || k == key
-		return true
-	})
-	return n == 1 && found
+// memberCount is the number of members of the object obj.
+func memberCount(obj []byte) int {
+	n := 0
+	jsonscan.MembersRaw(obj, func(_, _ []byte) bool { n++; return true })
+	return n
 }
 
 // wrap returns {"key": v}.

@@ -49,23 +49,23 @@ func RequestMessages(form string, doc []byte) [][]byte {
 // which Anthropic and Gemini take beside the messages, is reported too (it
 // is written where the conversation had it).
 func KeepMessage(f string, raw []byte, role, text string) ([]byte, error) {
-	isGemini := field(raw, "parts") != nil
+	isGemini := jsonscan.Member(raw, "parts") != nil
 	var system error
 	if (role == "system" || role == "developer") && (f == "gemini" || f == "anthropic") {
 		// Kept in place, where the conversation had it; the API takes it
 		// beside the messages.
 		system = wire.CannotCarry(f, "a %s message, which %s takes beside the messages, not among them (written among them)", role, f)
 	}
-	if f == "openai-responses" && !isGemini && field(raw, "type") == nil && field(raw, "role") != nil {
+	if f == "openai-responses" && !isGemini && jsonscan.Member(raw, "type") == nil && jsonscan.Member(raw, "role") != nil {
 		// A {"role","content"} message as a Responses input item says it
 		// is one (the API takes it either way; the SDKs' item types
 		// need the type to tell it apart).
-		return withField(raw, "type", []byte(`"message"`)), system
+		return jsonscan.WithMember(raw, "type", []byte(`"message"`)), system
 	}
 	if isGemini == (f == "gemini") {
 		return raw, system
 	}
-	if t, _ := jsonscan.Unquote(field(raw, "type")); t != "" && field(raw, "role") == nil {
+	if t, _ := jsonscan.Unquote(jsonscan.Member(raw, "type")); t != "" && jsonscan.Member(raw, "role") == nil {
 		return raw, wire.CannotCarry(f, "a %s item kept as it is: %s has no form for it", "Responses", f)
 	}
 	var out []byte
@@ -81,18 +81,16 @@ func KeepMessage(f string, raw []byte, role, text string) ([]byte, error) {
 		out = fmt.Appendf(nil, `{"role":%s,"content":%s}`, syntax.AppendQuote(nil, role), syntax.AppendQuote(nil, text))
 	}
 	textOnly := true
-	switch list := field(raw, "content"); {
+	switch list := jsonscan.Member(raw, "content"); {
 	case isGemini:
-		jsonscan.Elements(field(raw, "parts"), func(e []byte, _ int) bool {
-			keys, _ := fieldsOf(e)
-			textOnly = len(keys) == 1 && keys[0] == "text"
+		jsonscan.Elements(jsonscan.Member(raw, "parts"), func(e []byte, _ int) bool {
+			textOnly = onlyMember(e, "text")
 			return textOnly
 		})
 	case jsonscan.Kind(list) == '[':
 		jsonscan.Elements(list, func(e []byte, _ int) bool {
-			keys, _ := fieldsOf(e)
-			typ, _ := jsonscan.Unquote(field(e, "type"))
-			textOnly = len(keys) == 2 && field(e, "text") != nil && (typ == "text" || typ == "input_text" || typ == "output_text")
+			typ, _ := jsonscan.Unquote(jsonscan.Member(e, "type"))
+			textOnly = memberCount(e) == 2 && jsonscan.Member(e, "text") != nil && (typ == "text" || typ == "input_text" || typ == "output_text")
 			return textOnly
 		})
 	default:
@@ -107,13 +105,12 @@ func KeepMessage(f string, raw []byte, role, text string) ([]byte, error) {
 // hasOtherFields reports whether a message has fields beside role,
 // content and parts.
 func hasOtherFields(raw []byte) bool {
-	keys, _ := fieldsOf(raw)
-	for _, k := range keys {
-		if k != "role" && k != "content" && k != "parts" {
-			return true
-		}
-	}
-	return false
+	other := false
+	jsonscan.MembersRaw(raw, func(k, _ []byte) bool {
+		other = string(k) != "role" && string(k) != "content" && string(k) != "parts"
+		return !other
+	})
+	return other
 }
 
 // unwrap returns the messages of a document a native renderer wrote: the
@@ -123,27 +120,27 @@ func hasOtherFields(raw []byte) bool {
 func unwrap(doc []byte) [][]byte {
 	var out [][]byte
 	switch {
-	case field(doc, "candidates") != nil:
-		jsonscan.Elements(field(doc, "candidates"), func(e []byte, _ int) bool {
-			out = append(out, field(e, "content"))
+	case jsonscan.Member(doc, "candidates") != nil:
+		jsonscan.Elements(jsonscan.Member(doc, "candidates"), func(e []byte, _ int) bool {
+			out = append(out, jsonscan.Member(e, "content"))
 			return true
 		})
-	case field(doc, "contents") != nil:
-		jsonscan.Elements(field(doc, "contents"), func(e []byte, _ int) bool {
+	case jsonscan.Member(doc, "contents") != nil:
+		jsonscan.Elements(jsonscan.Member(doc, "contents"), func(e []byte, _ int) bool {
 			out = append(out, e)
 			return true
 		})
-	case field(doc, "output") != nil, field(doc, "input") != nil && field(doc, "role") == nil:
+	case jsonscan.Member(doc, "output") != nil, jsonscan.Member(doc, "input") != nil && jsonscan.Member(doc, "role") == nil:
 		key := "output"
-		if field(doc, "output") == nil {
+		if jsonscan.Member(doc, "output") == nil {
 			key = "input" // a request's input items: the results of a batch
 		}
-		jsonscan.Elements(field(doc, key), func(e []byte, _ int) bool {
+		jsonscan.Elements(jsonscan.Member(doc, key), func(e []byte, _ int) bool {
 			out = append(out, e)
 			return true
 		})
-	case field(doc, "message") != nil && field(doc, "done") != nil:
-		out = append(out, field(doc, "message"))
+	case jsonscan.Member(doc, "message") != nil && jsonscan.Member(doc, "done") != nil:
+		out = append(out, jsonscan.Member(doc, "message"))
 	default:
 		out = append(out, doc)
 	}
@@ -154,64 +151,18 @@ func unwrap(doc []byte) [][]byte {
 // response's "type" and its stop_reason, but for a refusal's (its
 // stop_details hold the refusal's text, which this parser reads).
 func asParam(raw []byte) []byte {
-	stop, _ := jsonscan.Unquote(field(raw, "stop_reason"))
-	keys, vals := fieldsOf(raw)
+	stop, _ := jsonscan.Unquote(jsonscan.Member(raw, "stop_reason"))
 	b := []byte{'{'}
-	for i, k := range keys {
-		if k == "type" || (k == "stop_reason" && stop != "refusal") {
-			continue
+	jsonscan.MembersRaw(raw, func(k, v []byte) bool {
+		if string(k) == "type" || (string(k) == "stop_reason" && stop != "refusal") {
+			return true
 		}
-		b = appendMember(b, k, vals[i])
-	}
-	return append(b, '}')
-}
-
-// fieldsOf returns the members of a JSON object, raw, in order.
-func fieldsOf(obj []byte) (keys []string, vals [][]byte) {
-	jsonscan.MembersRaw(obj, func(k, v []byte) bool {
-		keys = append(keys, string(k))
-		vals = append(vals, v)
+		if len(b) > 1 {
+			b = append(b, ',')
+		}
+		b = append(syntax.AppendQuote(b, string(k)), ':')
+		b = append(b, jsonscan.Compact(v)...)
 		return true
 	})
-	return keys, vals
-}
-
-// field returns a member of a JSON object, or nil.
-func field(obj []byte, key string) []byte {
-	var val []byte
-	jsonscan.MembersRaw(obj, func(k, v []byte) bool {
-		if string(k) == key {
-			val = v
-			return false
-		}
-		return true
-	})
-	return val
-}
-
-// withField returns obj with key's value replaced by val (added at the end
-// when it has none).
-func withField(obj []byte, key string, val []byte) []byte {
-	keys, vals := fieldsOf(obj)
-	b := []byte{'{'}
-	set := false
-	for i, k := range keys {
-		v := vals[i]
-		if k == key {
-			v, set = val, true
-		}
-		b = appendMember(b, k, v)
-	}
-	if !set {
-		b = appendMember(b, key, val)
-	}
 	return append(b, '}')
-}
-
-func appendMember(b []byte, key string, val []byte) []byte {
-	if len(b) > 1 {
-		b = append(b, ',')
-	}
-	b = append(syntax.AppendQuote(b, key), ':')
-	return append(b, jsonscan.Compact(val)...)
 }
