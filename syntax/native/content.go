@@ -5,93 +5,142 @@ import (
 )
 
 // With Options.Content set, the text of the model's messages (content, not
-// reasoning or refusals) is given to a parser of that syntax, one per
-// message, and its events are native's: calls written as text beside the
-// provider's own tool calls. Each of its events spans the documents its text
-// came in. The text before a provider's call is read to
-// its end when the call starts (what follows is a new text), so that events
-// keep the stream's order. Each event the content parser gives has the
-// span of the document whose text completed it (and an error its
-// position); its execute is the message's one, which native writes when
-// the message ends (its calls counted with the message's), and its end is
-// the message's.
+// reasoning or refusals) is given to a parser of that syntax, and its events
+// are native's: calls written as text beside the provider's own tool calls.
+//
+//   - A message's text is read by one parser up to a provider's call, which
+//     closes it (the text before the call is read to its end there), and by
+//     a new one after it; reasoning the prompt opened opens only the
+//     message's first output.
+//   - Each of its events spans the documents its text came in (a fragment
+//     of token mode, its own document), and an error has the position of
+//     the first.
+//   - Its events wait for a provider's call that came before them and is
+//     not complete yet (a call completes at its block's or its message's
+//     end), so that the events keep the stream's order.
+//   - Its execute and end are the message's: native writes one execute for
+//     the message's calls, its own and the text's.
+
+// contentText is the reading of a message's text in the content syntax.
+type contentText struct {
+	p       syntax.Parser // the parser of the text since the message's start or its last provider call
+	calls   int           // the calls the message's text gave
+	started bool          // the message had output: reasoning the prompt opened is over
+	held    []heldEvent   // events that wait for a provider's call before them
+	open    bool          // text came since the last event
+	from    int64         // where the next event starts
+	fromPos syntax.Pos
+	last    syntax.Span // the document that gave text last
+	lastPos syntax.Pos  // where it starts
+}
+
+// heldEvent is an event of the text that waits for the provider's calls
+// before it: the first after of the message's calls.
+type heldEvent struct {
+	e     syntax.Event
+	after int
+}
 
 // TextDecoded takes a piece of text of the model's: respond text goes to
 // the content syntax's parser when there is one.
 func (p *parser) TextDecoded(t syntax.Type, content []byte, span syntax.Span) {
 	cs := p.Options().Content
 	if t != syntax.Respond || cs == nil {
-		p.subStarted = p.subStarted || cs != nil // the message has output: reasoning the prompt opened is over
+		p.ct.started = p.ct.started || cs != nil
 		p.Core.TextDecoded(t, content, span)
 		return
 	}
 	p.Core.EndRun() // a thought before it ends
-	if p.sub == nil {
+	ct := &p.ct
+	if ct.p == nil {
 		opts := p.Options()
 		opts.Content = nil
-		// Reasoning the prompt opened opens the message's first output
-		// only (not text after a provider's reasoning or call).
-		opts.ThinkOpen = opts.ThinkOpen && !p.subStarted && p.msg.emitted == 0
-		p.sub, p.subStarted = cs.New(p.subEvent, opts), true
+		opts.ThinkOpen = opts.ThinkOpen && !ct.started && p.msg.emitted == 0
+		ct.p, ct.started = cs.New(p.contentEvent, opts), true
 	}
-	if !p.subOpen { // the first text since the last event: where the next event starts
-		p.subOpen, p.subFrom, p.subFromPos = true, span.Start, p.docStart
+	if !ct.open {
+		ct.open, ct.from, ct.fromPos = true, span.Start, p.docStart
 	}
-	p.subSpan, p.subPos = span, p.docStart
-	p.sub.Write(content)
+	ct.last, ct.lastPos = span, p.docStart
+	ct.p.Write(content)
 }
 
-// subEvent takes an event of the content syntax's parser.
-func (p *parser) subEvent(e syntax.Event) {
+// contentEvent takes an event of the content syntax's parser.
+func (p *parser) contentEvent(e syntax.Event) {
+	ct := &p.ct
 	switch e.Type {
 	case syntax.End, syntax.Execute:
 		return // the message's, which native writes
 	case syntax.Call:
-		if !e.Partial {
-			p.subCalls++
+		if e.Partial {
+			e.Index += 1 << 16 // apart from the provider's calls streaming at once
+		} else {
+			ct.calls++
 		}
 	}
-	// From the document of the first text it came from to the one that
-	// completed it; the next event starts at this one's last document.
-	// (A fragment of token mode has its document's.)
 	if e.Partial {
-		e.Span, e.Pos = p.subSpan, p.subPos
+		e.Span, e.Pos = ct.last, ct.lastPos
 	} else {
-		e.Span, e.Pos = syntax.Span{Start: p.subFrom, End: p.subSpan.End}, p.subFromPos
-		p.subFrom, p.subFromPos = p.subSpan.Start, p.subPos
+		e.Span, e.Pos = syntax.Span{Start: ct.from, End: ct.last.End}, ct.fromPos
+		ct.from, ct.fromPos = ct.last.Start, ct.lastPos
 	}
-	if e.Type == syntax.Call && e.Partial {
-		e.Index += 1 << 16 // apart from the provider's calls streaming at once
-	}
-	if p.msg.open() > 0 || len(p.subHeld) > 0 {
-		// A provider's call before this text is not complete yet: this
-		// waits for it, so that events keep the stream's order.
-		p.subHeld = append(p.subHeld, e)
+	if len(ct.held) > 0 || p.firstOpen() < p.msg.seen {
+		ct.held = append(ct.held, heldEvent{e, p.msg.seen})
 		return
 	}
 	p.Emit(e)
 }
 
-// releaseContent emits the content parser's events that waited for the
-// provider's calls before them (see subEvent), once none is open.
-func (p *parser) releaseContent() {
-	if len(p.subHeld) == 0 || p.msg.open() > 0 {
+// firstOpen is the index of the message's first call not complete yet, or
+// the number of its calls when every one is.
+func (p *parser) firstOpen() int {
+	first := p.msg.seen
+	if p.msg.open() > 0 {
+		for _, c := range p.msg.calls {
+			if !c.done {
+				first = min(first, c.index)
+			}
+		}
+	}
+	return first
+}
+
+// endContent closes the content syntax's parser, if there is one: what it
+// holds is flushed, what it left open reported.
+func (p *parser) endContent(span syntax.Span) {
+	ct := &p.ct
+	if ct.p == nil {
 		return
 	}
-	held := p.subHeld
-	p.subHeld = nil
-	for _, e := range held {
-		p.Emit(e)
+	ct.last = syntax.Span{Start: min(ct.last.Start, span.Start), End: max(ct.last.End, span.End)}
+	ct.p.Close()
+	ct.p, ct.open = nil, false
+}
+
+// releaseHeld emits, in order, the events whose provider calls before them
+// are complete.
+func (p *parser) releaseHeld() {
+	first := p.firstOpen()
+	n := 0
+	for n < len(p.ct.held) && p.ct.held[n].after <= first {
+		n++
+	}
+	held := p.ct.held[:n]
+	p.ct.held = p.ct.held[n:]
+	for _, h := range held {
+		p.Emit(h.e)
+	}
+	if len(p.ct.held) == 0 {
+		p.ct.held = nil
 	}
 }
 
-// endContent closes the message's content parser, if it has one: what it
-// holds is flushed, what it left open reported.
-func (p *parser) endContent(span syntax.Span) {
-	if p.sub == nil {
-		return
-	}
-	p.subSpan = syntax.Span{Start: min(p.subSpan.Start, span.Start), End: max(p.subSpan.End, span.End)}
-	p.sub.Close()
-	p.sub, p.subOpen = nil, false
+// contentDone ends the message's text, once its provider calls are
+// complete: the events that waited for them are emitted, and it returns
+// the calls the text gave.
+func (p *parser) contentDone() int {
+	p.releaseHeld()
+	calls := p.ct.calls
+	p.ct = contentText{}
+	return calls
 }

@@ -348,6 +348,9 @@ func (p *parser) addArgs(c *call, frag []byte, span syntax.Span) {
 // hosted_call), anything else becomes an error naming the call. cut, if set,
 // says why the call was cut off. It reports whether the call was emitted.
 func (p *parser) completeCall(c *call, cut string) bool {
+	if len(p.ct.held) > 0 {
+		defer p.releaseHeld() // the text after it waited for it
+	}
 	if c.done {
 		return false // not read: over the limit, and reported
 	}
@@ -534,12 +537,9 @@ func (p *parser) endMessage(span syntax.Span, cut string) {
 		}
 		p.completeCall(c, reason)
 	}
-	p.releaseContent()
-	p.subStarted = false
-	if p.msg.emitted+p.subCalls > 0 {
+	if p.msg.emitted+p.contentDone() > 0 {
 		p.Emit(syntax.Event{Type: syntax.Execute, Span: span})
 	}
-	p.subCalls = 0
 	p.msg.reset()
 }
 
@@ -559,9 +559,7 @@ func (p *parser) abandon(cut, ended string) {
 	for _, c := range calls {
 		p.completeCall(c, cut)
 	}
-	p.releaseContent()
-	p.subStarted = false
-	if n := p.msg.emitted + p.subCalls; n > 0 {
+	if n := p.msg.emitted + p.contentDone(); n > 0 {
 		first := p.msg.first
 		if p.msg.emitted == 0 {
 			first = p.Pos()
@@ -569,6 +567,5 @@ func (p *parser) abandon(cut, ended string) {
 		p.Errorf(syntax.CodeTruncated, first, syntax.Span{Start: first.Offset, End: first.Offset}, nil,
 			"%s: its %d call(s) get no execute", ended, n)
 	}
-	p.subCalls = 0
 	p.msg.reset()
 }

@@ -46,22 +46,14 @@ const (
 
 type parser struct {
 	scan.Core
-	sub        syntax.Parser  // the message's text read in Options.Content, when set (see content.go)
-	subCalls   int            // the calls it gave in the message
-	subSpan    syntax.Span    // the document that gave it text last: its events' span
-	subPos     syntax.Pos     // where that document starts
-	subOpen    bool           // text came since the content parser's last event
-	subStarted bool           // the message had a content parser already
-	subHeld    []syntax.Event // its events that wait for a provider's call before them
-	subFrom    int64          // where its next event starts
-	subFromPos syntax.Pos
-	state      state
-	began      bool // past the start of the input and its byte order mark, if any
-	lineStart  bool // only spaces and tabs since the last line end
-	cr         bool // the last byte taken was a CR line end: an LF right after it is part of it
-	inData     bool // in the value of an SSE data: line
-	afterData  bool // just after "data:": "[DONE]" may follow
-	lines      bool // the input is JSON lines: a document was read whole on a line of its own
+	ct        contentText // the message's text read in Options.Content (content.go)
+	state     state
+	began     bool // past the start of the input and its byte order mark, if any
+	lineStart bool // only spaces and tabs since the last line end
+	cr        bool // the last byte taken was a CR line end: an LF right after it is part of it
+	inData    bool // in the value of an SSE data: line
+	afterData bool // just after "data:": "[DONE]" may follow
+	lines     bool // the input is JSON lines: a document was read whole on a line of its own
 
 	// The document being read.
 	docStart syntax.Pos
