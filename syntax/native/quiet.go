@@ -64,14 +64,13 @@ func quiet(gap []byte) bool {
 // contentKeys are the members that hold what the model wrote.
 var contentKeys = map[string]bool{
 	"content": true, "text": true, "thinking": true, "reasoning_content": true, "reasoning": true, "refusal": true,
-	"delta": true, "arguments": true, "partial_json": true, "input": true, "args": true, "partialArgs": true,
-	"tool_calls": true, "function_call": true, "functionCall": true, "functionResponse": true, "parts": true,
+	"delta": true, "arguments": true, "partial_json": true, "input": true, "parts": true,
 	"output": true, "summary": true, "response": true, "message": true, "choices": true, "candidates": true, "item": true,
 	"content_block": true, "data": true, "signature": true, "thoughtSignature": true, "encrypted_content": true,
 }
 
 // callKeys are the members that hold a call or a result: anything in them
-// is what the model (or a tool) wrote.
+// is what the model (or a tool) wrote; they are read before contentKeys.
 var callKeys = map[string]bool{"functionCall": true, "functionResponse": true, "tool_calls": true, "function_call": true, "args": true, "partialArgs": true}
 
 // quietDoc reports whether a document holds nothing the model wrote: every
@@ -151,12 +150,11 @@ func emptyValue(v []byte, depth int) bool {
 // noValue reports whether v is empty: null, "", {} or [] (with white
 // space).
 func noValue(v []byte) bool {
-	switch t := string(jsonscan.TrimSpace(v)); t {
+	switch string(jsonscan.Compact(v)) {
 	case "", "null", `""`, "{}", "[]":
 		return true
 	}
-	c := jsonscan.Compact(v)
-	return string(c) == "{}" || string(c) == "[]"
+	return false
 }
 
 // callType reports whether an object of type t is a call or a result (a
@@ -181,7 +179,7 @@ func holdsCall(v []byte, depth int) bool {
 			case "type":
 				t, _ := jsonscan.Unquote(val)
 				found = callType(t)
-			case "functionCall", "functionResponse", "tool_calls":
+			case "functionCall", "functionResponse", "tool_calls", "function_call":
 				found = !noValue(val)
 			default:
 				found = holdsCall(val, depth+1)

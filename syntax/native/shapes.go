@@ -15,7 +15,8 @@ package native
 //	  — Groq, OpenRouter, vLLM, DeepSeek,    delta.reasoning / message.reasoning (Groq, OpenRouter,
 //	    Mistral, Qwen through the same API   newer vLLM), reasoning_content (DeepSeek, vLLM, Qwen),
 //	                                         Mistral's text and thinking parts
-//	OpenAI Responses, whole: output[]        message (output_text, refusal parts), reasoning summary,
+//	OpenAI Responses, whole: output[]        message (output_text, refusal parts), reasoning (summary
+//	                                         or reasoning_text content; id and encrypted_content kept),
 //	  (or object response)                   function_call, custom_tool_call, local_shell_call,
 //	                                         shell_call, apply_patch_call, hosted items (below),
 //	                                         function_call_output (a result)
@@ -25,13 +26,16 @@ package native
 //	                                         reasoning_summary_text.delta, reasoning_text.delta,
 //	                                         content_part.done, reasoning_summary_part.done,
 //	                                         completed, incomplete, failed
-//	Anthropic Messages, whole: role and      content[] blocks: text, thinking, tool_use,
+//	Anthropic Messages, whole: role and      content[] blocks: text, thinking (its signature kept),
+//	                                         redacted_thinking (its data kept), tool_use,
 //	  content[] (or type message)            server_tool_use, mcp_tool_use, *_tool_result,
 //	                                         tool_result; stop_reason, stop_details
 //	Anthropic Messages, stream: type         message_start, content_block_start/_delta (text_delta,
-//	  message_start, content_block_*, …      thinking_delta, input_json_delta)/_stop, message_delta,
+//	  message_start, content_block_*, …      thinking_delta, signature_delta, input_json_delta)/_stop,
+//	                                         message_delta,
 //	                                         message_stop, ping, error
-//	Gemini: candidates[] (a response or a    content.parts[]: text, thought, functionCall (whole, or
+//	Gemini: candidates[] (a response or a    content.parts[]: text, thought, a part's thoughtSignature
+//	                                         (kept), functionCall (whole, or
 //	  stream chunk); contents[] and          streamed with willContinue and partialArgs),
 //	  parts[] (a conversation)               functionResponse (a result: an "error" member makes a
 //	                                         failure, "output" alone is the content); finishReason
