@@ -504,3 +504,20 @@ func TestStopsString(t *testing.T) {
 		check(w)
 	}
 }
+
+func TestValidUTF8(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{`{"a":"é"}`, `{"a":"é"}`},
+		{"{\"a\":\"\xff\"}", "{\"a\":\"\uFFFD\"}"},
+		{"{\"a\":\"x\xe2\x82y\"}", "{\"a\":\"x\uFFFD\uFFFDy\"}"}, // each byte of a cut rune, as encoding/json
+	} {
+		got := ValidUTF8([]byte(c.in))
+		if string(got) != c.want || !json.Valid(got) {
+			t.Errorf("ValidUTF8(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+	valid := []byte(`{"a":1}`)
+	if got := ValidUTF8(valid); &got[0] != &valid[0] {
+		t.Error("ValidUTF8 copied input that was all UTF-8")
+	}
+}

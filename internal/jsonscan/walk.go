@@ -389,6 +389,17 @@ func stopsASCII(w uint64) bool {
 	return (w|(bs-byteOnes)&^bs)&byteHighs != 0
 }
 
+// ValidUTF8 returns p with each byte that is not UTF-8 as U+FFFD (as
+// encoding/json writes it), or p itself when it is all UTF-8. Raw JSON
+// outside its strings is ASCII, so only its strings change and it stays
+// valid JSON.
+func ValidUTF8(p []byte) []byte {
+	if utf8.Valid(p) {
+		return p
+	}
+	return appendText(make([]byte, 0, len(p)+8), p)
+}
+
 // appendText appends p, text without escapes, to out, each invalid UTF-8
 // byte as U+FFFD.
 func appendText(out, p []byte) []byte {

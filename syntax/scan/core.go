@@ -7,6 +7,7 @@ import (
 	"slices"
 	"unicode/utf8"
 
+	"github.com/toolparse/toolparse/internal/jsonscan"
 	"github.com/toolparse/toolparse/syntax"
 )
 
@@ -602,34 +603,14 @@ func (c *Core) Emit(e syntax.Event) {
 	if c.ended {
 		return
 	}
-	e.Args, e.Value = validUTF8(e.Args), validUTF8(e.Value)
+	// Raw JSON copied from a model's output may hold bytes that are not
+	// UTF-8; they become U+FFFD, as the strings of every other field are
+	// written (AppendQuote), so every syntax hands on the same arguments.
+	e.Args, e.Value = jsonscan.ValidUTF8(e.Args), jsonscan.ValidUTF8(e.Value)
 	if e.Partial && !utf8.ValidString(e.Delta) {
-		e.Delta = string(validUTF8([]byte(e.Delta))) // the arguments' pieces as the arguments
+		e.Delta = string(jsonscan.ValidUTF8([]byte(e.Delta))) // the arguments' pieces as the arguments
 	}
 	c.h(e)
-}
-
-// validUTF8 returns raw JSON whose strings held bytes that are not UTF-8
-// (a model's output copied as it came) with each such byte replaced by
-// U+FFFD, as the strings of every other field are written (AppendQuote),
-// so that every syntax hands on the same arguments and every line written
-// of them is UTF-8. JSON outside its strings is ASCII, so only strings
-// change, and the JSON stays valid.
-func validUTF8(raw []byte) []byte {
-	if utf8.Valid(raw) {
-		return raw
-	}
-	out := make([]byte, 0, len(raw)+8)
-	for i := 0; i < len(raw); {
-		r, n := utf8.DecodeRune(raw[i:])
-		if r == utf8.RuneError && n == 1 {
-			out = utf8.AppendRune(out, utf8.RuneError)
-		} else {
-			out = append(out, raw[i:i+n]...)
-		}
-		i += n
-	}
-	return out
 }
 
 // emitEnd emits the stream's End event unless one was emitted already.
