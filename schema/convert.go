@@ -288,6 +288,16 @@ func itemViews(views []*jsonschema.Schema, i int) []*jsonschema.Schema {
 	return itemViewsSeen(views, i, map[*jsonschema.Schema]bool{})
 }
 
+// itemsOf returns the one schema every item of an array has (items as a
+// schema, in any draft), or nil when there is none: a tuple's items differ.
+func itemsOf(s *jsonschema.Schema) *jsonschema.Schema {
+	if s.Items2020 != nil {
+		return s.Items2020
+	}
+	it, _ := s.Items.(*jsonschema.Schema)
+	return it
+}
+
 // itemViewsSeen is itemViews, not looking again into a schema in seen.
 func itemViewsSeen(views []*jsonschema.Schema, i int, seen map[*jsonschema.Schema]bool) []*jsonschema.Schema {
 	var out []*jsonschema.Schema

@@ -154,14 +154,7 @@ func (g *exampler) typed(s *jsonschema.Schema, sum *Schema, typ, name string, de
 		}
 		return obj, true
 	case "array":
-		var item *jsonschema.Schema
-		switch it := s.Items.(type) {
-		case *jsonschema.Schema:
-			item = it
-		}
-		if s.Items2020 != nil {
-			item = s.Items2020
-		}
+		item := itemsOf(s)
 		var isum *Schema
 		if sum != nil {
 			isum = sum.Items

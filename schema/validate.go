@@ -391,15 +391,7 @@ func (t *Tool) typeString(sch *jsonschema.Schema, depth int) string {
 		if n != "array" {
 			continue
 		}
-		var items *jsonschema.Schema
-		switch it := sch.Items.(type) {
-		case *jsonschema.Schema:
-			items = it
-		}
-		if sch.Items2020 != nil {
-			items = sch.Items2020
-		}
-		if items != nil {
+		if items := itemsOf(sch); items != nil {
 			if s := t.typeString(items, depth+1); s != "" {
 				names[i] = "array of " + s
 			}
