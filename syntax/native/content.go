@@ -17,21 +17,24 @@ import (
 //     the first.
 //   - Its events wait for a provider's call that came before them and is
 //     not complete yet (a call completes at its block's or its message's
-//     end), so that the events keep the stream's order.
+//     end), so that the events keep the stream's order — up to MaxBlock:
+//     events that would take what waits over it go out at once, before the
+//     call (out of order, nothing lost, memory bounded).
 //   - Its execute and end are the message's: native writes one execute for
 //     the message's calls, its own and the text's.
 
 // contentText is the reading of a message's text in the content syntax.
 type contentText struct {
-	p       syntax.Parser // the parser of the text since the message's start or its last provider call
-	calls   int           // the calls the message's text gave
-	started bool          // the message had output: reasoning the prompt opened is over
-	held    []heldEvent   // events that wait for a provider's call before them
-	open    bool          // text came since the last event
-	from    int64         // where the next event starts
-	fromPos syntax.Pos
-	last    syntax.Span // the document that gave text last
-	lastPos syntax.Pos  // where it starts
+	p         syntax.Parser // the parser of the text since the message's start or its last provider call
+	calls     int           // the calls the message's text gave
+	started   bool          // the message had output: reasoning the prompt opened is over
+	held      []heldEvent   // events that wait for a provider's call before them
+	heldBytes int           // what they cost, against MaxBlock
+	open      bool          // text came since the last event
+	from      int64         // where the next event starts
+	fromPos   syntax.Pos
+	last      syntax.Span // the document that gave text last
+	lastPos   syntax.Pos  // where it starts
 }
 
 // heldEvent is an event of the text that waits for the provider's calls
@@ -85,10 +88,21 @@ func (p *parser) contentEvent(e syntax.Event) {
 		ct.from, ct.fromPos = ct.last.Start, ct.lastPos
 	}
 	if len(ct.held) > 0 || p.firstOpen() < p.msg.seen {
-		ct.held = append(ct.held, heldEvent{e, p.msg.seen})
-		return
+		cost := heldCost(e)
+		if ct.heldBytes+cost <= p.Options().BlockLimit() {
+			ct.held = append(ct.held, heldEvent{e, p.msg.seen})
+			ct.heldBytes += cost
+			return
+		}
+		p.releaseAll() // over the limit: out of order, not kept
 	}
 	p.Emit(e)
+}
+
+// heldCost is what a held event costs against MaxBlock: its text and 64
+// bytes for its record.
+func heldCost(e syntax.Event) int {
+	return 64 + len(e.Content) + len(e.Name) + len(e.Args) + len(e.ID) + len(e.Delta) + len(e.Value) + len(e.Message)
 }
 
 // firstOpen is the index of the message's first call not complete yet, or
@@ -125,13 +139,22 @@ func (p *parser) releaseHeld() {
 	for n < len(p.ct.held) && p.ct.held[n].after <= first {
 		n++
 	}
+	p.emitHeld(n)
+}
+
+// releaseAll emits every held event, in order, whatever calls are open.
+func (p *parser) releaseAll() { p.emitHeld(len(p.ct.held)) }
+
+// emitHeld emits the first n held events.
+func (p *parser) emitHeld(n int) {
 	held := p.ct.held[:n]
 	p.ct.held = p.ct.held[n:]
 	for _, h := range held {
+		p.ct.heldBytes -= heldCost(h.e)
 		p.Emit(h.e)
 	}
 	if len(p.ct.held) == 0 {
-		p.ct.held = nil
+		p.ct.held, p.ct.heldBytes = nil, 0
 	}
 }
 

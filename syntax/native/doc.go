@@ -109,7 +109,9 @@
 // document about it another); a call whose own arguments or name go over
 // it is an over_limit error when it ends. The call id → tool name table
 // kept to name results is bounded by MaxBlock too: past it the oldest ids
-// are forgotten, and one over_limit error says so. No per-document cost
+// are forgotten, and one over_limit error says so. The content syntax's
+// events that wait for an open provider call before them (Options.Content)
+// count against it as well: past it they go out at once, ahead of the call. No per-document cost
 // grows with the number of calls or pieces seen: a call's end finds it by
 // its key, finished calls are dropped in batches, and a name streamed in
 // pieces is appended to, not made anew.
