@@ -540,13 +540,16 @@ func (p *parser) call(name, id string, args []byte, span syntax.Span) {
 		p.batch.Reset()
 		p.resultIdx = 0
 	}
-	if p.batch.Add(name, id, p.Options().BlockLimit()) {
-		p.calls++
-		p.Emit(syntax.Event{Type: syntax.Call, Name: name, ID: id, Args: args, Pos: p.callPos(span.Start), Span: span})
-	} else {
-		p.Errorf(syntax.CodeOverLimit, p.callPos(span.Start), span, nil,
+	if !p.batch.Add(name, id, p.Options().BlockLimit()) {
+		// The error covers the whole block, the array's opening included
+		// when this is its first element: no execute follows a message
+		// whose calls were all refused, to cover it instead.
+		p.callErr(syntax.CodeOverLimit,
 			"the message holds more calls (%d so far) than the limit of %d bytes allows; this call is not delivered", p.batch.Len(), p.Options().BlockLimit())
+		return
 	}
+	p.calls++
+	p.Emit(syntax.Event{Type: syntax.Call, Name: name, ID: id, Args: args, Pos: p.callPos(span.Start), Span: span})
 	// The next element of an array, or the next call, is a block of its own.
 	p.blk.Reset()
 	p.blkStart = p.posAfter(span.End)
