@@ -35,9 +35,9 @@ func toolDense(n int) (in, doc []byte) {
 // with encoding/json.Valid over a JSON document of the same calls.
 func BenchmarkToolDense(b *testing.B) {
 	in, doc := toolDense(denseTools)
-	b.Run("whole", func(b *testing.B) { parsebench.Parse(b, qwen3coder.New, in, 0, syntax.EventMode, denseTools) })
-	b.Run("chunk4", func(b *testing.B) { parsebench.Parse(b, qwen3coder.New, in, 4, syntax.EventMode, denseTools) })
-	b.Run("token/chunk4", func(b *testing.B) { parsebench.Parse(b, qwen3coder.New, in, 4, syntax.TokenMode, denseTools) })
+	b.Run("whole", func(b *testing.B) { parsebench.Parse(b, qwen3coder.Syntax.New, in, 0, syntax.EventMode, denseTools) })
+	b.Run("chunk4", func(b *testing.B) { parsebench.Parse(b, qwen3coder.Syntax.New, in, 4, syntax.EventMode, denseTools) })
+	b.Run("token/chunk4", func(b *testing.B) { parsebench.Parse(b, qwen3coder.Syntax.New, in, 4, syntax.TokenMode, denseTools) })
 	b.Run("json.Valid", func(b *testing.B) { parsebench.Valid(b, doc) })
 }
 
@@ -48,10 +48,10 @@ func BenchmarkValue300KModes(b *testing.B) {
 	start := bytes.Index(in, []byte("<parameter=content>\n")) + len("<parameter=content>\n")
 	end := bytes.LastIndex(in, []byte("\n</parameter>\n</function>"))
 	doc, _ := json.Marshal(map[string]any{"name": "write_file", "args": map[string]string{"path": "big.go", "content": string(in[start:end])}})
-	b.Run("whole", func(b *testing.B) { parsebench.Parse(b, qwen3coder.New, in, 0, syntax.EventMode, 0) })
-	b.Run("chunk4", func(b *testing.B) { parsebench.Parse(b, qwen3coder.New, in, 4, syntax.EventMode, 0) })
-	b.Run("token/whole", func(b *testing.B) { parsebench.Parse(b, qwen3coder.New, in, 0, syntax.TokenMode, 0) })
-	b.Run("token/chunk4", func(b *testing.B) { parsebench.Parse(b, qwen3coder.New, in, 4, syntax.TokenMode, 0) })
+	b.Run("whole", func(b *testing.B) { parsebench.Parse(b, qwen3coder.Syntax.New, in, 0, syntax.EventMode, 0) })
+	b.Run("chunk4", func(b *testing.B) { parsebench.Parse(b, qwen3coder.Syntax.New, in, 4, syntax.EventMode, 0) })
+	b.Run("token/whole", func(b *testing.B) { parsebench.Parse(b, qwen3coder.Syntax.New, in, 0, syntax.TokenMode, 0) })
+	b.Run("token/chunk4", func(b *testing.B) { parsebench.Parse(b, qwen3coder.Syntax.New, in, 4, syntax.TokenMode, 0) })
 	b.Run("json.Valid", func(b *testing.B) { parsebench.Valid(b, doc) })
 }
 
@@ -68,5 +68,5 @@ func emptyParams(size int) []byte {
 // made of about 440,000 empty params. It reports the heap's peak and the
 // bytes allocated per parse, in MB and as multiples of the block's size.
 func BenchmarkEmptyParams8MB(b *testing.B) {
-	parsebench.PeakHeap(b, qwen3coder.New, emptyParams(syntax.DefaultMaxBlock))
+	parsebench.PeakHeap(b, qwen3coder.Syntax.New, emptyParams(syntax.DefaultMaxBlock))
 }

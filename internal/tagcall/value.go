@@ -1,13 +1,10 @@
-// Package rawvalue reads the parameters of one call in the invoke-XML model
-// formats, whose values are raw text between tags with no escaping:
-// Qwen3-Coder's <parameter=K>v</parameter>, GLM's
-// <arg_key>K</arg_key><arg_value>v</arg_value>, and later MiniMax's
-// <parameter name="K">v</parameter>. A [Format] names a dialect's tags; a
-// [Reader] reads one call's body as its bytes arrive.
+// The parameter reader: the parameters of one call whose values are raw
+// text between tags with no escaping (Qwen3-Coder's
+// <parameter=K>v</parameter>, GLM's <arg_key>K</arg_key><arg_value>v</arg_value>,
+// MiniMax's <parameter name="K">v</parameter>). A [Param] names a format's
+// tags; a [Reader] reads one call's body as its bytes arrive.
 //
-// # Contract
-//
-// The caller (a syntax's parser) finds where a call's body starts (after
+// Its contract: the caller (the engine's parser) finds where a call's body starts (after
 // <function=NAME>, after GLM's name) and where it ends: at the call closer
 // (</function>, </tool_call>, </invoke>), the first one, which always ends
 // the call. It keeps the body's bytes as they arrive and calls [Reader.Read]
@@ -20,7 +17,7 @@
 // The body is, in order:
 //
 //	body  = ws { param ws } .
-//	param = Open KEY (the rest of the open tag, Format.Key) VALUE [ Close ] .
+//	param = Open KEY (the rest of the open tag, Param.Key) VALUE [ Close ] .
 //
 // A value ends (docs/formats.md, rule 7):
 //
@@ -36,25 +33,26 @@
 // whose key does not end) is the call's problem, reported by [Reader.Err];
 // nothing more is read after it.
 //
-// With Format.TrimNewline, one "\n" at the start and one at the end of
+// With Param.TrimNewline, one "\n" at the start and one at the end of
 // each value are not part of it (Qwen3-Coder's template writes values
 // between newlines); otherwise values are kept exactly (GLM).
 //
 // In token mode the reader calls OnParam when a value starts and OnDelta
 // with each piece of it that is final: a value's deltas join to exactly its
 // string, never split a UTF-8 character, and each covers the body bytes it
-// came from. The arguments ([Reader.AppendJSON]) are an object of strings,
+// came from. The arguments ([Reader.JSON]) are an object of strings,
 // keys in the order they first appear; a key given more than once is an
 // array of its values in order (nothing the model wrote is dropped; a tool
 // schema decides). Each value is quoted into the arguments as it ends
-// (package internal/params), so a body of many small parameters costs its
+// (package params), so a body of many small parameters costs its
 // JSON and a few bytes a key beside its own bytes.
 //
-// A format that needs other tags only supplies another Format: Open and
-// Close are literal, and Key reads whatever stands between Open and the
-// value (a name and '>', a name, </arg_key> and <arg_value>, a quoted name
-// and '>').
-package rawvalue
+// A format that needs other tags only supplies another Param: Open and
+// Close are literal, and the key reader reads whatever stands between Open
+// and the value (a name and '>', a name, </arg_key> and <arg_value>, a
+// quoted name and '">').
+
+package tagcall
 
 import (
 	"bytes"
@@ -66,25 +64,6 @@ import (
 	"github.com/toolparse/toolparse/syntax"
 	"github.com/toolparse/toolparse/syntax/scan"
 )
-
-// MaxKey bounds the bytes of a parameter's open tag after Open: a Key
-// function that has read more without finding the tag's end says it is no
-// tag, so that a tag cut across chunks is never read again at length.
-const MaxKey = 1024
-
-// Format is one dialect's parameter tags.
-type Format struct {
-	Open  string // what a parameter's open tag starts with: "<parameter=", "<arg_key>"
-	Close string // the value closer: "</parameter>", "</arg_value>"
-	// Key reads the rest of an open tag, the bytes after Open. It returns
-	// how many bytes the rest of the tag takes (n > 0), the value starting
-	// after them, and the key's offset and length within rest; n == 0 when
-	// rest is no open tag; n < 0 when rest ends before that can be told and
-	// more may come (never when final).
-	Key func(rest []byte, final bool) (n, keyAt, keyLen int)
-	// TrimNewline drops one "\n" at the start and one at the end of values.
-	TrimNewline bool
-}
 
 type state uint8
 
@@ -100,7 +79,7 @@ const maxBody = 1<<31 - 1
 // Reader reads one call body at a time. The zero value is not ready: call
 // Reset.
 type Reader struct {
-	f     *Format
+	f     *Param
 	token bool
 
 	// OnParam, if set (token mode), is called when a value starts, with
@@ -134,7 +113,7 @@ type Reader struct {
 
 // Reset makes r ready for the next call body, in format f; token says that
 // values are streamed through OnParam and OnDelta.
-func (r *Reader) Reset(f *Format, token bool) {
+func (r *Reader) Reset(f *Param, token bool) {
 	r.f, r.token = f, token
 	r.st, r.pos, r.closer = between, 0, -1
 	r.errAt, r.msg = -1, ""
@@ -185,7 +164,7 @@ func (r *Reader) Read(body []byte, final bool) {
 				return
 			}
 			rest := body[j+len(f.Open):]
-			n, keyAt, keyLen := f.Key(rest, final)
+			n, keyAt, keyLen := f.readKey(rest, final)
 			if n < 0 {
 				if final {
 					n = 0

@@ -1,9 +1,8 @@
-// Package rawbatch is the batch and result half that the raw-value syntaxes'
-// parsers share: the calls since the last execute, the execute that covers
-// their blocks, and the <tool_response> blocks whose results are paired
-// with the calls by position. The package knows no syntax: the parser
-// passes its own scan.Core, block and markers.
-package rawbatch
+// The batch and results: the calls since the last execute, the execute
+// that covers their blocks, and the Result blocks whose results are paired
+// with the calls by position.
+
+package tagcall
 
 import (
 	"bytes"

@@ -1,11 +1,9 @@
-// Package rawrender is the renderer half that the raw-value syntaxes (those
-// whose values are raw text between tags, read by internal/rawvalue) share:
-// thoughts as <think>…</think>, text as plain lines, each call as a block
-// with one tag pair per value (an array as the key repeated), results as
-// <tool_response> blocks, and the batch bookkeeping that says what the form
-// cannot carry. A [Form] names a syntax's own markers and how it writes a
-// call; the package knows no syntax.
-package rawrender
+// The renderer: thoughts in Think blocks, text as plain lines, each call as
+// a Scope block with one Param per value (an array as the key repeated),
+// results in Result blocks, and the batch bookkeeping that says what the
+// form cannot carry.
+
+package tagcall
 
 import (
 	"bufio"
@@ -18,40 +16,12 @@ import (
 	"github.com/toolparse/toolparse/syntax/wire"
 )
 
-// Form is what a syntax tells the renderer about itself.
-type Form struct {
-	Syntax string // the syntax's name, for wire.New and wire.CannotCarry
-
-	OpenThink, CloseThink       string // the reasoning block's tags
-	OpenResponse, CloseResponse string // a result's tags
-
-	// CallOpeners are what, in a thought written inside reasoning the
-	// prompt opened, would be read as a call and so end the reasoning.
-	CallOpeners []string
-	// Markers lists the markers plain text may not hold, for the message
-	// that says so, such as "<think>, <tool_call>, <tool_response>".
-	Markers string
-
-	// New makes the syntax's parser, which reads back what is written.
-	New func(syntax.Handler, syntax.Options) syntax.Parser
-	// OpenCall writes a call's opener for name, Param one value, CloseCall
-	// the call's closer.
-	OpenCall  func(b *bytes.Buffer, name string)
-	Param     func(b *bytes.Buffer, key, value string)
-	CloseCall string
-}
-
-// NewRenderer returns a renderer that writes events in form f to w (see the
-// package comment). With Options.ThinkOpen the prompt opened the reasoning:
-// a first thought is written without its opener, and output that starts
-// otherwise starts with its closer. Each call is parsed back before it is
-// written, to make sure it gives exactly its call.
-func NewRenderer(w io.Writer, opts syntax.Options, f *Form) syntax.Renderer {
-	return wire.New(f.Syntax, &units{f: f, w: bufio.NewWriter(w), open: wire.NewOpenThought(opts, f.CloseThink)})
+func newRenderer(w io.Writer, opts syntax.Options, f *Format) syntax.Renderer {
+	return wire.New(f.Name, &units{f: f, w: bufio.NewWriter(w), open: wire.NewOpenThought(opts, f.Think.Close)})
 }
 
 type units struct {
-	f        *Form
+	f        *Format
 	w        *bufio.Writer
 	open     wire.OpenThought // ThinkOpen: the output starts in reasoning
 	batch    []string         // the calls of the open batch, then of the last executed one
@@ -61,31 +31,31 @@ type units struct {
 }
 
 func (u *units) cannot(format string, args ...any) error {
-	return wire.CannotCarry(u.f.Syntax, format, args...)
+	return wire.CannotCarry(u.f.Name, format, args...)
 }
 
 func (u *units) Text(t syntax.Type, s string) error {
 	f := u.f
 	if t == syntax.Think {
-		if strings.Contains(s, f.CloseThink) {
+		if strings.Contains(s, f.Think.Close) {
 			u.open.Begin(u.w, false)
-			return u.cannot("a thought holding %s; not written", f.CloseThink)
+			return u.cannot("a thought holding %s; not written", f.Think.Close)
 		}
 		if u.open.Begin(u.w, true) {
-			if !containsAny(s, f.CallOpeners) {
-				u.w.WriteString(s + "\n" + f.CloseThink + "\n\n")
+			if !containsAny(s, f.callOpeners()) {
+				u.w.WriteString(s + "\n" + f.Think.Close + "\n\n")
 				return nil
 			}
 			// A call opener would end the reasoning the prompt opened:
 			// close it empty, and write the thought in a block of its own.
-			u.w.WriteString(f.CloseThink + "\n")
+			u.w.WriteString(f.Think.Close + "\n")
 		}
-		u.w.WriteString(f.OpenThink + "\n" + s + "\n" + f.CloseThink + "\n\n")
+		u.w.WriteString(f.Think.Open + "\n" + s + "\n" + f.Think.Close + "\n\n")
 		return nil
 	}
 	u.open.Begin(u.w, false)
 	if !u.isPlainText(s) {
-		return u.cannot("text holding a marker (%s); not written", f.Markers)
+		return u.cannot("text holding a marker (%s); not written", strings.Join(f.markers(), ", "))
 	}
 	u.w.WriteString(s + "\n")
 	return nil
@@ -165,11 +135,15 @@ func (u *units) Results(rs []syntax.Event) error {
 		}
 		r = wire.AsText(r) // a failure in words the model reads, any value as its JSON text
 		content := wire.ResultText(r)
-		if strings.Contains(content, f.CloseResponse) {
-			note("result content holding %s; not written", f.CloseResponse)
+		if f.Result.Open == "" {
+			note("a result: the form has no result block (results go back in messages of their own)")
 			continue
 		}
-		u.w.WriteString(f.OpenResponse + "\n" + content + "\n" + f.CloseResponse + "\n")
+		if strings.Contains(content, f.Result.Close) {
+			note("result content holding %s; not written", f.Result.Close)
+			continue
+		}
+		u.w.WriteString(f.Result.Open + "\n" + content + "\n" + f.Result.Close + "\n")
 	}
 	u.results = true
 	return first
@@ -189,8 +163,8 @@ func (u *units) renderCall(c syntax.Event) ([]byte, error) {
 	f := u.f
 	var b bytes.Buffer
 	lossy := ""
-	f.OpenCall(&b, c.Name)
-	param := func(k, v string) { f.Param(&b, k, v) }
+	f.openCall(&b, c.Name)
+	param := func(k, v string) { f.Param.write(&b, k, v) }
 	jsonscan.Members(c.Args, func(k string, v []byte) bool {
 		switch jsonscan.Kind(v) {
 		case '"':
@@ -216,7 +190,7 @@ func (u *units) renderCall(c syntax.Event) ([]byte, error) {
 		}
 		return true
 	})
-	b.WriteString(f.CloseCall)
+	f.closeCall(&b)
 	if lossy != "" {
 		return b.Bytes(), u.cannot("call %s: %s", c.Name, lossy)
 	}
@@ -225,7 +199,30 @@ func (u *units) renderCall(c syntax.Event) ([]byte, error) {
 	p.Write(b.Bytes())
 	p.Close()
 	if len(got) != 3 || got[0].Type != syntax.Call || got[0].Name != c.Name || !bytes.Equal(got[0].Args, c.Args) {
-		return b.Bytes(), u.cannot("call %s: its name or values do not survive the %s form", c.Name, f.Syntax)
+		return b.Bytes(), u.cannot("call %s: its name or values do not survive the %s form", c.Name, f.Name)
 	}
 	return b.Bytes(), nil
+}
+
+// markers are the markers plain text may not hold, in the order the
+// message lists them.
+func (f *Format) markers() []string {
+	return nonEmpty(append(append([]string{f.Think.Open}, f.callOpeners()...), f.Result.Open))
+}
+
+// openCall writes a call's opener for name.
+func (f *Format) openCall(b *bytes.Buffer, name string) {
+	if f.named() {
+		b.WriteString(f.Scope.Open + "\n" + f.Function.Open + name + ">\n")
+		return
+	}
+	b.WriteString(f.Scope.Open + name + "\n")
+}
+
+// closeCall writes a call's closer.
+func (f *Format) closeCall(b *bytes.Buffer) {
+	if f.named() {
+		b.WriteString(f.Function.Close + "\n")
+	}
+	b.WriteString(f.Scope.Close + "\n")
 }

@@ -1,4 +1,4 @@
-package rawvalue
+package tagcall
 
 import (
 	"encoding/json"
@@ -7,31 +7,12 @@ import (
 	"testing"
 )
 
-// keyTo reads a key up to '>' (Qwen3-Coder's <parameter=KEY>).
-func keyTo(rest []byte, final bool) (int, int, int) {
-	for i, c := range rest {
-		if c == '>' {
-			if i == 0 {
-				return 0, 0, 0
-			}
-			return i + 1, 0, i
-		}
-		if c == '<' || i >= MaxKey {
-			return 0, 0, 0
-		}
-	}
-	if final {
-		return 0, 0, 0
-	}
-	return -1, 0, 0
-}
-
-var qwen = Format{Open: "<parameter=", Close: "</parameter>", Key: keyTo, TrimNewline: true}
+var qwen = Param{Open: "<parameter=", KeyClose: ">", Close: "</parameter>", TrimNewline: true}
 
 // read feeds body to a reader in chunks of size bytes (all at once when
 // size is 0) and returns its arguments, first problem, and what it
 // streamed per key.
-func read(t *testing.T, f *Format, body string, size int) (string, int, map[string]string) {
+func read(t *testing.T, f *Param, body string, size int) (string, int, map[string]string) {
 	t.Helper()
 	var r Reader
 	streamed := map[string]string{}
@@ -101,26 +82,9 @@ func TestProblems(t *testing.T) {
 	}
 }
 
-// keyQuoted reads MiniMax's `<parameter name="KEY">`: the rest after Open
-// is KEY, then `">`.
-func keyQuoted(rest []byte, final bool) (int, int, int) {
-	for i := 0; i+1 < len(rest) && i < MaxKey; i++ {
-		if rest[i] == '"' {
-			if rest[i+1] != '>' || i == 0 {
-				return 0, 0, 0
-			}
-			return i + 2, 0, i
-		}
-	}
-	if final || len(rest) > MaxKey {
-		return 0, 0, 0
-	}
-	return -1, 0, 0
-}
-
-// A third dialect needs only its Format: MiniMax's invoke XML.
+// A third dialect needs only its Param: MiniMax's invoke XML.
 func TestAnotherDialect(t *testing.T) {
-	minimax := Format{Open: `<parameter name="`, Close: "</parameter>", Key: keyQuoted}
+	minimax := Param{Open: `<parameter name="`, KeyClose: `">`, Close: "</parameter>"}
 	body := "\n<parameter name=\"path\">a.md</parameter>\n<parameter name=\"text\">x</parameter> y</parameter>\n"
 	for _, size := range []int{0, 1, 4} {
 		got, at, streamed := read(t, &minimax, body, size)

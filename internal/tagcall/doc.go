@@ -1,0 +1,44 @@
+// Package tagcall is the engine of the tag-marked tool-call formats: from a
+// [Format] — a description of a format's reasoning, call, parameter and
+// result tags — it makes the syntax's parser, detector and renderer. A
+// format's package holds its description, its doc and its golden cases;
+// the engine knows no format.
+//
+// A Format describes, in order:
+//
+//	output = { text | Think.Open think Think.Close | call | Result.Open result Result.Close } .
+//	call   = Scope.Open ws Function.Open NAME ">" body Function.Close [ ws Scope.Close ]   (a Function form)
+//	       | Scope.Open ws NAME body Scope.Close                                           (a word name)
+//	body   = ws { Param.Open KEY Param.KeyClose [ ws Param.ValueOpen ] VALUE [ Param.Close ] ws } .
+//
+// With Format.Bare a Function tag also opens a call without Scope.Open. A
+// VALUE is raw text, read by the closer rule of [Reader]: it ends at a
+// Param.Close followed, after white space, by the next Param.Open or the
+// body's end; any other Param.Close is part of it.
+//
+// # Guarantees
+//
+// The parser is a [scan.Core] step function: one pass, each byte read about
+// once whatever the chunking, a call's bytes held in one block bounded by
+// Options.MaxBlock. A call is emitted only complete; a call cut off by the
+// end of the input, or whose body holds anything but parameters, is an
+// error with the call's text. Values are strings and the call says so
+// (Event.Strings), so a tool schema converts them. One execute follows a
+// batch's calls, at the first Result.Open or the end of the input.
+//
+// The detector's evidence is a call opener as the parser's own code decides
+// it (the same functions read both); the renderer parses each call back
+// before it is written.
+//
+// # Choices where the rules are silent
+//
+//   - A call's span is its block, from Scope.Open (or a bare Function tag)
+//     to its closer; with a Function form a valid call's span ends at
+//     Function.Close and the Scope.Close after it is in the execute's span.
+//   - A Scope.Open that is not followed by the format's own opener is text,
+//     so that formats sharing <tool_call> (Hermes, Qwen3-Coder, GLM) read
+//     each other's calls as text, never as wrong calls.
+//   - In token mode a call streams its name once the opener is decided,
+//     then each parameter as it opens and its value in final deltas (a
+//     closer under look-ahead is held until decided).
+package tagcall

@@ -1,0 +1,230 @@
+package tagcall
+
+import (
+	"bytes"
+	"io"
+
+	"github.com/toolparse/toolparse/syntax"
+	"github.com/toolparse/toolparse/syntax/scan"
+)
+
+// Tags is a block's opener and closer.
+type Tags struct{ Open, Close string }
+
+// Format describes one tag-marked format. Its methods are the syntax's
+// parser, detector and renderer; a format's package puts them in its
+// syntax.Syntax beside its name, models and prompt rules.
+type Format struct {
+	// Name is the syntax's name, for the renderer's messages.
+	Name string
+
+	// Think is the reasoning block: nothing inside it is a marker. With
+	// Options.ThinkOpen the output starts inside it, and a call opener
+	// ends it as Think.Close does.
+	Think Tags
+	// Result is a tool result: its content, less one line end after the
+	// opener and one before the closer, is the result of the call at its
+	// position in the last batch. A format whose results come in messages
+	// of their own leaves it empty (and its renderer cannot write results).
+	Result Tags
+	// Scope wraps a call: <tool_call>…</tool_call>.
+	Scope Tags
+
+	// Function, when set, names the call in a tag of its own inside Scope:
+	// Function.Open, the name (1 to MaxName bytes, no '<' and no line end),
+	// '>'; Function.Close ends the call's body, and Scope.Close may follow
+	// it after white space. A Scope.Open followed by anything but white
+	// space and Function.Open is text (another format's call).
+	//
+	// When Function is empty the name follows Scope.Open (after white
+	// space) as a word (1 to MaxName bytes, no white space, none of
+	// <>{}[]"'), ended by a line end, Param.Open or Scope.Close after
+	// optional spaces; Scope.Close ends the call.
+	Function Tags
+	// Bare says a Function tag opens a call without Scope when white space
+	// and then Param.Open or Function.Close follow it (anything else makes
+	// it text: Llama 3.1 writes <function=NAME>{JSON}</function>).
+	Bare bool
+
+	// Param is how the call's arguments are written.
+	Param Param
+}
+
+// Param is a format's parameter tags: Open KEY KeyClose [ ValueOpen ]
+// VALUE Close. The value is raw text, read by the rule of [Reader].
+type Param struct {
+	Open     string // what a parameter's open tag starts with: "<parameter=", "<arg_key>"
+	KeyClose string // what ends its key: ">", "</arg_key>"
+	// ValueOpen, when set, opens the value after KeyClose and optional
+	// white space: "<arg_value>". A key is then anything but empty; without
+	// it a key holds no '<'.
+	ValueOpen string
+	Close     string // the value closer: "</parameter>", "</arg_value>"
+	// TrimNewline drops one "\n" at the start and one at the end of values
+	// (and the renderer writes each value between newlines).
+	TrimNewline bool
+	// NewlineEndsKey takes a line end for KeyClose when the model dropped
+	// it (the line end is then the value's first); for a key in the tag
+	// only (Qwen3-Coder: mlx-lm PR #1881).
+	NewlineEndsKey bool
+}
+
+// MaxName bounds a call's name; a longer one is no name.
+const MaxName = 256
+
+// MaxKey bounds the bytes of a parameter's open tag after Open: a key that
+// has not ended within it is no key, so that a tag cut across chunks is
+// never read again at length.
+const MaxKey = 1024
+
+// maxOpener bounds the white space after a Scope.Open (and after a word
+// name) that is looked at before the opener is decided.
+const maxOpener = 512
+
+// readKey reads the rest of a parameter's open tag, the bytes after Open.
+// It returns how many bytes the rest of the tag takes (n > 0), the value
+// starting after them, and the key's offset and length within rest; n == 0
+// when rest is no open tag; n < 0 when rest ends before that can be told
+// and more may come (never when final).
+func (f *Param) readKey(rest []byte, final bool) (n, keyAt, keyLen int) {
+	if f.ValueOpen != "" {
+		return f.keyThenValue(rest, final)
+	}
+	return f.keyInTag(rest, final)
+}
+
+// keyInTag reads "KEY>" (KeyClose ">"), KEY not empty, with no '<' and no
+// line end; with NewlineEndsKey a line end also ends it.
+func (f *Param) keyInTag(rest []byte, final bool) (n, keyAt, keyLen int) {
+	for i, c := range rest {
+		if i >= MaxKey || c == '<' {
+			return 0, 0, 0
+		}
+		full, partial := scan.MatchPrefix(rest[i:], f.KeyClose)
+		switch {
+		case full && i > 0:
+			return i + len(f.KeyClose), 0, i
+		case c == '\n' && i > 0 && f.NewlineEndsKey:
+			return i, 0, i
+		case full || c == '\n' || c == '\r' && !f.NewlineEndsKey:
+			return 0, 0, 0
+		case partial:
+			if final {
+				return 0, 0, 0
+			}
+			return -1, 0, 0
+		}
+	}
+	if final {
+		return 0, 0, 0
+	}
+	return -1, 0, 0
+}
+
+// keyThenValue reads "KEY</arg_key>", white space, then "<arg_value>". KEY
+// is anything but empty (Ollama keeps "param<1>").
+func (f *Param) keyThenValue(rest []byte, final bool) (n, keyAt, keyLen int) {
+	lim := rest[:min(len(rest), MaxKey)]
+	i := bytes.Index(lim, []byte(f.KeyClose))
+	if i < 0 {
+		if final || len(rest) > MaxKey || bytes.Contains(lim, []byte(f.ValueOpen)) {
+			return 0, 0, 0
+		}
+		return -1, 0, 0
+	}
+	if i == 0 || bytes.Contains(lim[:i], []byte(f.ValueOpen)) {
+		// An empty key, or the value's opener before the key's closer (the
+		// key's closer left out): the same error however the bytes came.
+		return 0, 0, 0
+	}
+	j := i + len(f.KeyClose)
+	j += skipWS(rest[j:])
+	full, partial := scan.MatchPrefix(rest[j:], f.ValueOpen)
+	switch {
+	case full:
+		return j + len(f.ValueOpen), 0, i
+	case (partial || j == len(rest)) && !final:
+		return -1, 0, 0
+	}
+	return 0, 0, 0
+}
+
+// write writes one parameter as the renderer does.
+func (f *Param) write(b *bytes.Buffer, k, v string) {
+	b.WriteString(f.Open + k + f.KeyClose)
+	if f.ValueOpen != "" {
+		b.WriteString("\n" + f.ValueOpen)
+	}
+	if f.TrimNewline {
+		v = "\n" + v + "\n"
+	}
+	b.WriteString(v + f.Close + "\n")
+}
+
+// New returns a parser of the format that sends its events to h.
+func (f *Format) New(h syntax.Handler, opts syntax.Options) syntax.Parser {
+	return newParser(f, h, opts)
+}
+
+// Detect makes the format's detector (see syntax.Detector). Its evidence is
+// a call opener as the parser reads it (the parser's own code decides);
+// Think.Open, Scope.Open and Result.Open are shared with other formats, so
+// they end prose but are no evidence by themselves; nothing inside a
+// reasoning or result block is evidence.
+func (f *Format) Detect(opts syntax.Options) syntax.Detector { return newDetector(f, opts) }
+
+// Render returns a renderer that writes events in the format: thoughts as
+// Think blocks, text as plain lines, each call as a Scope block with one
+// Param per value (an array as the key repeated), results as Result blocks.
+// With Options.ThinkOpen the prompt opened the reasoning: a first thought
+// is written without Think.Open, and output that starts otherwise starts
+// with Think.Close. Each call is parsed back before it is written, to make
+// sure it gives exactly its call; what the form cannot carry is reported
+// (values that are not strings, arrays of fewer than two items, a value
+// holding a closer the reader would take for its end, two batches with no
+// results between them, results with a failure status or whose tool is not
+// the call at their position, text holding a marker).
+func (f *Format) Render(w io.Writer, opts syntax.Options) syntax.Renderer {
+	return newRenderer(w, opts, f)
+}
+
+// callOpeners are what opens a call: Scope.Open, and Function.Open when
+// it may stand bare.
+func (f *Format) callOpeners() []string {
+	if f.Bare {
+		return []string{f.Scope.Open, f.Function.Open}
+	}
+	return []string{f.Scope.Open}
+}
+
+// textMarkers are the markers that end a text run.
+func (f *Format) textMarkers() []string {
+	return nonEmpty(append([]string{f.Think.Open, f.Result.Open}, f.callOpeners()...))
+}
+
+// nonEmpty drops the markers a format does not have.
+func nonEmpty(list []string) []string {
+	out := list[:0]
+	for _, m := range list {
+		if m != "" {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// thinkMarkers are the markers that end reasoning the prompt opened.
+func (f *Format) thinkMarkers() []string {
+	return append([]string{f.Think.Close}, f.callOpeners()...)
+}
+
+// named reports whether the call is named in a Function tag.
+func (f *Format) named() bool { return f.Function.Open != "" }
+
+func skipWS(b []byte) int {
+	i := 0
+	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
+		i++
+	}
+	return i
+}

@@ -1,0 +1,502 @@
+package tagcall
+
+import (
+	"bytes"
+
+	"github.com/toolparse/toolparse/syntax"
+	"github.com/toolparse/toolparse/syntax/scan"
+)
+
+type pstate uint8
+
+const (
+	inText      pstate = iota
+	inThink            // an explicit Think.Open: only Think.Close ends it
+	inOpenThink        // Options.ThinkOpen: Think.Close or a call opener ends it
+	inWrapper          // Function form, after Scope.Open: white space, then Function.Open, or it was text
+	inProbe            // after a bare Function tag: white space, then Param.Open or Function.Close, or it was text
+	inCall             // a call's bytes, up to its first Function.Close (or Scope.Close for a word name)
+	afterCall          // Function form, after Function.Close: white space, then Scope.Close or not
+	inResponse         // Result.Open … Result.Close
+)
+
+type parser struct {
+	scan.Core
+	f     *Format
+	state pstate
+
+	textMarkers, thinkMarkers []string // what ends a text run, reasoning the prompt opened
+
+	thinkStart syntax.Pos
+
+	// A tag whose meaning the bytes after it decide (inWrapper, inProbe):
+	// held until they come, as text of heldType if it is no call.
+	held     []byte
+	heldAt   int64
+	heldPos  syntax.Pos
+	heldType syntax.Type
+	back     pstate // the state to go back to when the held tag is text
+
+	// The open call.
+	start   syntax.Pos
+	blk     scan.Block // the call's bytes, from Scope.Open or Function.Open
+	funcAt  int        // where Function.Open starts in blk
+	bodyAt  int        // where the body starts in blk (after the name); 0 until the name is read
+	bodyEnd int        // where Function.Close starts in blk, once found
+	name    string
+	nameErr string // the function tag's problem, if any
+	rd      Reader
+	callEnd int64 // afterCall: where Function.Close ends
+	failed  bool  // afterCall: the call is not valid; its error waits for closeCall
+	wrapped bool  // the call opened with Scope.Open
+
+	batch Batch // the calls since the last execute or results
+
+	names Names // the call names read
+}
+
+func newParser(f *Format, h syntax.Handler, opts syntax.Options) syntax.Parser {
+	p := &parser{f: f, textMarkers: f.textMarkers(), thinkMarkers: f.thinkMarkers()}
+	p.Init(h, opts, p.step, p.finish)
+	p.WakeOn(wakeSet)
+	p.rd.OnParam = p.onParam
+	p.rd.OnDelta = p.onDelta
+	if opts.ThinkOpen {
+		p.state = inOpenThink
+		p.BeginRun(syntax.Think, 0)
+		p.thinkStart = syntax.Pos{Line: 1, Column: 1}
+	}
+	return p
+}
+
+var wakeSet = scan.Bytes(">") // every marker ends in '>'
+
+func (p *parser) step(data []byte, eof bool) int {
+	switch p.state {
+	case inThink:
+		n, closed := p.Inside(syntax.Think, data, eof, p.f.Think.Close)
+		if closed {
+			p.state = inText
+		}
+		return n
+	case inOpenThink:
+		return p.openThink(data, eof)
+	case inWrapper:
+		return p.wrapper(data, eof)
+	case inProbe:
+		return p.probe(data, eof)
+	case inCall:
+		if !p.f.named() {
+			return p.wordCall(data, eof)
+		}
+		return p.call(data, eof)
+	case afterCall:
+		return p.afterCall(data, eof)
+	case inResponse:
+		return p.response(data, eof)
+	}
+	return p.text(data, eof)
+}
+
+// text handles input outside blocks: respond text and the markers.
+func (p *parser) text(data []byte, eof bool) int {
+	if n := p.TextBefore(syntax.Respond, data, '<'); n > 0 {
+		return n
+	}
+	off := p.Offset()
+	if full, partial := scan.MatchPrefix(data, p.f.Think.Open); full {
+		p.BeginRun(syntax.Think, off)
+		p.thinkStart = p.Pos()
+		p.state = inThink
+		return len(p.f.Think.Open)
+	} else if partial && !eof {
+		return 0
+	}
+	if full, partial := scan.MatchPrefix(data, p.f.Result.Open); full && p.f.Result.Open != "" {
+		p.openResponse()
+		return len(p.f.Result.Open)
+	} else if partial && !eof {
+		return 0
+	}
+	if n := p.opener(data, eof, syntax.Respond, inText); n != 0 {
+		return max(n, 0)
+	}
+	n := scan.TextUntil(data, '<', func(rest []byte) bool { return startsAny(rest, eof, p.textMarkers) })
+	p.Text(syntax.Respond, data[:n], off)
+	return n
+}
+
+// startsAny reports whether rest starts with one of markers, or, unless at
+// the end of the input, with a prefix of one.
+func startsAny(rest []byte, eof bool, markers []string) bool {
+	for _, m := range markers {
+		full, partial := scan.MatchPrefix(rest, m)
+		if full || partial && !eof {
+			return true
+		}
+	}
+	return false
+}
+
+// openThink handles reasoning opened by the prompt (Options.ThinkOpen): it
+// ends at Think.Close or at a call opener, whichever comes first.
+func (p *parser) openThink(data []byte, eof bool) int {
+	if n := p.TextBefore(syntax.Think, data, '<'); n > 0 {
+		return n
+	}
+	off := p.Offset()
+	if full, partial := scan.MatchPrefix(data, p.f.Think.Close); full {
+		p.EndRunAt(off + int64(len(p.f.Think.Close)))
+		p.state = inText
+		return len(p.f.Think.Close)
+	} else if partial && !eof {
+		return 0
+	}
+	if n := p.opener(data, eof, syntax.Think, inOpenThink); n != 0 {
+		return max(n, 0)
+	}
+	n := scan.TextUntil(data, '<', func(rest []byte) bool { return startsAny(rest, eof, p.thinkMarkers) })
+	p.Text(syntax.Think, data[:n], off)
+	return n
+}
+
+// opener handles a possible call opener at the start of data. It returns
+// the bytes taken, -1 when more input is needed, 0 when data starts with
+// none. t and back say what a held tag is when it turns out to be text.
+func (p *parser) opener(data []byte, eof bool, t syntax.Type, back pstate) int {
+	if !p.f.named() {
+		return p.wordOpener(data, eof)
+	}
+	if full, partial := scan.MatchPrefix(data, p.f.Scope.Open); full {
+		p.hold(data[:len(p.f.Scope.Open)], t, back, inWrapper)
+		return len(p.f.Scope.Open)
+	} else if partial && !eof {
+		return -1
+	}
+	if !p.f.Bare {
+		return 0
+	}
+	n, _ := p.f.functionTag(data, eof)
+	if n < 0 {
+		return -1
+	}
+	if n > 0 {
+		p.hold(data[:n], t, back, inProbe)
+		return n
+	}
+	return 0
+}
+
+func (p *parser) hold(tag []byte, t syntax.Type, back, next pstate) {
+	p.heldAt, p.heldPos = p.Offset(), p.Pos()
+	p.held = append(p.held[:0], tag...)
+	p.heldType, p.back, p.state = t, back, next
+}
+
+// unhold gives the held bytes back as text: the tag opened nothing.
+func (p *parser) unhold() {
+	p.state = p.back
+	p.Text(p.heldType, p.held, p.heldAt)
+	p.held = p.held[:0]
+}
+
+// functionTag matches Function.Open, NAME and '>' at the start of data, NAME
+// being 1 to MaxName bytes other than '>', '<' and line ends. It returns
+// the tag's length and NAME; 0 when there is none; -1 when more input is
+// needed.
+func (f *Format) functionTag(data []byte, eof bool) (int, []byte) {
+	open := f.Function.Open
+	full, partial := scan.MatchPrefix(data, open)
+	if !full {
+		if partial && !eof {
+			return -1, nil
+		}
+		return 0, nil
+	}
+	for i := len(open); i < len(data); i++ {
+		c := data[i]
+		switch {
+		case i-len(open) > MaxName || c == '<' || c == '\n' || c == '\r':
+			return 0, nil
+		case c == '>':
+			if i == len(open) {
+				return 0, nil
+			}
+			return i + 1, data[len(open):i]
+		}
+	}
+	if eof || len(data)-len(open) > MaxName {
+		return 0, nil
+	}
+	return -1, nil
+}
+
+// wrapper reads what follows Scope.Open: white space, then Function.Open
+// opens a call; anything else makes the tag text.
+func (p *parser) wrapper(data []byte, eof bool) int {
+	if n, ok := p.holdSpace(data); ok {
+		return n
+	}
+	full, partial := scan.MatchPrefix(data, p.f.Function.Open)
+	switch {
+	case full:
+		p.openCall(true)
+		return scan.Again
+	case partial && !eof:
+		return 0
+	}
+	p.unhold()
+	return scan.Again
+}
+
+// holdSpace holds the white space at the start of data after the held tag.
+// ok says it took some, or gave the tag back as text when it would hold more
+// than the block limit.
+func (p *parser) holdSpace(data []byte) (n int, ok bool) {
+	i := skipWS(data)
+	if i == 0 {
+		return 0, false
+	}
+	if len(p.held)+i > p.Options().BlockLimit() {
+		p.unhold()
+		return scan.Again, true
+	}
+	p.held = append(p.held, data[:i]...)
+	return i, true
+}
+
+// probe reads what follows a bare Function tag: white space, then
+// Param.Open or Function.Close makes it a call; anything else makes it text.
+func (p *parser) probe(data []byte, eof bool) int {
+	if n, ok := p.holdSpace(data); ok {
+		return n
+	}
+	full1, partial1 := scan.MatchPrefix(data, p.f.Param.Open)
+	full2, partial2 := scan.MatchPrefix(data, p.f.Function.Close)
+	switch {
+	case full1 || full2:
+		p.openCall(false)
+		return scan.Again
+	case (partial1 || partial2) && !eof:
+		return 0
+	}
+	p.unhold()
+	return scan.Again
+}
+
+// openCall starts a call whose first bytes are held: Scope.Open and white
+// space (wrapped: the function tag comes next), or the function tag and
+// white space.
+func (p *parser) openCall(wrapped bool) {
+	p.EndRun() // a call opener also ends reasoning opened by the prompt
+	p.batch.Open()
+	p.state = inCall
+	p.start = p.heldPos
+	p.wrapped = wrapped
+	p.blk.Reset()
+	p.blk.Keep(p.held, p.Options().BlockLimit())
+	p.held = p.held[:0]
+	p.name, p.nameErr, p.bodyAt = "", "", 0
+	p.funcAt = 0
+	if wrapped {
+		p.funcAt = len(p.blk.Bytes)
+	}
+	p.rd.Reset(&p.f.Param, p.Options().Mode == syntax.TokenMode)
+	p.readCall(false)
+}
+
+// call keeps the call's bytes up to its first Function.Close and reads
+// them as they come.
+func (p *parser) call(data []byte, eof bool) int {
+	closer := p.f.Function.Close
+	if i := bytes.Index(data, []byte(closer)); i >= 0 {
+		n := i + len(closer)
+		p.keep(data[:i])
+		p.bodyEnd = len(p.blk.Bytes)
+		if !p.blk.Over {
+			p.readCall(true)
+		}
+		p.keep(data[i:n])
+		p.state = afterCall
+		p.callEnd = p.Offset() + int64(n)
+		p.endCall()
+		return n
+	}
+	n := len(data)
+	if !eof {
+		n -= scan.PartialSuffix(data, closer)
+	}
+	p.keep(data[:n])
+	if !p.blk.Over {
+		p.readCall(false)
+	}
+	if n == 0 && !eof {
+		return 0
+	}
+	return n
+}
+
+func (p *parser) keep(b []byte) { p.blk.Keep(b, p.Options().BlockLimit()) }
+
+// readCall reads the call's bytes kept so far: the function tag, then the
+// body through the parameter reader. final: the body is complete (the
+// bytes up to Function.Close, which is not kept yet).
+func (p *parser) readCall(final bool) {
+	b := p.blk.Bytes
+	if p.bodyAt == 0 && p.nameErr == "" {
+		if p.wrapped && len(b) < p.funcAt+len(p.f.Function.Open) {
+			return // the function tag is all that may come after Scope.Open
+		}
+		n, name := p.f.functionTag(b[p.funcAt:], final)
+		switch {
+		case n < 0:
+			return
+		case n == 0:
+			p.nameErr = "a " + p.f.Function.Open + "NAME> tag whose name does not end with '>' on its line"
+			return
+		}
+		p.name = p.names.Intern(name)
+		p.bodyAt = p.funcAt + n
+		if p.Options().Mode == syntax.TokenMode {
+			p.Emit(syntax.Event{Type: syntax.Call, Partial: true, Name: p.name, Span: p.span(0, p.bodyAt)})
+		}
+	}
+	if p.bodyAt > 0 {
+		p.rd.Read(b[p.bodyAt:], final)
+	}
+}
+
+// span is the source span of the call's bytes [from, to).
+func (p *parser) span(from, to int) syntax.Span {
+	return syntax.Span{Start: p.start.Offset + int64(from), End: p.start.Offset + int64(to)}
+}
+
+func (p *parser) onParam(key string, from, to int) {
+	p.Emit(syntax.Event{Type: syntax.Call, Partial: true, Name: p.name, Param: key, Span: p.span(p.bodyAt+from, p.bodyAt+to)})
+}
+
+func (p *parser) onDelta(key string, delta []byte, from, to int) {
+	p.Emit(syntax.Event{Type: syntax.Call, Partial: true, Name: p.name, Param: key, Delta: string(delta), Span: p.span(p.bodyAt+from, p.bodyAt+to)})
+}
+
+// afterCall reads what follows Function.Close: white space and Scope.Close
+// belong to the call; anything else closes it where Function.Close ended.
+func (p *parser) afterCall(data []byte, eof bool) int {
+	i := skipWS(data)
+	if i > 0 {
+		return i // the call's span takes it if Scope.Close follows
+	}
+	full, partial := scan.MatchPrefix(data, p.f.Scope.Close)
+	switch {
+	case full:
+		p.closeCall(p.Offset() + int64(len(p.f.Scope.Close)))
+		return len(p.f.Scope.Close)
+	case partial && !eof:
+		return 0
+	}
+	p.closeCall(p.callEnd)
+	return scan.Again
+}
+
+// endCall reads the call complete at its Function.Close: a valid call is
+// emitted at once, its span ending there (more input cannot change it); a
+// call that is not waits for closeCall, so that its error's span takes the
+// Scope.Close that follows.
+func (p *parser) endCall() {
+	p.failed = true
+	if p.blk.Over || p.nameErr != "" {
+		return
+	}
+	body := p.blk.Bytes[p.bodyAt:p.bodyEnd]
+	if at, _ := p.rd.Err(body); at >= 0 {
+		return
+	}
+	p.failed = false
+	args := p.rd.JSON()
+	span := syntax.Span{Start: p.start.Offset, End: p.callEnd}
+	p.Emit(syntax.Event{Type: syntax.Call, Name: p.name, Args: args, Strings: true, Pos: p.start, Span: span})
+	p.batch.Add(p.name, p.start.Offset, p.callEnd)
+}
+
+// closeCall ends the call after what follows its Function.Close: end is
+// where the call's bytes end (after Scope.Close, when it came). A call that
+// failed is reported here, with that span; the execute's span takes the
+// bytes of a valid one (the Scope.Close after its Function.Close is in no
+// call's span, but in the execute's).
+func (p *parser) closeCall(end int64) {
+	p.state = inText
+	if !p.failed {
+		p.batch.Extend(end)
+		return
+	}
+	span := syntax.Span{Start: p.start.Offset, End: end}
+	if p.blk.Over {
+		p.Errorf(syntax.CodeOverLimit, p.start, span, nil, "a tool call longer than the limit of %d bytes", p.Options().BlockLimit())
+		return
+	}
+	raw := p.blk.Bytes // up to Function.Close
+	if p.nameErr != "" {
+		p.Errorf(syntax.CodeMalformed, p.start, span, raw, "tool call: %s", p.nameErr)
+		return
+	}
+	at, msg := p.rd.Err(raw[p.bodyAt:p.bodyEnd])
+	p.Errorf(syntax.CodeMalformed, p.start, span, raw, "tool call %s at %s: %s", p.name, scan.Advance(p.start, raw[:p.bodyAt+at]), msg)
+}
+
+// openResponse starts a Result block: the calls before it were executed.
+func (p *parser) openResponse() {
+	p.EndRun()
+	p.batch.Execute(&p.Core)
+	p.state = inResponse
+	p.start = p.Pos()
+	p.blk.Reset()
+	p.keep([]byte(p.f.Result.Open))
+}
+
+// response keeps a tool response's bytes up to Result.Close.
+func (p *parser) response(data []byte, eof bool) int {
+	n, closed := Response(&p.Core, &p.blk, data, eof, p.f.Result.Close)
+	if closed {
+		p.state = inText
+		p.batch.Result(&p.Core, &p.blk, p.start, p.f.Result.Open, p.f.Result.Close)
+	}
+	return n
+}
+
+func (p *parser) finish(end int64) {
+	f := p.f
+	switch p.state {
+	case afterCall: // Function.Close and white space, then the end: the call is complete
+		p.closeCall(p.callEnd)
+	case inWrapper, inProbe:
+		if p.heldType == syntax.Think {
+			p.EndRun()
+		}
+		p.Errorf(syntax.CodeTruncated, p.heldPos, syntax.Span{Start: p.heldAt, End: end}, p.held,
+			"unterminated tool call: the stream ended after %s", bytes.TrimSpace(p.held))
+	case inThink, inOpenThink:
+		p.EndRun()
+		p.Errorf(syntax.CodeTruncated, p.thinkStart, syntax.Span{Start: p.thinkStart.Offset, End: end}, nil,
+			"unterminated reasoning: the stream ended before %s", f.Think.Close)
+	case inCall:
+		var raw []byte
+		if !p.blk.Over {
+			raw = p.blk.Bytes
+		}
+		if f.named() {
+			p.Errorf(syntax.CodeTruncated, p.start, syntax.Span{Start: p.start.Offset, End: end}, raw,
+				"unterminated tool call: the stream ended before %s", f.Function.Close)
+		} else {
+			p.Errorf(syntax.CodeTruncated, p.start, syntax.Span{Start: p.start.Offset, End: end}, raw,
+				"unterminated tool call %s: the stream ended before %s", p.name, f.Scope.Close)
+		}
+	case inResponse:
+		var raw []byte
+		if !p.blk.Over {
+			raw = p.blk.Bytes
+		}
+		p.Errorf(syntax.CodeTruncated, p.start, syntax.Span{Start: p.start.Offset, End: end}, raw,
+			"unterminated %s: the stream ended before %s", f.Result.Open, f.Result.Close)
+	}
+	p.batch.Execute(&p.Core)
+}
