@@ -57,7 +57,10 @@ var falseClaims = map[string]string{
 	"native in llama3/json-answer-is-text.txtar":        jsonNotACall,
 	"native in llama3/missing-name-is-text.txtar":       jsonNotACall,
 	"native in llama3/adversarial-braces-is-text.txtar": jsonNotACall,
+	"qwen3coder in seedoss/*":                           qwenBodyInSeed,
 }
+
+const qwenBodyInSeed = "a Seed-OSS call or a thought quoting one: qwen3coder reads its bare <function=NAME><parameter=… as a call, but seedoss's evidence (<seed:tool_call> then <function=, or <seed:think>) comes first, which auto picks"
 
 const hermesCallElsewhere = "a Hermes call (<tool_call> then JSON): glm and qwen3coder read it as text, hermes as a call, which auto picks"
 
@@ -76,7 +79,11 @@ func TestDetectorsClaimNothingFalse(t *testing.T) {
 		n, bad := falseClaimsOf(x, gs)
 		claims += n
 		for _, b := range bad {
-			if why, ok := falseClaims[b.key]; ok {
+			why, ok := falseClaims[b.key]
+			if !ok {
+				why, ok = falseClaims[b.key[:strings.LastIndex(b.key, "/")+1]+"*"]
+			}
+			if ok {
 				t.Logf("%s: known: %s", b.key, why)
 				continue
 			}

@@ -36,7 +36,6 @@ var unread = []struct {
 	{"Nemotron Nano v2 and Super (<TOOLCALL>)", []string{"*nemotron-nano-*v2*", "*nemotron-h-*", "*nemotron-super*"}, []syntax.Fingerprint{{All: []string{"<TOOLCALL>"}}}},
 	{"Gemma 2 and 3 (no tool tokens), FunctionGemma", []string{"*functiongemma*", "gemma-3*", "gemma3*", "gemma-2*", "gemma2*"}, nil},
 	{"Granite 3 and Phi-4-mini (<|tool_call|>)", []string{"granite-3*", "granite3*", "phi-4*", "phi4*"}, []syntax.Fingerprint{{All: []string{"<|tool_call|>"}}}},
-	{"Seed-OSS (<seed:tool_call>)", []string{"seed-oss*"}, []syntax.Fingerprint{{All: []string{"<seed:tool_call>"}}}},
 	{"Command R, R+, R7B and A (Action: and <|START_ACTION|>)", []string{"*command-r*", "*command-a*", "c4ai-*", "aya-*"},
 		[]syntax.Fingerprint{{All: []string{"<|START_ACTION|>"}}, {All: []string{"Action:", "```json"}}}},
 	{"Apriel, MiniMax M1 and Jamba (<tool_calls>)", []string{"apriel*", "jamba*"}, []syntax.Fingerprint{{All: []string{"<tool_calls>"}}}},
@@ -210,7 +209,7 @@ func ForTemplate(text string) (Match, error) { return defaultRegistry.ForTemplat
 
 // ForTemplate finds the syntax a chat template teaches from the markers its
 // source holds (see syntax.Syntax.Templates): a format no syntax reads is
-// looked for first (Seed-OSS writes <function= in <seed:tool_call>), then
+// looked for first (Functionary writes <function= with no <parameter=), then
 // of the syntaxes whose fingerprint the template holds the one with the
 // most markers wins (<tool_call> with <function= and <parameter= is
 // qwen3coder's; with "name" only, hermes'), ties going to the one

@@ -90,7 +90,14 @@ func (d *detector) Look(seen []byte, eof bool) syntax.Evidence {
 			if full {
 				d.state = detText
 				d.pos = i + len(f.Think.Close)
+				if f.Own {
+					d.fix(i)
+					d.at = i
+				}
 				continue
+			}
+			if partial && !eof && f.Own {
+				return d.evidence(seen, i) // evidence by itself once whole
 			}
 			wait = partial && !eof
 		} else {
@@ -102,10 +109,15 @@ func (d *detector) Look(seen []byte, eof bool) syntax.Evidence {
 					d.state = detThink
 					if o == f.Result.Open {
 						d.state = detResponse
+					} else if f.Own {
+						d.at = i
 					}
 					d.pos = i + len(o)
 					opened = true
 					break
+				}
+				if partial && !eof && f.Own && o == f.Think.Open {
+					return d.evidence(seen, i) // evidence by itself once whole
 				}
 				wait = wait || partial && !eof
 			}
@@ -171,7 +183,9 @@ func (f *Format) callAt(b []byte, eof bool, ws int) (int, int) {
 		}
 		return 0, 0
 	}
-	if full, partial := scan.MatchPrefix(b, f.Scope.Open); full {
+	if full, partial := scan.MatchPrefix(b, f.Scope.Open); full && f.Own {
+		return 1, 0 // the format's own tag, whatever follows it
+	} else if full {
 		// What the parser's wrapper state decides.
 		i := max(ws, len(f.Scope.Open))
 		i += skipWS(b[i:])

@@ -48,6 +48,13 @@ type Format struct {
 
 	// Param is how the call's arguments are written.
 	Param Param
+
+	// Own says the Think and Scope tags are no other format's, so that
+	// each is evidence of this one by itself (Seed's <seed:think> and
+	// <seed:tool_call>; <think> and <tool_call> are everyone's, and a
+	// format that shares them is evidenced only by a call opener it alone
+	// reads).
+	Own bool
 }
 
 // Param is a format's parameter tags: Open KEY KeyClose [ ValueOpen ]
