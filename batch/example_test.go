@@ -49,7 +49,7 @@ func Example_renderResults() {
 	collector := batch.Collector{OnBatch: func(b batch.Batch) { batches = append(batches, b) }}
 	syntax.ParseReader(xmljson.Syntax, strings.NewReader(`<execute>[{"name": "now"}]</execute>`), 0, syntax.Options{}, collector.Event)
 
-	r := xmljson.NewRenderer(os.Stdout, syntax.Options{})
+	r := xmljson.Syntax.Render(os.Stdout, syntax.Options{})
 	for _, res := range runner.Run(context.Background(), batches[0]) {
 		r.Event(res)
 	}

@@ -62,7 +62,7 @@ func isNative(s syntax.Syntax) bool { return s.Name == native.Syntax.Name }
 // rest of the message.
 func Read(msgs []Message, s syntax.Syntax, opts syntax.Options) *Conversation {
 	r := &reader{s: s, opts: opts, c: &Conversation{}}
-	r.p = native.New(func(e syntax.Event) { r.queue = append(r.queue, e) }, opts)
+	r.p = native.Syntax.New(func(e syntax.Event) { r.queue = append(r.queue, e) }, opts)
 	for i := 0; i < len(msgs); {
 		i = r.unit(msgs, i)
 	}

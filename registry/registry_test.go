@@ -30,7 +30,7 @@ func TestRegisterOwnSyntax(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	mine := syntax.Syntax{Name: "mine", Aliases: []string{"M"}, New: xmljson.New}
+	mine := syntax.Syntax{Name: "mine", Aliases: []string{"M"}, New: xmljson.Syntax.New}
 	if err := r.Register(mine); err != nil {
 		t.Fatal(err)
 	}
@@ -44,7 +44,7 @@ func TestRegisterOwnSyntax(t *testing.T) {
 	if strings.Join(names, ",") != "mine,xmljson" {
 		t.Errorf("List = %v, want sorted", names)
 	}
-	if err := r.Register(syntax.Syntax{Name: "other", Aliases: []string{"XML"}, New: xmljson.New}); err == nil {
+	if err := r.Register(syntax.Syntax{Name: "other", Aliases: []string{"XML"}, New: xmljson.Syntax.New}); err == nil {
 		t.Error("an alias clash was accepted")
 	}
 	if err := r.Register(syntax.Syntax{Name: "nonew"}); err == nil {

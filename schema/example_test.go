@@ -16,7 +16,7 @@ func Example() {
 	}
 	// Caret values are strings: the schema converts "10" to 10, and flags "ten".
 	h := set.Check(func(e syntax.Event) { fmt.Println(e) })
-	p := caret.New(h, syntax.Options{MultipleBlocks: true})
+	p := caret.Syntax.New(h, syntax.Options{MultipleBlocks: true})
 	p.Write([]byte("^^^read_file\npath: a.txt\nlimit: 10\n^^^\n^^^read_file\nlimit: ten\n^^^\n"))
 	p.Close()
 	// Output:

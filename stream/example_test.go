@@ -10,7 +10,7 @@ import (
 
 func ExampleText() {
 	view := stream.NewText(os.Stdout) // Color stays off: this is not a terminal
-	p := xmljson.New(func(e syntax.Event) { view.Event(e) }, syntax.Options{})
+	p := xmljson.Syntax.New(func(e syntax.Event) { view.Event(e) }, syntax.Options{})
 	p.Write([]byte(`<think>Check first.</think><execute>[{"name": "ls", "args": {"path": "."}}]</execute>`))
 	p.Close()
 	view.Flush()

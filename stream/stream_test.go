@@ -72,7 +72,7 @@ func TestTextView(t *testing.T) {
 // In token mode a file being written appears as it streams.
 func TestTextViewStreamsArguments(t *testing.T) {
 	var evs []syntax.Event
-	p := caret.New(func(e syntax.Event) { evs = append(evs, e) }, syntax.Options{Mode: syntax.TokenMode})
+	p := caret.Syntax.New(func(e syntax.Event) { evs = append(evs, e) }, syntax.Options{Mode: syntax.TokenMode})
 	for _, chunk := range []string{"^^^write\npath: a\n---\nline one\n", "line two\n", "^^^\n"} {
 		p.Write([]byte(chunk))
 	}

@@ -25,7 +25,7 @@ func ExampleAll() {
 func ExampleParser() {
 	// Push-style: feed chunks as they arrive; the handler sees each event as
 	// soon as a chunk completes it.
-	p := xmljson.New(func(e syntax.Event) { fmt.Println(e) }, syntax.Options{Mode: syntax.TokenMode})
+	p := xmljson.Syntax.New(func(e syntax.Event) { fmt.Println(e) }, syntax.Options{Mode: syntax.TokenMode})
 	p.Write([]byte("Let me "))
 	p.Write([]byte("check <th"))
 	p.Write([]byte("ink>hm</think>"))

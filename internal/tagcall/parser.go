@@ -311,12 +311,12 @@ func (p *parser) call(data []byte, eof bool) int {
 	closer := p.f.Function.Close
 	if i := bytes.Index(data, []byte(closer)); i >= 0 {
 		n := i + len(closer)
-		p.keep(data[:i])
+		p.Keep(&p.blk, data[:i])
 		p.bodyEnd = len(p.blk.Bytes)
 		if !p.blk.Over {
 			p.readCall(true)
 		}
-		p.keep(data[i:n])
+		p.Keep(&p.blk, data[i:n])
 		p.state = afterCall
 		p.callEnd = p.Offset() + int64(n)
 		p.endCall()
@@ -326,7 +326,7 @@ func (p *parser) call(data []byte, eof bool) int {
 	if !eof {
 		n -= scan.PartialSuffix(data, closer)
 	}
-	p.keep(data[:n])
+	p.Keep(&p.blk, data[:n])
 	if !p.blk.Over {
 		p.readCall(false)
 	}
@@ -335,8 +335,6 @@ func (p *parser) call(data []byte, eof bool) int {
 	}
 	return n
 }
-
-func (p *parser) keep(b []byte) { p.blk.Keep(b, p.Options().BlockLimit()) }
 
 // readCall reads the call's bytes kept so far: the function tag, then the
 // body through the parameter reader. final: the body is complete (the
@@ -450,7 +448,7 @@ func (p *parser) openResponse() {
 	p.state = inResponse
 	p.start = p.Pos()
 	p.blk.Reset()
-	p.keep([]byte(p.f.Result.Open))
+	p.Keep(&p.blk, []byte(p.f.Result.Open))
 }
 
 // response keeps a tool response's bytes up to Result.Close.

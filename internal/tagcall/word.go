@@ -107,7 +107,7 @@ func (p *parser) openWordCall(tag, name []byte) {
 	p.state = inCall
 	p.start = p.Pos()
 	p.blk.Reset()
-	p.keep(tag)
+	p.Keep(&p.blk, tag)
 	p.name = p.names.Intern(name)
 	p.bodyAt = len(tag)
 	p.rd.Reset(&p.f.Param, p.Options().Mode == syntax.TokenMode)
@@ -122,12 +122,12 @@ func (p *parser) wordCall(data []byte, eof bool) int {
 	closer := p.f.Scope.Close
 	if i := bytes.Index(data, []byte(closer)); i >= 0 {
 		n := i + len(closer)
-		p.keep(data[:i])
+		p.Keep(&p.blk, data[:i])
 		bodyEnd := len(p.blk.Bytes)
 		if !p.blk.Over {
 			p.rd.Read(p.blk.Bytes[p.bodyAt:], true)
 		}
-		p.keep(data[i:n])
+		p.Keep(&p.blk, data[i:n])
 		p.closeWordCall(bodyEnd, p.Offset()+int64(n))
 		return n
 	}
@@ -135,7 +135,7 @@ func (p *parser) wordCall(data []byte, eof bool) int {
 	if !eof {
 		n -= scan.PartialSuffix(data, closer)
 	}
-	p.keep(data[:n])
+	p.Keep(&p.blk, data[:n])
 	if !p.blk.Over {
 		p.rd.Read(p.blk.Bytes[p.bodyAt:], false)
 	}

@@ -13,11 +13,11 @@ var Syntax = syntax.Syntax{
 	Name:        "caret",
 	Aliases:     []string{"^^^"},
 	Description: "^^^tool fenced blocks with a YAML-like header",
-	New:         New,
-	Detect:      Detect,
-	Render:      NewRenderer,
+	New:         newParser,
+	Detect:      detect,
+	Render:      newRenderer,
 	Prompt:      promptRules,
-	CompleteAt:  EndsWithFence,
+	CompleteAt:  endsWithFence,
 }
 
 const promptRules = `To call a tool, write a block that starts with a line ^^^TOOL_NAME and ends with a line that is exactly ^^^:
@@ -80,8 +80,8 @@ type earlierValue struct {
 	span syntax.Span
 }
 
-// New returns a caret parser that sends its events to h.
-func New(h syntax.Handler, opts syntax.Options) syntax.Parser {
+// newParser returns a caret parser that sends its events to h.
+func newParser(h syntax.Handler, opts syntax.Options) syntax.Parser {
 	p := &parser{atLineStart: true}
 	p.Init(h, opts, p.step, p.finish)
 	p.WakeOn(wakeSet) // a block closes, and a fence is recognised, only at a line end
@@ -385,13 +385,13 @@ func (p *parser) finish(end int64) {
 	p.Errorf(syntax.CodeTruncated, p.start, span, raw, "unterminated caret block %q: the stream ended before the closing ^^^", p.name)
 }
 
-// EndsWithFence reports whether input ends with a line that is exactly ^^^
+// endsWithFence reports whether input ends with a line that is exactly ^^^
 // (trailing spaces, tabs and CR allowed) and no newline after it. Such a line
 // closes an open block at the end of the stream, because models often stop
 // right after the closing fence; if the stream was in fact cut off inside a
 // body line that starts with ^^^, the two cannot be told apart. The
 // conformance tests use this to skip those cut points.
-func EndsWithFence(input []byte) bool {
+func endsWithFence(input []byte) bool {
 	t := bytes.TrimRight(input, " \t\r")
 	if !bytes.HasSuffix(t, []byte("^^^")) || len(t) < len(input) && bytes.IndexByte(input[len(t):], '\n') >= 0 {
 		return false

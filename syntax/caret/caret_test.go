@@ -34,7 +34,7 @@ func TestGarbage(t *testing.T) {
 // any input, the multiple-blocks option on and off.
 func FuzzParse(f *testing.F) {
 	syntaxtest.Fuzz(f, caret.Syntax, goldens, func(seed uint64) syntaxtest.Config {
-		return syntaxtest.Config{RandomSplits: 3, MaxExhaustive: 64, CompleteAt: caret.EndsWithFence,
+		return syntaxtest.Config{RandomSplits: 3, MaxExhaustive: 64, CompleteAt: caret.Syntax.CompleteAt,
 			Options: syntax.Options{MultipleBlocks: seed%2 == 1}}
 	})
 }
@@ -43,7 +43,7 @@ func TestEndsWithFence(t *testing.T) {
 	for in, want := range map[string]bool{
 		"^^^": true, "a\n^^^": true, "a\n^^^  \r": true, "a\n^^^\n": false, "a^^^": false, "a\n^^^^": false, "": false,
 	} {
-		if got := caret.EndsWithFence([]byte(in)); got != want {
+		if got := caret.Syntax.CompleteAt([]byte(in)); got != want {
 			t.Errorf("EndsWithFence(%q) = %v, want %v", in, got, want)
 		}
 	}
@@ -78,7 +78,7 @@ func TestShippedDialectInvariants(t *testing.T) {
 		"^^^t\nk ---\né\n--- k\n^^^",
 	} {
 		for _, multiple := range []bool{false, true} {
-			cfg := syntaxtest.Config{CompleteAt: caret.EndsWithFence, Options: syntax.Options{MultipleBlocks: multiple}}
+			cfg := syntaxtest.Config{CompleteAt: caret.Syntax.CompleteAt, Options: syntax.Options{MultipleBlocks: multiple}}
 			if err := syntaxtest.Check(caret.Syntax, []byte(in), cfg); err != nil {
 				t.Errorf("%q: %v", in, err)
 			}
@@ -116,7 +116,7 @@ func BenchmarkMultiline(b *testing.B) {
 				b.SetBytes(int64(len(in)))
 				b.ReportAllocs()
 				for b.Loop() {
-					p := caret.New(func(syntax.Event) {}, syntax.Options{Mode: mode})
+					p := caret.Syntax.New(func(syntax.Event) {}, syntax.Options{Mode: mode})
 					syntaxtest.Feed(p, in, 4)
 				}
 			})
@@ -128,7 +128,7 @@ func benchParse(b *testing.B, in []byte, chunk int) {
 	b.SetBytes(int64(len(in)))
 	b.ReportAllocs()
 	for b.Loop() {
-		p := caret.New(func(syntax.Event) {}, syntax.Options{})
+		p := caret.Syntax.New(func(syntax.Event) {}, syntax.Options{})
 		syntaxtest.Feed(p, in, chunk)
 	}
 }
@@ -163,7 +163,7 @@ func manyKeys(size int) []byte {
 // reports the heap's peak and the bytes allocated per parse, in MB and as
 // multiples of the block's size.
 func BenchmarkManyKeys8MB(b *testing.B) {
-	parsebench.PeakHeap(b, caret.New, manyKeys(syntax.DefaultMaxBlock))
+	parsebench.PeakHeap(b, caret.Syntax.New, manyKeys(syntax.DefaultMaxBlock))
 }
 
 // TestMultilineValues: a "key ---" value is its lines joined with "\n",

@@ -6,10 +6,10 @@ import (
 	"github.com/toolparse/toolparse/syntax"
 )
 
-// Detect makes caret's detector (see syntax.Detector). Its evidence is an
+// detect makes caret's detector (see syntax.Detector). Its evidence is an
 // opening fence: a line ^^^NAME, once the line is complete. A line that
 // starts with ^ and may still become one is pending.
-func Detect(syntax.Options) syntax.Detector { return &detector{at: -1, lineStart: true} }
+func detect(syntax.Options) syntax.Detector { return &detector{at: -1, lineStart: true} }
 
 type detector struct {
 	pos       int  // every line that starts before pos is decided

@@ -12,7 +12,7 @@ import (
 	"github.com/toolparse/toolparse/syntax/wire"
 )
 
-// NewRenderer returns a renderer that writes events in the caret form: text
+// newRenderer returns a renderer that writes events in the caret form: text
 // as plain lines and each call as a ^^^NAME block. Parameters are written in
 // their order: a one-line value as "key: value", an array as "key:" with
 // "- item" lines, any other string as a "key: |" block scalar; a multi-line
@@ -25,10 +25,10 @@ import (
 // Caret cannot carry: thoughts, results (it has no form for them), an execute
 // with no call, or a batch of several calls — each call is written as a block
 // of its own, which the parser accepts only with Options.MultipleBlocks
-// (given to NewRenderer, the limit is not reported).
+// (given to newRenderer, the limit is not reported).
 // Values that are not strings are written as their JSON text (a tool schema
 // converts them back).
-func NewRenderer(w io.Writer, opts syntax.Options) syntax.Renderer {
+func newRenderer(w io.Writer, opts syntax.Options) syntax.Renderer {
 	return wire.New("caret", &units{w: bufio.NewWriter(w), multiple: opts.MultipleBlocks})
 }
 
@@ -230,7 +230,7 @@ func blockScalarHeader(s string) string {
 // sameCall parses block and reports whether it gives exactly c's call.
 func sameCall(block []byte, c syntax.Event) bool {
 	var got []syntax.Event
-	p := New(func(e syntax.Event) { got = append(got, e) }, syntax.Options{MultipleBlocks: true})
+	p := newParser(func(e syntax.Event) { got = append(got, e) }, syntax.Options{MultipleBlocks: true})
 	p.Write(block)
 	p.Close()
 	return len(got) == 3 && got[0].Type == syntax.Call && got[0].Name == c.Name && bytes.Equal(got[0].Args, c.Args)

@@ -23,5 +23,5 @@ func emptyDSMLParams(size int) []byte {
 // heap's peak and the bytes allocated per parse, in MB and as multiples of
 // the block's size.
 func BenchmarkEmptyParams8MB(b *testing.B) {
-	parsebench.PeakHeap(b, deepseek.New, emptyDSMLParams(syntax.DefaultMaxBlock))
+	parsebench.PeakHeap(b, deepseek.Syntax.New, emptyDSMLParams(syntax.DefaultMaxBlock))
 }

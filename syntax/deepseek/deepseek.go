@@ -18,12 +18,12 @@ import (
 var Syntax = syntax.Syntax{
 	Name:        "deepseek",
 	Description: "DeepSeek V3/R1, V3.1 <｜tool▁call▁begin｜>NAME<｜tool▁sep｜>{…}<｜tool▁call▁end｜>, V3.2 DSML <｜DSML｜invoke>",
-	New:         New,
-	Detect:      Detect,
-	Render:      NewRenderer,
+	New:         newParser,
+	Detect:      detect,
+	Render:      newRenderer,
 	Variants: []syntax.Variant{
-		{Name: "deepseek-v3", Description: "DeepSeek V3 / R1: function<｜tool▁sep｜>NAME and a ```json fence", Render: NewRendererV3},
-		{Name: "deepseek-dsml", Description: "DeepSeek V3.2 DSML: <｜DSML｜invoke> with typed parameters", Render: NewRendererDSML},
+		{Name: "deepseek-v3", Description: "DeepSeek V3 / R1: function<｜tool▁sep｜>NAME and a ```json fence", Render: newRendererV3},
+		{Name: "deepseek-dsml", Description: "DeepSeek V3.2 DSML: <｜DSML｜invoke> with typed parameters", Render: newRendererDSML},
 	},
 	Prompt: promptRules,
 	// Models and Templates: see registry.ForModel and registry.ForTemplate.
@@ -166,8 +166,8 @@ func (p *parser) errorEvent(code syntax.Code, pos syntax.Pos, span syntax.Span, 
 	return syntax.Event{Type: syntax.Error, Code: code, Message: fmt.Sprintf(format, args...), Pos: pos, Raw: string(raw), Span: span}
 }
 
-// New returns a deepseek parser that sends its events to h.
-func New(h syntax.Handler, opts syntax.Options) syntax.Parser {
+// newParser returns a deepseek parser that sends its events to h.
+func newParser(h syntax.Handler, opts syntax.Options) syntax.Parser {
 	p := &parser{}
 	p.Init(h, opts, p.step, p.finish)
 	p.dsml.Init(&p.Core, dsmlTags)
@@ -307,7 +307,7 @@ func (p *parser) openCall(inSection bool, n int) {
 		}
 	}
 	p.blk.Reset()
-	p.keep([]byte(callBegin))
+	p.Keep(&p.blk, []byte(callBegin))
 	p.phase = phHeader
 	p.header = p.header[:0]
 	p.name = ""
@@ -316,8 +316,6 @@ func (p *parser) openCall(inSection bool, n int) {
 	p.streaming = false
 	p.out = p.out[:0]
 }
-
-func (p *parser) keep(b []byte) { p.blk.Keep(b, p.Options().BlockLimit()) }
 
 func (p *parser) setProblem(code syntax.Code, msg string) { p.setProblemAt(code, msg, p.Offset()) }
 
@@ -338,7 +336,7 @@ func (p *parser) call(data []byte, eof bool) int {
 			i = len(data)
 		}
 		if i > 0 {
-			p.keep(data[:i])
+			p.Keep(&p.blk, data[:i])
 			p.header = append(p.header, data[:i]...)
 			if len(p.header) > p.Options().BlockLimit() {
 				p.header = p.header[:0]
@@ -348,7 +346,7 @@ func (p *parser) call(data []byte, eof bool) int {
 		m, wait := markup.MatchAny(data, eof, []string{toolSep, callEnd})
 		switch {
 		case m == toolSep:
-			p.keep(data[:len(m)])
+			p.Keep(&p.blk, data[:len(m)])
 			p.phase = phAfterSep
 			return len(m)
 		case m == callEnd:
@@ -357,12 +355,12 @@ func (p *parser) call(data []byte, eof bool) int {
 		case wait:
 			return 0
 		}
-		p.keep(data[:1])
+		p.Keep(&p.blk, data[:1])
 		p.header = append(p.header, data[0])
 		return 1
 	case phAfterSep:
 		if i := markup.Spaces(data); i > 0 {
-			p.keep(data[:i])
+			p.Keep(&p.blk, data[:i])
 			return i
 		}
 		head := string(jsonscan.TrimSpace(p.header))
@@ -389,7 +387,7 @@ func (p *parser) call(data []byte, eof bool) int {
 			i = len(data)
 		}
 		if i > 0 {
-			p.keep(data[:i])
+			p.Keep(&p.blk, data[:i])
 			p.header = append(p.header, data[:i]...) // header is "function" then the name
 			if len(p.header) > p.Options().BlockLimit() {
 				p.header = p.header[:0]
@@ -410,7 +408,7 @@ func (p *parser) call(data []byte, eof bool) int {
 		return scan.Again
 	case phFence:
 		if i := markup.Spaces(data); i > 0 {
-			p.keep(data[:i])
+			p.Keep(&p.blk, data[:i])
 			return i
 		}
 		if !p.sawFence {
@@ -427,7 +425,7 @@ func (p *parser) call(data []byte, eof bool) int {
 				if j == len(data) && !eof {
 					return 0
 				}
-				p.keep(data[:j])
+				p.Keep(&p.blk, data[:j])
 				p.sawFence = true
 				return j
 			}
@@ -447,15 +445,15 @@ func (p *parser) call(data []byte, eof bool) int {
 		return p.jsonBytes(data)
 	case phAfter:
 		if i := markup.Spaces(data); i > 0 {
-			p.keep(data[:i])
+			p.Keep(&p.blk, data[:i])
 			return i
 		}
 		if m, wait := markup.MatchAny(data, eof, []string{callEnd, fence}); m == callEnd {
-			p.keep(data[:len(m)])
+			p.Keep(&p.blk, data[:len(m)])
 			p.closeCall()
 			return len(m)
 		} else if m == fence && p.sawFence {
-			p.keep(data[:len(m)])
+			p.Keep(&p.blk, data[:len(m)])
 			p.sawFence = false // one closing fence
 			return len(m)
 		} else if wait {
@@ -495,7 +493,7 @@ func (p *parser) jsonBytes(data []byte) int {
 	token := p.Options().Mode == syntax.TokenMode
 	if token && !p.js.Started() {
 		if i := markup.Spaces(data); i > 0 {
-			p.keep(data[:i])
+			p.Keep(&p.blk, data[:i])
 			p.jsonAt += i
 			return i
 		}
@@ -509,7 +507,7 @@ func (p *parser) jsonBytes(data []byte) int {
 	} else {
 		n = p.js.Scan(data)
 	}
-	p.keep(data[:n])
+	p.Keep(&p.blk, data[:n])
 	if p.blk.Over {
 		p.streaming, p.out = false, p.out[:0]
 	}
@@ -656,7 +654,7 @@ func (p *parser) openOutput(inSection bool) {
 		}
 	}
 	p.blk.Reset()
-	p.keep([]byte(outputBegin))
+	p.Keep(&p.blk, []byte(outputBegin))
 }
 
 // output keeps an output's text up to its <｜tool▁output▁end｜>.

@@ -12,14 +12,14 @@ import (
 // syntax writes, so each is evidence as soon as it is whole.
 var evidenceMarkers = [...]string{callsBegin, callBegin, outputsBegin, outputBegin, dsmlCalls}
 
-// Detect makes deepseek's detector (see syntax.Detector). Its evidence is
+// detect makes deepseek's detector (see syntax.Detector). Its evidence is
 // one of DeepSeek's openers (<｜tool▁calls▁begin｜>, <｜tool▁call▁begin｜>,
 // <｜tool▁output(s)▁begin｜>, <｜DSML｜function_calls>) where the parser reads
 // it as a marker: not inside an explicit <think> block. <think> is shared
 // with other model formats: no evidence, but prose ends there. With
 // Options.ThinkOpen the stream starts in reasoning, which is not prose; a
 // call opener there is evidence (it ends the reasoning).
-func Detect(opts syntax.Options) syntax.Detector {
+func detect(opts syntax.Options) syntax.Detector {
 	d := &detector{prose: -1, at: -1}
 	if opts.ThinkOpen {
 		d.state, d.prose, d.noThink = detOpenThink, 0, true

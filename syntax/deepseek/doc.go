@@ -116,9 +116,9 @@
 //
 // # The renderer
 //
-// It writes the V3.1 form (see [NewRenderer]), the form of the current
-// models. The variants deepseek-v3 ([NewRendererV3], the V3 / R1 fenced
-// form) and deepseek-dsml ([NewRendererDSML], V3.2's invokes, which carry
+// It writes the V3.1 form (see [newRenderer]), the form of the current
+// models. The variants deepseek-v3 ([newRendererV3], the V3 / R1 fenced
+// form) and deepseek-dsml ([newRendererDSML], V3.2's invokes, which carry
 // typed values) write the other two; all three read back with this parser.
 //
 // # Not built

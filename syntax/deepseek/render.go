@@ -13,7 +13,7 @@ import (
 	"github.com/toolparse/toolparse/syntax/wire"
 )
 
-// NewRenderer returns a renderer that writes events in DeepSeek V3.1's form:
+// newRenderer returns a renderer that writes events in DeepSeek V3.1's form:
 // thoughts as <think>…</think> (with Options.ThinkOpen, the first thought
 // without its opener, which the prompt holds, and always a </think> before
 // anything else), text as it is, each batch of calls as one
@@ -28,7 +28,7 @@ import (
 // the markers, text or calls between an execute and the results (the parser
 // executes a batch at the end of the message, or at its first output), and
 // calls with no execute.
-func NewRenderer(w io.Writer, opts syntax.Options) syntax.Renderer {
+func newRenderer(w io.Writer, opts syntax.Options) syntax.Renderer {
 	return wire.New("deepseek", &units{w: bufio.NewWriter(w), implicit: opts.ThinkOpen, think: wire.NewOpenThought(opts, closeThink)})
 }
 
@@ -39,19 +39,19 @@ const (
 	formDSML
 )
 
-// NewRendererV3 is [NewRenderer] writing calls in the V3 / R1 form:
+// newRendererV3 is [newRenderer] writing calls in the V3 / R1 form:
 // <｜tool▁call▁begin｜>function<｜tool▁sep｜>NAME, then the arguments in a
 // ```json fence. A name holding a line end or a marker cannot be carried.
-func NewRendererV3(w io.Writer, opts syntax.Options) syntax.Renderer {
+func newRendererV3(w io.Writer, opts syntax.Options) syntax.Renderer {
 	return wire.New("deepseek", &units{w: bufio.NewWriter(w), implicit: opts.ThinkOpen, think: wire.NewOpenThought(opts, closeThink), form: formV3})
 }
 
-// NewRendererDSML is [NewRenderer] writing calls in V3.2's DSML form: one
+// newRendererDSML is [newRenderer] writing calls in V3.2's DSML form: one
 // <｜DSML｜function_calls> section per batch, an invoke per call, a
 // parameter per argument: a string as string="true" and its text, any
 // other value as string="false" and its JSON text. Each call is parsed back
 // before it is written.
-func NewRendererDSML(w io.Writer, opts syntax.Options) syntax.Renderer {
+func newRendererDSML(w io.Writer, opts syntax.Options) syntax.Renderer {
 	return wire.New("deepseek", &units{w: bufio.NewWriter(w), implicit: opts.ThinkOpen, think: wire.NewOpenThought(opts, closeThink), form: formDSML})
 }
 
@@ -172,7 +172,7 @@ func renderInvoke(c syntax.Event) ([]byte, error) {
 		return true
 	})
 	b.WriteString("</｜DSML｜invoke>\n")
-	if !invokexml.RoundTrips(New, []byte(dsmlCalls+"\n"), b.Bytes(), []byte(dsmlCallsEnd), c) {
+	if !invokexml.RoundTrips(newParser, []byte(dsmlCalls+"\n"), b.Bytes(), []byte(dsmlCallsEnd), c) {
 		return b.Bytes(), cannot("call %s: its name or values do not survive the DSML form", c.Name)
 	}
 	return b.Bytes(), nil

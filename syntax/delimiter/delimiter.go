@@ -19,9 +19,9 @@ var Syntax = syntax.Syntax{
 	Name:        "delimiter",
 	Aliases:     []string{"section", "§"},
 	Description: "legacy §think: §call: §execute §respond: §end delimiters",
-	New:         New,
-	Detect:      Detect,
-	Render:      NewRenderer,
+	New:         newParser,
+	Detect:      detect,
+	Render:      newRenderer,
 	Prompt:      promptRules,
 }
 
@@ -82,8 +82,8 @@ type parser struct {
 	trail   trail.Trail
 }
 
-// New returns a delimiter parser that sends its events to h.
-func New(h syntax.Handler, opts syntax.Options) syntax.Parser {
+// newParser returns a delimiter parser that sends its events to h.
+func newParser(h syntax.Handler, opts syntax.Options) syntax.Parser {
 	p := &parser{run: syntax.Respond, atLineStart: true}
 	p.Init(h, opts, p.step, p.finish)
 	p.args = jsoncall.ArgStream{Emit: p.Emit, JSON: &p.js}

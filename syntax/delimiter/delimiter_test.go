@@ -46,7 +46,7 @@ func TestManyUnterminatedSystemLines(t *testing.T) {
 func TestTokenModeSkipsSpaceAfterDelimiter(t *testing.T) {
 	for _, chunk := range []int{1, 2, 3, 100} {
 		var frags []string
-		p := delimiter.New(func(e syntax.Event) {
+		p := delimiter.Syntax.New(func(e syntax.Event) {
 			if e.Partial {
 				frags = append(frags, e.Content)
 			}
@@ -77,7 +77,7 @@ func benchParse(b *testing.B, in []byte, chunk int) {
 	b.SetBytes(int64(len(in)))
 	b.ReportAllocs()
 	for b.Loop() {
-		p := delimiter.New(func(syntax.Event) {}, syntax.Options{})
+		p := delimiter.Syntax.New(func(syntax.Event) {}, syntax.Options{})
 		syntaxtest.Feed(p, in, chunk)
 	}
 }

@@ -5,12 +5,12 @@ import (
 	"github.com/toolparse/toolparse/syntax/scan"
 )
 
-// Detect makes delimiter's detector (see syntax.Detector). Its evidence is
+// detect makes delimiter's detector (see syntax.Detector). Its evidence is
 // a delimiter: §think:, §call:, §respond:, or §execute and §end not running
 // on into a word; one cut off at the end of the input so far is pending. A
 // "[SYSTEM:" line is no evidence (it reads as prose elsewhere), but prose
 // ends there.
-func Detect(syntax.Options) syntax.Detector { return &detector{at: -1, prose: -1, lineStart: true} }
+func detect(syntax.Options) syntax.Detector { return &detector{at: -1, prose: -1, lineStart: true} }
 
 type detector struct {
 	pos       int  // every delimiter that starts before pos is decided

@@ -9,14 +9,14 @@ import (
 	"github.com/toolparse/toolparse/syntax/wire"
 )
 
-// NewRenderer returns a renderer that writes events in the delimiter form:
+// newRenderer returns a renderer that writes events in the delimiter form:
 // "§think: …" and "§respond: …" lines, one "§call: {…}" line per call (name,
 // args and id), "§execute" after a batch, and one "[SYSTEM: …]" line per
 // result. A result carries its content only: the delimiter form has no tool
 // name (the parser takes it from the call at the same position) and no
 // status, so a failure, or content that is not a string, is written as text
 // and reported as not carried. The end event writes §end.
-func NewRenderer(w io.Writer, _ syntax.Options) syntax.Renderer {
+func newRenderer(w io.Writer, _ syntax.Options) syntax.Renderer {
 	return wire.New("delimiter", &units{w: bufio.NewWriter(w)})
 }
 

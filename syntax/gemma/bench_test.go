@@ -23,5 +23,5 @@ func manyKeys(size int) []byte {
 // of about 930,000 keys. It reports the heap's peak and the bytes allocated
 // per parse, in MB and as multiples of the block's size.
 func BenchmarkManyKeys8MB(b *testing.B) {
-	parsebench.PeakHeap(b, gemma.New, manyKeys(syntax.DefaultMaxBlock))
+	parsebench.PeakHeap(b, gemma.Syntax.New, manyKeys(syntax.DefaultMaxBlock))
 }

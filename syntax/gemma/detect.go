@@ -7,7 +7,7 @@ import (
 	"github.com/toolparse/toolparse/syntax/scan"
 )
 
-// Detect makes gemma's detector (see syntax.Detector). Its evidence is a
+// detect makes gemma's detector (see syntax.Detector). Its evidence is a
 // marker the parser reads as one where it stands, outside reasoning:
 // <|channel>, <|tool_response>, or <|tool_call> followed by call: (after
 // white space and a stray ':'). No other syntax writes these tokens
@@ -16,7 +16,7 @@ import (
 // <tool_response|>) are markers but no evidence. With ThinkOpen the output
 // starts in reasoning: <channel|>, or a call, which ends it, is the
 // evidence, and no byte is prose.
-func Detect(opts syntax.Options) syntax.Detector {
+func detect(opts syntax.Options) syntax.Detector {
 	return &detector{at: -1, think: opts.ThinkOpen, prose: -1}
 }
 

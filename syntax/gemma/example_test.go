@@ -8,7 +8,7 @@ import (
 )
 
 func Example() {
-	p := gemma.New(func(e syntax.Event) { fmt.Println(e) }, syntax.Options{})
+	p := gemma.Syntax.New(func(e syntax.Event) { fmt.Println(e) }, syntax.Options{})
 	// A stream may arrive in any pieces; here it is cut inside the markers.
 	// Strings between <|"|> are raw: the backslashes are kept.
 	for _, chunk := range []string{

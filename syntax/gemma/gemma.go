@@ -14,9 +14,9 @@ var Syntax = syntax.Syntax{
 	Name:        "gemma",
 	Aliases:     []string{"gemma4"},
 	Description: `Gemma 4: <|channel>thought…<channel|>, <|tool_call>call:NAME{key:<|"|>text<|"|>,n:5}<tool_call|>`,
-	New:         New,
-	Detect:      Detect,
-	Render:      NewRenderer,
+	New:         newParser,
+	Detect:      detect,
+	Render:      newRenderer,
 	Prompt:      promptRules,
 	// Models and Templates: see registry.ForModel and registry.ForTemplate.
 	Models: []string{"gemma-4*", "gemma4*"},
@@ -114,8 +114,8 @@ type parser struct {
 	termFrom, termTo int64
 }
 
-// New returns a gemma parser that sends its events to h.
-func New(h syntax.Handler, opts syntax.Options) syntax.Parser {
+// newParser returns a gemma parser that sends its events to h.
+func newParser(h syntax.Handler, opts syntax.Options) syntax.Parser {
 	p := &parser{termFrom: -1}
 	p.Init(h, opts, p.step, p.finish)
 	p.WakeOn(wakeSet)
@@ -297,7 +297,7 @@ func (p *parser) openBlock(result bool, opener []byte) {
 	p.result = result
 	p.blockStart = p.Pos()
 	p.blk.Reset()
-	p.keep(opener)
+	p.Keep(&p.blk, opener)
 	p.phase = phName
 	p.name = p.name[:0]
 	p.problem = ""
@@ -339,7 +339,7 @@ func (p *parser) block(data []byte, eof bool) int {
 				continue
 			}
 			p.name = append(p.name, rest[:i]...)
-			p.keep(rest[:i])
+			p.Keep(&p.blk, rest[:i])
 			used += i
 			if i == len(rest) {
 				break
@@ -376,7 +376,7 @@ func (p *parser) block(data []byte, eof bool) int {
 				p.blk.Drop()
 				continue
 			}
-			p.keep(in[:n])
+			p.Keep(&p.blk, in[:n])
 			used += n
 			if p.blk.Over {
 				// The block will be an error: its arguments are not kept
@@ -404,14 +404,14 @@ func (p *parser) block(data []byte, eof bool) int {
 			}
 		case phAfter:
 			i := jsonscan.SkipSpace(rest, 0)
-			p.keep(rest[:i])
+			p.Keep(&p.blk, rest[:i])
 			used += i
 			if i == len(rest) {
 				break
 			}
 			m, partial := match(rest[i:], p.closers(), eof)
 			if m != "" {
-				p.keep([]byte(m))
+				p.Keep(&p.blk, []byte(m))
 				used += len(m)
 				p.finishBlock(true)
 				return used
@@ -423,15 +423,15 @@ func (p *parser) block(data []byte, eof bool) int {
 		case phSearch:
 			j := bytes.IndexByte(rest, '<')
 			if j < 0 {
-				p.keep(rest)
+				p.Keep(&p.blk, rest)
 				used += len(rest)
 				break
 			}
-			p.keep(rest[:j])
+			p.Keep(&p.blk, rest[:j])
 			used += j
 			m, partial := match(rest[j:], p.closers(), eof)
 			if m != "" {
-				p.keep([]byte(m))
+				p.Keep(&p.blk, []byte(m))
 				used += len(m)
 				p.finishBlock(true)
 				return used
@@ -445,7 +445,7 @@ func (p *parser) block(data []byte, eof bool) int {
 			} else if partial || part && !eof {
 				return used
 			}
-			p.keep(rest[j : j+1])
+			p.Keep(&p.blk, rest[j:j+1])
 			used++
 		}
 	}
@@ -465,8 +465,6 @@ func (p *parser) flushArgs(at int64) {
 	p.sent += n
 	p.outFrom = at
 }
-
-func (p *parser) keep(b []byte) { p.blk.Keep(b, p.Options().BlockLimit()) }
 
 func (p *parser) what() string {
 	if p.result {

@@ -72,7 +72,7 @@ func benchParse(b *testing.B, in []byte, chunk int, mode syntax.Mode) {
 	b.SetBytes(int64(len(in)))
 	b.ReportAllocs()
 	for b.Loop() {
-		p := gemma.New(func(syntax.Event) {}, syntax.Options{Mode: mode})
+		p := gemma.Syntax.New(func(syntax.Event) {}, syntax.Options{Mode: mode})
 		syntaxtest.Feed(p, in, chunk)
 	}
 }

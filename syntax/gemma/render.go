@@ -11,7 +11,7 @@ import (
 	"github.com/toolparse/toolparse/syntax/wire"
 )
 
-// NewRenderer returns a renderer that writes events as Gemma 4 writes
+// newRenderer returns a renderer that writes events as Gemma 4 writes
 // them: think as <|channel>thought\n…<channel|>, respond as plain text,
 // each call as <|tool_call>call:NAME{…}<tool_call|> with its arguments in
 // Gemma's object syntax (bare keys where they are plain, strings between
@@ -25,7 +25,7 @@ import (
 // follow it, an execute with no call before it, calls no execute followed,
 // a name that is not one plain word, or text holding a marker. Each is
 // reported; what can be written is written.
-func NewRenderer(w io.Writer, opts syntax.Options) syntax.Renderer {
+func newRenderer(w io.Writer, opts syntax.Options) syntax.Renderer {
 	return wire.New("gemma", &units{w: bufio.NewWriter(w), first: true, thinkOpen: opts.ThinkOpen})
 }
 

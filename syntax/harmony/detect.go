@@ -6,7 +6,7 @@ import (
 	"github.com/toolparse/toolparse/syntax"
 )
 
-// Detect makes harmony's detector (see syntax.Detector). Its evidence is the
+// detect makes harmony's detector (see syntax.Detector). Its evidence is the
 // first marker the parser reads as one where it stands: <|start|> or
 // <|channel|> anywhere outside a message; at the start of the output, after
 // white space and an optional " to=RECIPIENT", also <|message|> or
@@ -15,7 +15,7 @@ import (
 // ThinkOpen the output starts inside an analysis message, which any of
 // <|end|>, <|call|>, <|return|>, <|start|> or <|channel|> ends: each is
 // evidence, and no byte is prose.
-func Detect(opts syntax.Options) syntax.Detector {
+func detect(opts syntax.Options) syntax.Detector {
 	d := &detector{at: -1, think: opts.ThinkOpen, started: opts.ThinkOpen}
 	d.markers = openers
 	if opts.ThinkOpen {

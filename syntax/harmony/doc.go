@@ -109,7 +109,7 @@
 //   - The renderer writes respond as final messages (the last one ended by
 //     <|return|>), calls with <|constrain|>json, results as messages from
 //     functions.NAME to the assistant with the content as JSON; see
-//     [NewRenderer] for what it cannot carry.
+//     [newRenderer] for what it cannot carry.
 //
 // # Not built
 //

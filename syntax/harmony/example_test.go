@@ -8,7 +8,7 @@ import (
 )
 
 func Example() {
-	p := harmony.New(func(e syntax.Event) { fmt.Println(e) }, syntax.Options{})
+	p := harmony.Syntax.New(func(e syntax.Event) { fmt.Println(e) }, syntax.Options{})
 	// A stream may arrive in any pieces; here it is cut inside the markers.
 	// The call's <|call|> was a stop token: the server did not pass it on.
 	for _, chunk := range []string{

@@ -18,11 +18,11 @@ var Syntax = syntax.Syntax{
 	Name:        "harmony",
 	Aliases:     []string{"gpt-oss"},
 	Description: "gpt-oss Harmony: <|channel|>analysis|commentary|final, to=functions.NAME <|message|>{JSON}<|call|>",
-	New:         New,
-	Detect:      Detect,
-	Render:      NewRenderer,
+	New:         newParser,
+	Detect:      detect,
+	Render:      newRenderer,
 	Prompt:      promptRules,
-	CompleteAt:  CompleteAt,
+	CompleteAt:  completeAt,
 	// Models and Templates: see registry.ForModel and registry.ForTemplate.
 	Models: []string{"gpt-oss*"},
 	Templates: []syntax.Fingerprint{
@@ -112,8 +112,8 @@ type parser struct {
 	bodyStart        int64 // the offset just after <|message|>
 }
 
-// New returns a harmony parser that sends its events to h.
-func New(h syntax.Handler, opts syntax.Options) syntax.Parser {
+// newParser returns a harmony parser that sends its events to h.
+func newParser(h syntax.Handler, opts syntax.Options) syntax.Parser {
 	p := &parser{termFrom: -1}
 	p.Init(h, opts, p.step, p.finish)
 	// Every event completes at a marker, and every marker starts with '<':
@@ -369,7 +369,7 @@ func (p *parser) body(data []byte, eof bool) int {
 		switch p.phase {
 		case phaseLead:
 			i := jsonscan.SkipSpace(rest, 0)
-			p.keep(rest[:i])
+			p.Keep(&p.blk, rest[:i])
 			used += i
 			if i == len(rest) {
 				return used
@@ -396,7 +396,7 @@ func (p *parser) body(data []byte, eof bool) int {
 			} else {
 				n = p.js.Scan(rest)
 			}
-			p.keep(rest[:n])
+			p.Keep(&p.blk, rest[:n])
 			if p.blk.Over {
 				p.stream, p.out = false, p.out[:0]
 			} else if p.stream {
@@ -416,7 +416,7 @@ func (p *parser) body(data []byte, eof bool) int {
 			}
 		case phaseAfter:
 			i := jsonscan.SkipSpace(rest, 0)
-			p.keep(rest[:i])
+			p.Keep(&p.blk, rest[:i])
 			used += i
 			p.doneAt = off + int64(used)
 			if i == len(rest) {
@@ -435,16 +435,16 @@ func (p *parser) body(data []byte, eof bool) int {
 		case phaseRaw:
 			j := bytes.IndexByte(rest, '<')
 			if j < 0 {
-				p.keep(rest)
+				p.Keep(&p.blk, rest)
 				used += len(rest)
 				continue
 			}
-			p.keep(rest[:j])
+			p.Keep(&p.blk, rest[:j])
 			used += j
 			if done, wait := ender(rest[j:]); done || wait {
 				return again(used, done)
 			}
-			p.keep(rest[j : j+1])
+			p.Keep(&p.blk, rest[j:j+1])
 			used++
 		}
 	}
@@ -474,8 +474,6 @@ func (p *parser) setProblem(code syntax.Code, msg string) {
 		p.problem, p.problemCode = msg, code
 	}
 }
-
-func (p *parser) keep(b []byte) { p.blk.Keep(b, p.Options().BlockLimit()) }
 
 // flushArgs sends the arguments' compact text read so far, up to at (the
 // offset just after the bytes scanned); a UTF-8 character cut at the end
@@ -620,11 +618,11 @@ func (p *parser) finish(end int64) {
 	p.endBatch(end)
 }
 
-// CompleteAt reports whether input ends inside a call whose JSON arguments
+// completeAt reports whether input ends inside a call whose JSON arguments
 // are complete: <|call|> is a stop token, which servers do not pass on, so
 // such a call is complete (the conformance kit's truncation check skips
 // these cut points).
-func CompleteAt(input []byte) bool {
+func completeAt(input []byte) bool {
 	p := &parser{}
 	p.Init(func(syntax.Event) {}, syntax.Options{}, p.step, p.finish)
 	p.Write(input)

@@ -52,7 +52,7 @@ func TestCompleteAt(t *testing.T) {
 		`<|channel|>analysis to=browser.search<|message|>{"q":"x"}`:  true,
 		`<|channel|>analysis to=python code<|message|>print(1)`:      false,
 	} {
-		if got := harmony.CompleteAt([]byte(in)); got != want {
+		if got := harmony.Syntax.CompleteAt([]byte(in)); got != want {
 			t.Errorf("CompleteAt(%q) = %v, want %v", in, got, want)
 		}
 	}
@@ -94,7 +94,7 @@ func benchParse(b *testing.B, in []byte, chunk int, mode syntax.Mode) {
 	b.SetBytes(int64(len(in)))
 	b.ReportAllocs()
 	for b.Loop() {
-		p := harmony.New(func(syntax.Event) {}, syntax.Options{Mode: mode})
+		p := harmony.Syntax.New(func(syntax.Event) {}, syntax.Options{Mode: mode})
 		syntaxtest.Feed(p, in, chunk)
 	}
 }

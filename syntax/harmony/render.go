@@ -11,7 +11,7 @@ import (
 	"github.com/toolparse/toolparse/syntax/wire"
 )
 
-// NewRenderer returns a renderer that writes events as gpt-oss writes them:
+// newRenderer returns a renderer that writes events as gpt-oss writes them:
 // think as an analysis message, respond as a final message, each call as a
 // commentary message to functions.NAME with its arguments as compact JSON
 // and <|call|>, and each result as a message from the tool to the
@@ -30,7 +30,7 @@ import (
 // call before it, calls no execute followed, or text holding a marker that
 // would end its message (<|end|>, <|call|>, <|return|>, <|start|>,
 // <|channel|>). Each is reported; what can be written is written.
-func NewRenderer(w io.Writer, opts syntax.Options) syntax.Renderer {
+func newRenderer(w io.Writer, opts syntax.Options) syntax.Renderer {
 	return wire.New("harmony", &units{w: bufio.NewWriter(w), first: true, thinkOpen: opts.ThinkOpen})
 }
 

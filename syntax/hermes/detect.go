@@ -8,7 +8,7 @@ import (
 	"github.com/toolparse/toolparse/syntax/scan"
 )
 
-// Detect makes hermes's detector (see syntax.Detector). Its evidence is a
+// detect makes hermes's detector (see syntax.Detector). Its evidence is a
 // <tool_call> tag that opens a call: the first byte after it that is not
 // white space is '{' (Qwen3-Coder writes <function= there, GLM a name). A
 // tag followed only by white space so far is pending. <think> and
@@ -17,7 +17,7 @@ import (
 // block is either, but prose ends at them. With Options.ThinkOpen the
 // stream starts in reasoning, which is not prose, and a <tool_call> that
 // opens a call there is evidence too (it ends the reasoning).
-func Detect(opts syntax.Options) syntax.Detector {
+func detect(opts syntax.Options) syntax.Detector {
 	d := &detector{prose: -1, at: -1, tag: -1}
 	if opts.ThinkOpen {
 		d.state, d.lead, d.prose = detOpenThink, true, 0

@@ -8,7 +8,7 @@ import (
 )
 
 func Example() {
-	p := hermes.New(func(e syntax.Event) { fmt.Println(e) }, syntax.Options{})
+	p := hermes.Syntax.New(func(e syntax.Event) { fmt.Println(e) }, syntax.Options{})
 	// A stream may arrive in any pieces; here it is cut inside the markers.
 	for _, chunk := range []string{
 		"<think>\nRead it first.\n</th", "ink>\n\n<tool_",

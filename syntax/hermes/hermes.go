@@ -17,9 +17,9 @@ var Syntax = syntax.Syntax{
 	Name:        "hermes",
 	Aliases:     []string{"qwen", "qwen3"},
 	Description: `<tool_call>{"name": …, "arguments": {…}}</tool_call> (Hermes, Qwen2.5/Qwen3, Granite 4), <think>, <tool_response>`,
-	New:         New,
-	Detect:      Detect,
-	Render:      NewRenderer,
+	New:         newParser,
+	Detect:      detect,
+	Render:      newRenderer,
 	Prompt:      promptRules,
 	// Models and Templates: see registry.ForModel and registry.ForTemplate.
 	Models: []string{"*hermes-2*", "*hermes-3*", "*hermes-4*", "hermes2*", "hermes3*", "*openhermes*", "qwen3*", "qwen2.5*", "qwen2-*", "qwq*", "granite-4*", "granite4*", "mimo-vl*", "smollm3*", "bielik*", "rnj-1*", "cogito*qwen*"},
@@ -112,8 +112,8 @@ type parser struct {
 	blocks     int      // call blocks opened since the last execute
 }
 
-// New returns a hermes parser that sends its events to h.
-func New(h syntax.Handler, opts syntax.Options) syntax.Parser {
+// newParser returns a hermes parser that sends its events to h.
+func newParser(h syntax.Handler, opts syntax.Options) syntax.Parser {
 	p := &parser{}
 	p.Init(h, opts, p.step, p.finish)
 	p.WakeOn(wakeSet)
@@ -330,7 +330,7 @@ func (p *parser) blockBytes(data []byte, off int64, eof bool) int {
 			} else {
 				n = p.js.Scan(rest)
 			}
-			p.keep(rest[:n])
+			p.Keep(&p.blk, rest[:n])
 			if p.blk.Over {
 				p.args.Stop()
 			}
@@ -346,7 +346,7 @@ func (p *parser) blockBytes(data []byte, off int64, eof bool) int {
 			}
 		case phaseAfter:
 			i := jsonscan.SkipSpace(rest, 0)
-			p.keep(rest[:i])
+			p.Keep(&p.blk, rest[:i])
 			used += i
 			if i == len(rest) {
 				break
@@ -354,14 +354,14 @@ func (p *parser) blockBytes(data []byte, off int64, eof bool) int {
 			full, partial := scan.MatchPrefix(rest[i:], closeCall)
 			switch {
 			case full:
-				p.keep(rest[i : i+len(closeCall)])
+				p.Keep(&p.blk, rest[i:i+len(closeCall)])
 				used += len(closeCall)
 				p.finishBlock(true)
 				return used
 			case partial && !eof:
 				return used
 			case partial: // the close tag cut off by the end of the input
-				p.keep(rest[i:])
+				p.Keep(&p.blk, rest[i:])
 				return len(data)
 			}
 			// Something else follows the object: the call has no close
@@ -375,7 +375,7 @@ func (p *parser) blockBytes(data []byte, off int64, eof bool) int {
 		case phaseSearch:
 			if i := bytes.Index(rest, []byte(closeCall)); i >= 0 {
 				n := i + len(closeCall)
-				p.keep(rest[:n])
+				p.Keep(&p.blk, rest[:n])
 				used += n
 				p.finishBlock(true)
 				return used
@@ -384,7 +384,7 @@ func (p *parser) blockBytes(data []byte, off int64, eof bool) int {
 			if !eof {
 				n -= scan.PartialSuffix(rest, closeCall)
 			}
-			p.keep(rest[:n])
+			p.Keep(&p.blk, rest[:n])
 			used += n
 			if n < len(rest) {
 				return used
@@ -399,8 +399,6 @@ func (p *parser) setProblem(code syntax.Code, at int64, msg string) {
 		p.problem, p.problemAt, p.problemCode = msg, at, code
 	}
 }
-
-func (p *parser) keep(b []byte) { p.blk.Keep(b, p.Options().BlockLimit()) }
 
 // contentPos is the position of the first byte after the open tag.
 func (p *parser) contentPos(tag string) syntax.Pos { return scan.Advance(p.blockStart, []byte(tag)) }
@@ -513,7 +511,7 @@ func (p *parser) execute(at int64) {
 func (p *parser) responseBytes(data []byte, eof bool) int {
 	if i := bytes.Index(data, []byte(closeResp)); i >= 0 {
 		n := i + len(closeResp)
-		p.keep(data[:n])
+		p.Keep(&p.blk, data[:n])
 		p.finishResponse(true)
 		return n
 	}
@@ -521,7 +519,7 @@ func (p *parser) responseBytes(data []byte, eof bool) int {
 	if !eof {
 		n -= scan.PartialSuffix(data, closeResp)
 	}
-	p.keep(data[:n])
+	p.Keep(&p.blk, data[:n])
 	return n
 }
 

@@ -68,7 +68,7 @@ func benchParse(b *testing.B, in []byte, chunk int, mode syntax.Mode) {
 	b.ReportAllocs()
 	events := 0
 	for b.Loop() {
-		p := hermes.New(func(syntax.Event) { events++ }, syntax.Options{Mode: mode})
+		p := hermes.Syntax.New(func(syntax.Event) { events++ }, syntax.Options{Mode: mode})
 		syntaxtest.Feed(p, in, chunk)
 	}
 	b.ReportMetric(float64(events)/float64(b.N), "events/op")

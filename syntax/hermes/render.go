@@ -12,7 +12,7 @@ import (
 	"github.com/toolparse/toolparse/syntax/wire"
 )
 
-// NewRenderer returns a renderer that writes events in the hermes form: a
+// newRenderer returns a renderer that writes events in the hermes form: a
 // thought as <think>…</think>, respond text as plain lines, each call as
 // its own <tool_call> block holding {"name": …, "arguments": {…}}, and each
 // result as a <tool_response> block holding its content (a string as its
@@ -33,7 +33,7 @@ import (
 // <tool_call> before '{', or a leading <think>), and result content holding
 // </tool_response> (written with its '/' escaped, so a JSON value keeps its
 // meaning but not its bytes).
-func NewRenderer(w io.Writer, opts syntax.Options) syntax.Renderer {
+func newRenderer(w io.Writer, opts syntax.Options) syntax.Renderer {
 	return wire.New("hermes", &units{w: bufio.NewWriter(w), open: opts.ThinkOpen})
 }
 

@@ -7,7 +7,7 @@ import (
 	"github.com/toolparse/toolparse/syntax/scan"
 )
 
-// Detect makes kimi's detector (see syntax.Detector). Its evidence is a
+// detect makes kimi's detector (see syntax.Detector). Its evidence is a
 // tool-call section opener, <|tool_calls_section_begin|> or the singular
 // <|tool_call_section_begin|>, or a <|tool_call_begin|>: special tokens no
 // other syntax writes. Each is a marker wherever it stands before any
@@ -16,7 +16,7 @@ import (
 // with other formats: no evidence, but prose ends there, as it does at a
 // section closer outside a section (passed over by the parser). With
 // Options.ThinkOpen the stream starts in reasoning, which is not prose.
-func Detect(opts syntax.Options) syntax.Detector {
+func detect(opts syntax.Options) syntax.Detector {
 	d := &detector{prose: -1, at: -1}
 	if opts.ThinkOpen {
 		d.prose = 0

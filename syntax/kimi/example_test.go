@@ -8,7 +8,7 @@ import (
 )
 
 func Example() {
-	p := kimi.New(func(e syntax.Event) { fmt.Println(e) }, syntax.Options{})
+	p := kimi.Syntax.New(func(e syntax.Event) { fmt.Println(e) }, syntax.Options{})
 	// A stream may arrive in any pieces; here it is cut inside the markers.
 	for _, chunk := range []string{
 		"<think>Check first.</th", "ink>Let me check.<|tool_calls_sec",

@@ -16,9 +16,9 @@ var Syntax = syntax.Syntax{
 	Name:        "kimi",
 	Aliases:     []string{"kimi-k2"},
 	Description: "Kimi K2: <|tool_calls_section_begin|><|tool_call_begin|>functions.NAME:IDX<|tool_call_argument_begin|>{…}<|tool_call_end|>…, <think>",
-	New:         New,
-	Detect:      Detect,
-	Render:      NewRenderer,
+	New:         newParser,
+	Detect:      detect,
+	Render:      newRenderer,
 	Prompt:      promptRules,
 	// Models and Templates: see registry.ForModel and registry.ForTemplate.
 	Models: []string{"kimi-k2*"},
@@ -119,8 +119,8 @@ type parser struct {
 	opened int // call blocks opened in the message
 }
 
-// New returns a kimi parser that sends its events to h.
-func New(h syntax.Handler, opts syntax.Options) syntax.Parser {
+// newParser returns a kimi parser that sends its events to h.
+func newParser(h syntax.Handler, opts syntax.Options) syntax.Parser {
 	p := &parser{closeAt: -1}
 	p.Init(h, opts, p.step, p.finish)
 	p.args = jsoncall.ArgStream{Emit: p.Emit, JSON: &p.js}
@@ -334,22 +334,20 @@ func (p *parser) openCall(off int64, home state) {
 	p.state = inID
 }
 
-func (p *parser) keep(b []byte) { p.blk.Keep(b, p.Options().BlockLimit()) }
-
 // idBytes handles the call's id, up to <|tool_call_argument_begin|>.
 func (p *parser) idBytes(data []byte, eof bool) int {
 	if i := bytes.IndexByte(data, '<'); i != 0 {
 		if i < 0 {
 			i = len(data)
 		}
-		p.keep(data[:i])
+		p.Keep(&p.blk, data[:i])
 		p.idLen += i
 		return i
 	}
 	m, wait := match(data, idStops, eof)
 	switch {
 	case m == argBegin:
-		p.keep(data[:len(m)])
+		p.Keep(&p.blk, data[:len(m)])
 		p.argFrom = len(p.blk.Bytes)
 		p.readID()
 		p.phase = phaseJSON
@@ -366,7 +364,7 @@ func (p *parser) idBytes(data []byte, eof bool) int {
 		// else is read afresh, in the section.
 		p.setProblem(syntax.CodeMalformed, p.blk.Len, "no "+argBegin+" after the call's id")
 		if m == callEnd {
-			p.keep(data[:len(m)])
+			p.Keep(&p.blk, data[:len(m)])
 			p.finishCall(true)
 			return len(m)
 		}
@@ -376,7 +374,7 @@ func (p *parser) idBytes(data []byte, eof bool) int {
 		return 0
 	}
 	n := scan.TextUntil(data, '<', func(rest []byte) bool { return startsMarker(rest, idStops, eof) })
-	p.keep(data[:n])
+	p.Keep(&p.blk, data[:n])
 	p.idLen += n
 	return n
 }
@@ -436,7 +434,7 @@ func (p *parser) argBytes(data []byte, off int64, eof bool) int {
 		case phaseJSON:
 			if !p.js.Started() {
 				i := jsonscan.SkipSpace(rest, 0)
-				p.keep(rest[:i])
+				p.Keep(&p.blk, rest[:i])
 				used += i
 				if i == len(rest) {
 					return used
@@ -445,7 +443,7 @@ func (p *parser) argBytes(data []byte, off int64, eof bool) int {
 				if rest[0] == '<' {
 					full, partial := scan.MatchPrefix(rest, callEnd)
 					if full { // no arguments: {}
-						p.keep(rest[:len(callEnd)])
+						p.Keep(&p.blk, rest[:len(callEnd)])
 						used += len(callEnd)
 						p.jsonEnd = -1
 						p.finishCall(true)
@@ -467,7 +465,7 @@ func (p *parser) argBytes(data []byte, off int64, eof bool) int {
 			} else {
 				n = p.js.Scan(rest)
 			}
-			p.keep(rest[:n])
+			p.Keep(&p.blk, rest[:n])
 			if p.blk.Over {
 				p.args.Stop()
 			}
@@ -483,7 +481,7 @@ func (p *parser) argBytes(data []byte, off int64, eof bool) int {
 			}
 		case phaseAfter:
 			i := jsonscan.SkipSpace(rest, 0)
-			p.keep(rest[:i])
+			p.Keep(&p.blk, rest[:i])
 			used += i
 			if i == len(rest) {
 				break
@@ -491,14 +489,14 @@ func (p *parser) argBytes(data []byte, off int64, eof bool) int {
 			full, partial := scan.MatchPrefix(rest[i:], callEnd)
 			switch {
 			case full:
-				p.keep(rest[i : i+len(callEnd)])
+				p.Keep(&p.blk, rest[i:i+len(callEnd)])
 				used += len(callEnd)
 				p.finishCall(true)
 				return used
 			case partial && !eof:
 				return used
 			case partial: // the close marker cut off by the end of the input
-				p.keep(rest[i:])
+				p.Keep(&p.blk, rest[i:])
 				return len(data)
 			}
 			// Something else follows the arguments: the call has no close
@@ -514,7 +512,7 @@ func (p *parser) argBytes(data []byte, off int64, eof bool) int {
 			if m == callEnd {
 				n += len(callEnd)
 			}
-			p.keep(rest[:n])
+			p.Keep(&p.blk, rest[:n])
 			used += n
 			if m != "" {
 				p.finishCall(true) // a marker that opens something is read afresh

@@ -11,7 +11,7 @@ import (
 	"github.com/toolparse/toolparse/syntax/wire"
 )
 
-// NewRenderer returns a renderer that writes events in the Kimi K2 form: a
+// newRenderer returns a renderer that writes events in the Kimi K2 form: a
 // thought as <think>…</think>, respond text as plain lines, and each run of
 // calls as one tool-call section, each call with its id (functions.NAME:K
 // for a call that has none, K counting the calls written from 0) and its
@@ -28,7 +28,7 @@ import (
 // calls, respond text holding <think>, a section opener or closer or a
 // <|tool_call_begin|>, and a thought holding </think> or any of those (or,
 // for reasoning opened by the prompt, a leading <think>).
-func NewRenderer(w io.Writer, opts syntax.Options) syntax.Renderer {
+func newRenderer(w io.Writer, opts syntax.Options) syntax.Renderer {
 	return wire.New("kimi", &units{w: bufio.NewWriter(w), open: opts.ThinkOpen})
 }
 

@@ -7,7 +7,7 @@ import (
 	"github.com/toolparse/toolparse/syntax"
 )
 
-// Detect makes llama3's detector (see syntax.Detector). Its evidence is
+// detect makes llama3's detector (see syntax.Detector). Its evidence is
 // the first of:
 //
 //   - a JSON object opening the input (after white space) that the parser
@@ -28,7 +28,7 @@ import (
 // place the name that sorts first wins, so a Llama 3 call object is llama3,
 // and any other object waits until llama3's detector has ruled it out (at
 // the object's end).
-func Detect(opts syntax.Options) syntax.Detector {
+func detect(opts syntax.Options) syntax.Detector {
 	return &detector{at: -1, start: -1, depth: opts.DepthLimit()}
 }
 

@@ -8,7 +8,7 @@ import (
 )
 
 func Example() {
-	p := llama3.New(func(e syntax.Event) { fmt.Println(e) }, syntax.Options{})
+	p := llama3.Syntax.New(func(e syntax.Event) { fmt.Println(e) }, syntax.Options{})
 	// A stream may arrive in any pieces; here it is cut inside the tokens.
 	for _, chunk := range []string{
 		`{"name": "get_weather", "parameters": {"city": "Zürich <|eot`,

@@ -16,9 +16,9 @@ var Syntax = syntax.Syntax{
 	Name:        "llama3",
 	Aliases:     []string{"llama3-json"},
 	Description: `Llama 3.1/3.2/3.3: {"name": …, "parameters": {…}} opening the message, <|python_tag|> built-in calls`,
-	New:         New,
-	Detect:      Detect,
-	Render:      NewRenderer,
+	New:         newParser,
+	Detect:      detect,
+	Render:      newRenderer,
 	Prompt:      promptRules,
 	CompleteAt:  completeAt,
 	// Models and Templates: see registry.ForModel and registry.ForTemplate.
@@ -100,8 +100,8 @@ type parser struct {
 	codeAtEnd bool // the input ended inside code (for completeAt)
 }
 
-// New returns a llama3 parser that sends its events to h.
-func New(h syntax.Handler, opts syntax.Options) syntax.Parser {
+// newParser returns a llama3 parser that sends its events to h.
+func newParser(h syntax.Handler, opts syntax.Options) syntax.Parser {
 	p := &parser{}
 	p.Init(h, opts, p.step, p.finish)
 	if opts.Mode == syntax.TokenMode {
@@ -206,7 +206,7 @@ func (p *parser) act(m string) int {
 		p.EndRun()
 		p.sectionFrom(off)
 		p.beginBlock(true)
-		p.keep([]byte(pythonTag))
+		p.Keep(&p.blk, []byte(pythonTag))
 		p.state = stTag
 	case eomID, eotID:
 		p.endMessage(end)
@@ -214,7 +214,7 @@ func (p *parser) act(m string) int {
 	case startHeader:
 		p.endMessage(off)
 		p.beginBlock(false)
-		p.keep([]byte(startHeader))
+		p.Keep(&p.blk, []byte(startHeader))
 		p.state = stHeader
 	}
 	return len(m)
@@ -305,7 +305,7 @@ func (p *parser) afterTag(data []byte, eof bool) int {
 			p.emptyTag()
 			return scan.Again
 		}
-		p.keep(data[:i])
+		p.Keep(&p.blk, data[:i])
 		return i
 	}
 	if data[0] == '{' {
@@ -329,14 +329,14 @@ func (p *parser) afterTag(data []byte, eof bool) int {
 	p.beginBody()
 	if n < 0 { // NAME.ca at the end of the input: a built-in call cut off
 		p.name = string(data[:nameLen])
-		p.keep(data)
+		p.Keep(&p.blk, data)
 		p.state = stBuiltin
 		return len(data)
 	}
 	if nameLen > 0 {
 		p.name = string(data[:nameLen])
 		p.end = argsEnd{}
-		p.keep(data[:n])
+		p.Keep(&p.blk, data[:n])
 		p.state = stBuiltin
 		return n
 	}
@@ -383,7 +383,7 @@ func (p *parser) jsonBytes(data []byte) int {
 		}
 	}
 	n := p.cs.scan(in, p.Offset())
-	p.keep(in[:n])
+	p.Keep(&p.blk, in[:n])
 	if p.cs.as.Started() && p.cs.as.Index() == p.streamed {
 		p.streamed++
 	}
@@ -477,7 +477,7 @@ func (p *parser) builtinBytes(data []byte) int {
 	if i < 0 {
 		n = len(data)
 	}
-	p.keep(data[:n])
+	p.Keep(&p.blk, data[:n])
 	if i >= 0 {
 		p.builtinDone()
 	}
@@ -516,7 +516,7 @@ func (p *parser) untilEnd(data []byte, eof bool) int {
 			break
 		}
 		if m == eomID || m == eotID || m == startHeader {
-			p.keep(data[:i])
+			p.Keep(&p.blk, data[:i])
 			p.blockEnd()
 			if i == 0 {
 				return scan.Again
@@ -525,7 +525,7 @@ func (p *parser) untilEnd(data []byte, eof bool) int {
 		}
 		i++
 	}
-	p.keep(data[:i])
+	p.Keep(&p.blk, data[:i])
 	return i
 }
 
@@ -633,7 +633,7 @@ func (p *parser) header(data []byte, eof bool) int {
 			p.state = stOther
 		}
 		n := k + len(endHeader)
-		p.keep(data[:n])
+		p.Keep(&p.blk, data[:n])
 		p.bodyAt, p.bodyOff = scan.Advance(p.Pos(), data[:n]), len(p.blk.Bytes)
 		return n
 	}
@@ -653,7 +653,6 @@ func (p *parser) header(data []byte, eof bool) int {
 }
 
 // keep stores block bytes up to the block limit.
-func (p *parser) keep(b []byte) { p.blk.Keep(b, p.Options().BlockLimit()) }
 
 // finish reports what the end of the input left open.
 func (p *parser) finish(end int64) {
@@ -691,7 +690,7 @@ func (p *parser) finish(end int64) {
 // after <|python_tag|>: code has no terminator but the stop token, so any
 // cut of it is a complete (shorter) call.
 func completeAt(input []byte) bool {
-	p := New(func(syntax.Event) {}, syntax.Options{}).(*parser)
+	p := newParser(func(syntax.Event) {}, syntax.Options{}).(*parser)
 	p.Write(input)
 	p.Close()
 	return p.codeAtEnd

@@ -48,7 +48,7 @@ func benchParse(b *testing.B, in []byte, chunk int, mode syntax.Mode) {
 	b.ReportAllocs()
 	events := 0
 	for b.Loop() {
-		p := llama3.New(func(syntax.Event) { events++ }, syntax.Options{Mode: mode})
+		p := llama3.Syntax.New(func(syntax.Event) { events++ }, syntax.Options{Mode: mode})
 		syntaxtest.Feed(p, in, chunk)
 	}
 	b.ReportMetric(float64(events)/float64(b.N), "events/op")

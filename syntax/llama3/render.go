@@ -15,7 +15,7 @@ import (
 // <|python_tag|>NAME.call(KEY=VALUE, …), when their arguments are flat.
 var builtins = map[string]bool{"brave_search": true, "wolfram_alpha": true, "code_interpreter": true}
 
-// NewRenderer returns a renderer that writes events as a Llama 3.x
+// newRenderer returns a renderer that writes events as a Llama 3.x
 // transcript, as the model writes it and Meta's chat template renders it:
 //
 //   - a batch of calls as JSON objects {"name": …, "parameters": {…}}
@@ -34,7 +34,7 @@ var builtins = map[string]bool{"brave_search": true, "wolfram_alpha": true, "cod
 // results, results out of their calls' order, respond text that would read
 // as something else (JSON call objects opening a message, special tokens),
 // an execute with no call, or calls no execute followed; each is reported.
-func NewRenderer(w io.Writer, _ syntax.Options) syntax.Renderer {
+func newRenderer(w io.Writer, _ syntax.Options) syntax.Renderer {
 	return wire.New("llama3", newUnits(w, &units{}))
 }
 

@@ -24,7 +24,7 @@ func emptyParams(size int) []byte {
 // peak and the bytes allocated per parse, in MB and as multiples of the
 // block's size.
 func BenchmarkEmptyParams8MB(b *testing.B) {
-	parsebench.PeakHeap(b, minimax.New, emptyParams(syntax.DefaultMaxBlock))
+	parsebench.PeakHeap(b, minimax.Syntax.New, emptyParams(syntax.DefaultMaxBlock))
 }
 
 // BenchmarkValuesEndedByInvoke: n invokes whose values the invoke's closer
@@ -39,7 +39,7 @@ func BenchmarkValuesEndedByInvoke(b *testing.B) {
 			"</minimax:tool_call>\nsome text </parameter> " + strings.Repeat("y", 50*n)
 		b.Run(strconv.Itoa(n), func(b *testing.B) {
 			for b.Loop() {
-				p := minimax.New(func(syntax.Event) {}, syntax.Options{})
+				p := minimax.Syntax.New(func(syntax.Event) {}, syntax.Options{})
 				p.Write([]byte(in))
 				p.Close()
 			}

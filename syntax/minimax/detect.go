@@ -9,7 +9,7 @@ import (
 	"github.com/toolparse/toolparse/syntax/scan"
 )
 
-// Detect makes minimax's detector (see syntax.Detector). Its evidence is a
+// detect makes minimax's detector (see syntax.Detector). Its evidence is a
 // section opener that opens a section: <minimax:tool_call> or
 // <function_calls> followed, after white space, by an <invoke …> tag or
 // the closer, or <function_results> followed by <result> or its closer.
@@ -21,7 +21,7 @@ import (
 // there. With Options.ThinkOpen the stream starts in reasoning, which is
 // not prose; a call opener that opens a section there is evidence (it ends
 // the reasoning).
-func Detect(opts syntax.Options) syntax.Detector {
+func detect(opts syntax.Options) syntax.Detector {
 	d := &detector{prose: -1, at: -1, tag: -1}
 	if opts.ThinkOpen {
 		d.state, d.prose, d.noThink = detOpenThink, 0, true

@@ -91,7 +91,7 @@
 //
 // # The renderer
 //
-// It writes the MiniMax-M2 form (see [NewRenderer]), results in the
+// It writes the MiniMax-M2 form (see [newRenderer]), results in the
 // <function_results> form. Anthropic's <function_calls> form is read, not
 // written.
 //

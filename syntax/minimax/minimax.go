@@ -17,9 +17,9 @@ var Syntax = syntax.Syntax{
 	Name:        "minimax",
 	Aliases:     []string{"invoke", "function_calls"},
 	Description: `MiniMax-M2 <minimax:tool_call><invoke name="N"><parameter name="K">v</parameter></invoke>; Anthropic's legacy <function_calls>`,
-	New:         New,
-	Detect:      Detect,
-	Render:      NewRenderer,
+	New:         newParser,
+	Detect:      detect,
+	Render:      newRenderer,
 	Prompt:      promptRules,
 	// Models and Templates: see registry.ForModel and registry.ForTemplate.
 	Models: []string{"minimax-m2*"},
@@ -96,8 +96,8 @@ type parser struct {
 	blk scan.Block
 }
 
-// New returns a minimax parser that sends its events to h.
-func New(h syntax.Handler, opts syntax.Options) syntax.Parser {
+// newParser returns a minimax parser that sends its events to h.
+func newParser(h syntax.Handler, opts syntax.Options) syntax.Parser {
 	p := &parser{}
 	p.Init(h, opts, p.step, p.finish)
 	p.calls.Init(&p.Core, tags)
@@ -207,8 +207,8 @@ func (p *parser) afterOpenTag(data []byte, eof bool) int {
 		if p.open == openResults {
 			p.batch.Execute(&p.Core, p.openAt.Offset) // the results answer the pending calls
 			p.blk.Reset()
-			p.keep([]byte(p.open))
-			p.keep(p.openSpace)
+			p.Keep(&p.blk, []byte(p.open))
+			p.Keep(&p.blk, p.openSpace)
 			p.state = inResults
 		} else {
 			p.calls.Open(p.open, closerOf(p.open), p.openAt)
@@ -248,8 +248,6 @@ func (p *parser) endsThought(data []byte, eof bool) (yes, wait bool) {
 	yes, wait = opens(m, rest[i:], eof)
 	return yes && !wait, wait
 }
-
-func (p *parser) keep(b []byte) { p.blk.Keep(b, p.Options().BlockLimit()) }
 
 // called counts a valid call into the batch; from is where its section (or
 // the call) starts.

@@ -13,7 +13,7 @@ import (
 	"github.com/toolparse/toolparse/syntax/wire"
 )
 
-// NewRenderer returns a renderer that writes events in MiniMax-M2's form:
+// newRenderer returns a renderer that writes events in MiniMax-M2's form:
 // thoughts as <think>…</think> (with Options.ThinkOpen, the first thought
 // without its opener, which the prompt holds, and always a </think> before
 // anything else), text as it is, each batch of calls as one
@@ -29,7 +29,7 @@ import (
 // result content that is not a string (written as its JSON text), text or a
 // thought holding the tags, text or calls between an execute and the
 // results, and calls with no execute.
-func NewRenderer(w io.Writer, opts syntax.Options) syntax.Renderer {
+func newRenderer(w io.Writer, opts syntax.Options) syntax.Renderer {
 	return wire.New("minimax", &units{w: bufio.NewWriter(w), implicit: opts.ThinkOpen, think: wire.NewOpenThought(opts, closeThink)})
 }
 
@@ -149,7 +149,7 @@ func renderInvoke(c syntax.Event) ([]byte, error) {
 	if lossy != "" {
 		return b.Bytes(), cannot("call %s: %s", c.Name, lossy)
 	}
-	if !invokexml.RoundTrips(New, []byte(openMiniMax+"\n"), b.Bytes(), []byte(closeMiniMax), c) {
+	if !invokexml.RoundTrips(newParser, []byte(openMiniMax+"\n"), b.Bytes(), []byte(closeMiniMax), c) {
 		return b.Bytes(), cannot("call %s: its name or values do not survive the invoke form", c.Name)
 	}
 	return b.Bytes(), nil

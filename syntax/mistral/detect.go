@@ -6,14 +6,14 @@ import (
 	"github.com/toolparse/toolparse/syntax"
 )
 
-// Detect makes mistral's detector (see syntax.Detector). Its evidence is
+// detect makes mistral's detector (see syntax.Detector). Its evidence is
 // the first of Mistral's control tokens that the parser reads where it
 // stands: [TOOL_CALLS], [THINK] or [TOOL_RESULTS] in text, and, when the
 // prompt opened the reasoning (Options.ThinkOpen), [/THINK] or
 // [TOOL_CALLS] ending it. No other syntax has them. <think> is shared with
 // most model formats: it is no evidence, and nothing inside a <think>
 // block is (it is thought); </s> is no evidence either. Both end prose.
-func Detect(opts syntax.Options) syntax.Detector {
+func detect(opts syntax.Options) syntax.Detector {
 	d := &detector{at: -1, prose: -1}
 	if opts.ThinkOpen {
 		d.state = detOpen

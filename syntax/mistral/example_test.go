@@ -8,7 +8,7 @@ import (
 )
 
 func Example() {
-	p := mistral.New(func(e syntax.Event) { fmt.Println(e) }, syntax.Options{})
+	p := mistral.Syntax.New(func(e syntax.Event) { fmt.Println(e) }, syntax.Options{})
 	// A stream may arrive in any pieces; here it is cut inside the markers.
 	for _, chunk := range []string{
 		"[THINK]Check the weather.[/TH", "INK][TOOL_CALLS]get_weather[AR",

@@ -17,12 +17,12 @@ var Syntax = syntax.Syntax{
 	Name:        "mistral",
 	Aliases:     []string{"magistral", "devstral", "ministral"},
 	Description: "Mistral [TOOL_CALLS]: v3/v7 JSON arrays, v11 NAME[CALL_ID]ID[ARGS]{…}, v13+ NAME[ARGS]{…}, [THINK], [TOOL_RESULTS]",
-	New:         New,
-	Detect:      Detect,
-	Render:      NewRenderer,
+	New:         newParser,
+	Detect:      detect,
+	Render:      newRenderer,
 	Prompt:      promptRules,
 	Variants: []syntax.Variant{
-		{Name: "mistral-v3", Description: "Mistral v3/v7: [TOOL_CALLS][{\"name\", \"arguments\", \"id\"}, …]", Render: NewRendererV3},
+		{Name: "mistral-v3", Description: "Mistral v3/v7: [TOOL_CALLS][{\"name\", \"arguments\", \"id\"}, …]", Render: newRendererV3},
 	},
 	// Models and Templates: see registry.ForModel and registry.ForTemplate.
 	Models: []string{"mistral*", "*-mistral-*", "mixtral*", "magistral*", "devstral*", "ministral*", "codestral*"},
@@ -127,8 +127,8 @@ type parser struct {
 	resultIdx int
 }
 
-// New returns a mistral parser that sends its events to h.
-func New(h syntax.Handler, opts syntax.Options) syntax.Parser {
+// newParser returns a mistral parser that sends its events to h.
+func newParser(h syntax.Handler, opts syntax.Options) syntax.Parser {
 	p := &parser{gapFrom: -1}
 	p.Init(h, opts, p.step, p.finish)
 	p.os.as.Emit = p.Emit
@@ -262,7 +262,7 @@ func (p *parser) text(data []byte, eof bool) int {
 		p.sectionFrom(off)
 		p.blk.Reset()
 		p.blkStart = p.Pos()
-		p.keep([]byte(toolCalls))
+		p.Keep(&p.blk, []byte(toolCalls))
 		p.state = stCalls
 	case thinkOpen, tagOpen:
 		p.BeginRun(syntax.Think, off)
@@ -277,7 +277,7 @@ func (p *parser) text(data []byte, eof bool) int {
 		p.endMessage(off)
 		p.blk.Reset()
 		p.blkStart = p.Pos()
-		p.keep([]byte(toolResults))
+		p.Keep(&p.blk, []byte(toolResults))
 		p.bodyAt, p.bodyOff = scan.Advance(p.blkStart, []byte(toolResults)), len(p.blk.Bytes)
 		p.state = stResults
 	case eos:
@@ -355,14 +355,14 @@ func (p *parser) afterCalls(data []byte, eof bool) int {
 			p.state = stText
 			return scan.Again
 		}
-		p.keep(data[:i])
+		p.Keep(&p.blk, data[:i])
 		return i
 	}
 	if data[0] == '[' {
 		if m, wait := marker(data, eof, textMarkers[:]); wait {
 			return 0
 		} else if m == "" {
-			p.keep(data[:1])
+			p.Keep(&p.blk, data[:1])
 			p.inArray, p.elemSeen, p.elems = true, false, 0
 			p.state = stArray
 			return 1
@@ -391,7 +391,7 @@ func (p *parser) nameBytes(data []byte, eof bool) int {
 		i++
 	}
 	if i > 0 {
-		p.keep(data[:i])
+		p.Keep(&p.blk, data[:i])
 		return i
 	}
 	name := string(p.blk.Bytes[p.bodyOff:])
@@ -411,12 +411,12 @@ func (p *parser) nameBytes(data []byte, eof bool) int {
 			return 0
 		case m == argsTok:
 			p.name, p.id = name, ""
-			p.keep([]byte(argsTok))
+			p.Keep(&p.blk, []byte(argsTok))
 			p.state = stArgsWS
 			return len(m)
 		case m == callIDTok:
 			p.name = name
-			p.keep([]byte(callIDTok))
+			p.Keep(&p.blk, []byte(callIDTok))
 			p.bodyOff = len(p.blk.Bytes) // the id starts here
 			p.state = stCallID
 			return len(m)
@@ -434,7 +434,7 @@ func (p *parser) callID(data []byte, eof bool) int {
 		i++
 	}
 	if i > 0 {
-		p.keep(data[:i])
+		p.Keep(&p.blk, data[:i])
 		return i
 	}
 	id := string(p.blk.Bytes[p.bodyOff:])
@@ -442,7 +442,7 @@ func (p *parser) callID(data []byte, eof bool) int {
 		return 0
 	} else if m != "" && id != "" {
 		p.id = id
-		p.keep([]byte(argsTok))
+		p.Keep(&p.blk, []byte(argsTok))
 		p.state = stArgsWS
 		return len(m)
 	}
@@ -453,7 +453,7 @@ func (p *parser) callID(data []byte, eof bool) int {
 // argsWS takes the white space after [ARGS]; the arguments object follows.
 func (p *parser) argsWS(data []byte, eof bool) int {
 	if i := jsonscan.SkipSpace(data, 0); i > 0 {
-		p.keep(data[:i])
+		p.Keep(&p.blk, data[:i])
 		return i
 	}
 	if data[0] != '{' {
@@ -490,7 +490,7 @@ func (p *parser) object(data []byte) int {
 		p.os.as.Stop() // these bytes take the block over: no more deltas
 	}
 	n := p.os.scan(in, p.Offset())
-	p.keep(in[:n])
+	p.Keep(&p.blk, in[:n])
 	if p.os.keyed && p.os.as.Started() && p.os.as.Index() == p.streamed {
 		p.streamed++
 	}
@@ -625,7 +625,7 @@ func (p *parser) absorb(b []byte) {
 		return
 	}
 	if p.blkStart.Line >= 0 {
-		p.keep(b)
+		p.Keep(&p.blk, b)
 	}
 }
 
@@ -657,7 +657,7 @@ func (p *parser) swallow(data []byte, eof bool) int {
 		}
 	}
 	n := nextMarker(data, eof, list)
-	p.keep(data[:n])
+	p.Keep(&p.blk, data[:n])
 	return n
 }
 
@@ -696,7 +696,7 @@ func (p *parser) flushErr() {
 func (p *parser) results(data []byte, eof bool) int {
 	i := bytes.Index(data, []byte(toolResultsE))
 	if i >= 0 {
-		p.keep(data[:i+len(toolResultsE)])
+		p.Keep(&p.blk, data[:i+len(toolResultsE)])
 		p.result(true)
 		p.state = stText
 		return i + len(toolResultsE)
@@ -705,7 +705,7 @@ func (p *parser) results(data []byte, eof bool) int {
 	if !eof {
 		n -= scan.PartialSuffix(data, toolResultsE)
 	}
-	p.keep(data[:n])
+	p.Keep(&p.blk, data[:n])
 	return n
 }
 
@@ -761,8 +761,6 @@ func (p *parser) result(closed bool) {
 	p.resultIdx++
 	p.Emit(syntax.Event{Type: syntax.Result, Tool: tool, ID: id, Status: syntax.Success, Value: value, Span: span})
 }
-
-func (p *parser) keep(b []byte) { p.blk.Keep(b, p.Options().BlockLimit()) }
 
 // finish reports what the end of the input left open.
 func (p *parser) finish(end int64) {

@@ -51,7 +51,7 @@ func benchParse(b *testing.B, in []byte, chunk int, mode syntax.Mode) {
 	b.ReportAllocs()
 	events := 0
 	for b.Loop() {
-		p := mistral.New(func(syntax.Event) { events++ }, syntax.Options{Mode: mode})
+		p := mistral.Syntax.New(func(syntax.Event) { events++ }, syntax.Options{Mode: mode})
 		syntaxtest.Feed(p, in, chunk)
 	}
 	b.ReportMetric(float64(events)/float64(b.N), "events/op")
@@ -101,7 +101,7 @@ func TestV3RoundTrip(t *testing.T) {
 			}
 		}
 		var buf bytes.Buffer
-		if err := syntax.Render(mistral.NewRendererV3(&buf, g.Options), evs); err != nil {
+		if err := syntax.Render(mistral.Syntax.Variants[0].Render(&buf, g.Options), evs); err != nil {
 			continue
 		}
 		checked++

@@ -11,7 +11,7 @@ import (
 	"github.com/toolparse/toolparse/syntax/wire"
 )
 
-// NewRenderer returns a renderer that writes events in the form of the
+// newRenderer returns a renderer that writes events in the form of the
 // current Mistral tokenizers (v13+: Magistral, Devstral 2, Ministral 3):
 //
 //   - each call as [TOOL_CALLS]NAME[ARGS]{…}, or, when it has an id, in
@@ -28,15 +28,15 @@ import (
 // answer, text or thoughts that hold the markers, names and ids with white
 // space or brackets, an execute with no call, or calls no execute
 // followed; each is reported.
-func NewRenderer(w io.Writer, opts syntax.Options) syntax.Renderer {
+func newRenderer(w io.Writer, opts syntax.Options) syntax.Renderer {
 	return wire.New("mistral", newUnits(w, &units{open: opts.ThinkOpen}))
 }
 
-// NewRendererV3 returns a renderer that writes each batch of calls in the
+// newRendererV3 returns a renderer that writes each batch of calls in the
 // v3/v7 form (Mistral 7B v0.3, Mixtral, Nemo): one
 // [TOOL_CALLS][{"name": …, "arguments": {…}, "id": …}, …] array; the rest
 // as NewRenderer writes it.
-func NewRendererV3(w io.Writer, opts syntax.Options) syntax.Renderer {
+func newRendererV3(w io.Writer, opts syntax.Options) syntax.Renderer {
 	return wire.New("mistral", newUnits(w, &units{open: opts.ThinkOpen, v3: true}))
 }
 

@@ -166,7 +166,7 @@ func BenchmarkCost(b *testing.B) {
 			b.Run(fmt.Sprintf("%s/%d/native", name, n), func(b *testing.B) {
 				b.ReportAllocs()
 				for b.Loop() {
-					s.feed(native.New(func(syntax.Event) {}, syntax.Options{}), n)
+					s.feed(native.Syntax.New(func(syntax.Event) {}, syntax.Options{}), n)
 				}
 				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/doc")
 			})
@@ -201,7 +201,7 @@ func TestOpenCallsBounded(t *testing.T) {
 	var before, after runtime.MemStats
 	runtime.GC()
 	runtime.ReadMemStats(&before)
-	p := native.New(count(evs), syntax.Options{MaxBlock: 100_000})
+	p := native.Syntax.New(count(evs), syntax.Options{MaxBlock: 100_000})
 	s := costStreams["open-calls"]
 	s.tail = nil // measured while every call is open
 	s.feed(&holdClose{p: p}, n)
@@ -229,7 +229,7 @@ func (h *holdClose) Close() error                { return nil }
 // when each piece made the name anew) is one name of 160,001 bytes.
 func TestNamePiecesLinear(t *testing.T) {
 	var got []syntax.Event
-	p := native.New(func(e syntax.Event) { got = append(got, e) }, syntax.Options{})
+	p := native.Syntax.New(func(e syntax.Event) { got = append(got, e) }, syntax.Options{})
 	costStreams["name-pieces"].feed(p, 160_000)
 	if len(got) != 3 || got[0].Type != syntax.Call || len(got[0].Name) != 160_001 {
 		t.Fatalf("want one call named by 160,001 bytes, then execute and end; got %d events, first %v", len(got), got[0].Type)
@@ -323,7 +323,7 @@ func BenchmarkSmallDeltas(b *testing.B) {
 			b.Run(fmt.Sprintf("%s/native-%s", shape, mode), func(b *testing.B) {
 				b.ReportAllocs()
 				for b.Loop() {
-					p := native.New(func(syntax.Event) {}, syntax.Options{Mode: mode})
+					p := native.Syntax.New(func(syntax.Event) {}, syntax.Options{Mode: mode})
 					for s := stream; len(s) > 0; {
 						k := min(len(s), 64<<10)
 						p.Write(s[:k])

@@ -6,7 +6,7 @@ import (
 	"github.com/toolparse/toolparse/syntax/scan"
 )
 
-// Detect makes native's detector (see syntax.Detector). Its evidence is at
+// detect makes native's detector (see syntax.Detector). Its evidence is at
 // the first byte of the input that is not white space: a JSON object, an
 // array whose first element is an object (or an empty array), an SSE
 // comment (a line starting with ':'), an SSE line "data:", "event:",
@@ -19,7 +19,7 @@ import (
 // written by a model as text (Llama 3's JSON calls), not a provider's
 // document: no provider document starts that way, so it is not native's
 // evidence.
-func Detect(syntax.Options) syntax.Detector { return &detector{at: -1} }
+func detect(syntax.Options) syntax.Detector { return &detector{at: -1} }
 
 type detector struct {
 	pos     int // the white space before pos is skipped

@@ -184,9 +184,9 @@
 //
 // Events are written back in each provider's form by the renderer of a
 // variant (the registry's names anthropic, openai, openai-responses, gemini,
-// ollama; --to NAME in the CLI): [NewRenderer] (Anthropic Messages, the
-// default), [NewOpenAIRenderer], [NewResponsesRenderer], [NewGeminiRenderer]
-// and [NewOllamaRenderer], whose docs say what each form carries and what it
+// ollama; --to NAME in the CLI): [newRenderer] (Anthropic Messages, the
+// default), [newOpenAIRenderer], [newResponsesRenderer], [newGeminiRenderer]
+// and [newOllamaRenderer], whose docs say what each form carries and what it
 // reports as not carried. Results take each API's shape: an Anthropic
 // tool_result's content is a string or content blocks (is_error for a
 // failure), a Gemini functionResponse an object ({"error": …} for a

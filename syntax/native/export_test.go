@@ -5,7 +5,7 @@ import "github.com/toolparse/toolparse/syntax"
 // NewGeneral is New with the fast path off: every document is read by the
 // general reader.
 func NewGeneral(h syntax.Handler, opts syntax.Options) syntax.Parser {
-	p := New(h, opts).(*parser)
+	p := newParser(h, opts).(*parser)
 	p.general = true
 	return p
 }

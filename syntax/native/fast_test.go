@@ -23,7 +23,7 @@ func run(in []byte, opts syntax.Options, n int, general bool) (string, int) {
 	if general {
 		p = native.NewGeneral(h, opts)
 	} else {
-		p = native.New(h, opts)
+		p = native.Syntax.New(h, opts)
 	}
 	if n <= 0 {
 		n = len(in) + 1

@@ -15,16 +15,16 @@ var Syntax = syntax.Syntax{
 	Name:        "native",
 	Aliases:     []string{"json"},
 	Description: "provider function-call JSON (OpenAI Chat and Responses, Anthropic, Gemini, Ollama), whole or streamed",
-	New:         New,
-	Detect:      Detect,
-	Render:      NewRenderer,
+	New:         newParser,
+	Detect:      detect,
+	Render:      newRenderer,
 	Quiet:       quiet,
 	Variants: []syntax.Variant{
-		{Name: "anthropic", Description: "Anthropic Messages (the default form)", Render: NewRenderer},
-		{Name: "openai", Description: "OpenAI Chat Completions messages", Render: NewOpenAIRenderer},
-		{Name: "openai-responses", Description: "OpenAI Responses items", Render: NewResponsesRenderer},
-		{Name: "gemini", Description: "Gemini contents", Render: NewGeminiRenderer},
-		{Name: "ollama", Description: "Ollama /api/chat messages (reads /api/generate too)", Render: NewOllamaRenderer},
+		{Name: "anthropic", Description: "Anthropic Messages (the default form)", Render: newRenderer},
+		{Name: "openai", Description: "OpenAI Chat Completions messages", Render: newOpenAIRenderer},
+		{Name: "openai-responses", Description: "OpenAI Responses items", Render: newResponsesRenderer},
+		{Name: "gemini", Description: "Gemini contents", Render: newGeminiRenderer},
+		{Name: "ollama", Description: "Ollama /api/chat messages (reads /api/generate too)", Render: newOllamaRenderer},
 	},
 	Prompt: "Call tools through the API's function calling: the tools below are sent as the request's tools. " +
 		"Each call's arguments must be a JSON object that fits the tool's parameters. The examples show the calls in the API's message form.",
@@ -104,8 +104,8 @@ type parser struct {
 	otherSeen bool      // a choice other than the first was reported
 }
 
-// New returns a native parser that sends its events to h.
-func New(h syntax.Handler, opts syntax.Options) syntax.Parser {
+// newParser returns a native parser that sends its events to h.
+func newParser(h syntax.Handler, opts syntax.Options) syntax.Parser {
 	p := &parser{lineStart: true, lfNext: -1}
 	p.msg.reset()
 	p.Init(h, opts, p.step, p.finish)

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
-	"io"
 	"runtime"
 	"strings"
 	"testing"
@@ -87,7 +86,7 @@ func benchParse(b *testing.B, in []byte, chunk int) {
 	b.SetBytes(int64(len(in)))
 	b.ReportAllocs()
 	for b.Loop() {
-		p := native.New(func(syntax.Event) {}, syntax.Options{})
+		p := native.Syntax.New(func(syntax.Event) {}, syntax.Options{})
 		syntaxtest.Feed(p, in, chunk)
 	}
 }
@@ -140,27 +139,21 @@ func BenchmarkWholeResponse(b *testing.B) {
 	}
 	args, _ := json.Marshal(map[string]string{"path": "big.go", "content": code.String()})
 	evs := []syntax.Event{{Type: syntax.Call, Name: "write", ID: "call_1", Args: args}, {Type: syntax.Execute}}
-	for _, f := range []struct {
-		name   string
-		render func(io.Writer, syntax.Options) syntax.Renderer
-	}{
-		{"anthropic", native.NewRenderer},
-		{"openai", native.NewOpenAIRenderer},
-		{"responses", native.NewResponsesRenderer},
-		{"gemini", native.NewGeminiRenderer},
-		{"ollama", native.NewOllamaRenderer},
-	} {
+	for _, f := range native.Syntax.Variants { // anthropic, openai, openai-responses, gemini, ollama
+		if f.Render == nil {
+			continue
+		}
 		var buf bytes.Buffer
-		if err := syntax.Render(f.render(&buf, syntax.Options{}), evs); err != nil {
+		if err := syntax.Render(f.Render(&buf, syntax.Options{}), evs); err != nil {
 			b.Fatal(err)
 		}
 		in := buf.Bytes()
 		got := syntax.Parse(native.Syntax, in, syntax.Options{})
 		if len(got) != 3 || got[0].Type != syntax.Call || string(got[0].Args) != string(args) {
-			b.Fatalf("%s: the response does not read back as its call: %d events, first %v", f.name, len(got), got[0])
+			b.Fatalf("%s: the response does not read back as its call: %d events, first %v", f.Name, len(got), got[0])
 		}
-		b.Run(f.name+"/native", func(b *testing.B) { benchParse(b, in, len(in)) })
-		b.Run(f.name+"/json.Valid", func(b *testing.B) {
+		b.Run(f.Name+"/native", func(b *testing.B) { benchParse(b, in, len(in)) })
+		b.Run(f.Name+"/json.Valid", func(b *testing.B) {
 			b.SetBytes(int64(len(in)))
 			for b.Loop() {
 				if !json.Valid(in) {
@@ -170,7 +163,7 @@ func BenchmarkWholeResponse(b *testing.B) {
 		})
 		// What a reader must do at least where the arguments are a JSON
 		// string: check the response, and the arguments in it as JSON.
-		b.Run(f.name+"/json.Valid+arguments", func(b *testing.B) {
+		b.Run(f.Name+"/json.Valid+arguments", func(b *testing.B) {
 			b.SetBytes(int64(len(in)))
 			for b.Loop() {
 				if !json.Valid(in) || !json.Valid(args) {
@@ -187,7 +180,7 @@ func BenchmarkWholeResponse(b *testing.B) {
 // parser lives on.
 func TestWriteNotKept(t *testing.T) {
 	var evs []syntax.Event
-	p := native.New(func(e syntax.Event) { evs = append(evs, e) }, syntax.Options{})
+	p := native.Syntax.New(func(e syntax.Event) { evs = append(evs, e) }, syntax.Options{})
 	freed := make(chan struct{})
 	func() {
 		in := fmt.Appendf(nil, `{"type":"message","role":"assistant","content":[{"type":"text","text":"%s"},{"type":"tool_use","id":"toolu_1","name":"write","input":{"content":"%s"}}],"stop_reason":"tool_use"}`,
@@ -220,7 +213,7 @@ func TestKitCatchesSilentDrop(t *testing.T) {
 		`{"type":"ping"}` + "\n")
 	faulty := native.Syntax
 	faulty.New = func(h syntax.Handler, opts syntax.Options) syntax.Parser {
-		return native.New(func(e syntax.Event) {
+		return native.Syntax.New(func(e syntax.Event) {
 			if e.Type == syntax.Call || e.Type == syntax.Execute {
 				return // dropped without a word
 			}

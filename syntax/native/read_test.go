@@ -56,7 +56,7 @@ func TestNamesTableBounded(t *testing.T) {
 		in += `{"role":"tool","tool_call_id":"call_` + string(rune('0'+i)) + `","content":"r"}` + "\n"
 	}
 	var got []syntax.Event
-	p := native.New(func(e syntax.Event) { got = append(got, e) }, syntax.Options{MaxBlock: 250})
+	p := native.Syntax.New(func(e syntax.Event) { got = append(got, e) }, syntax.Options{MaxBlock: 250})
 	p.Write([]byte(in))
 	p.Close()
 	var tools []string

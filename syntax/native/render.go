@@ -12,7 +12,7 @@ import (
 	"github.com/toolparse/toolparse/syntax/wire"
 )
 
-// NewRenderer returns a renderer that writes events as Anthropic Messages,
+// newRenderer returns a renderer that writes events as Anthropic Messages,
 // one JSON message per line: an assistant message holds the thinking, text
 // and tool_use blocks in their order and ends at execute (stop_reason
 // "tool_use") or before results (stop_reason "end_turn"); a run of results is
@@ -31,7 +31,7 @@ import (
 // has no such field).
 //
 // It cannot carry calls that no execute followed, or an execute with no call.
-func NewRenderer(w io.Writer, _ syntax.Options) syntax.Renderer {
+func newRenderer(w io.Writer, _ syntax.Options) syntax.Renderer {
 	r := wire.New("anthropic", &anthropicUnits{w: bufio.NewWriter(w)})
 	r.IDs, r.Form = true, "anthropic"
 	return r
@@ -293,7 +293,7 @@ func (u *anthropicUnits) End() error {
 	return err
 }
 
-// NewOpenAIRenderer returns a renderer that writes events as OpenAI Chat
+// newOpenAIRenderer returns a renderer that writes events as OpenAI Chat
 // Completions messages, one JSON message per line: an assistant message with
 // reasoning_content, content, refusal and tool_calls (arguments as a JSON
 // string), ended at execute; a "tool" message per result, with tool_call_id
@@ -309,7 +309,7 @@ func (u *anthropicUnits) End() error {
 // call. Each loss is reported. A call without an id is given one (call_1,
 // call_2, … in stream order), and the results that answer it the same
 // tool_call_id.
-func NewOpenAIRenderer(w io.Writer, _ syntax.Options) syntax.Renderer {
+func newOpenAIRenderer(w io.Writer, _ syntax.Options) syntax.Renderer {
 	r := wire.New("openai", &openaiUnits{w: bufio.NewWriter(w)})
 	r.IDs = true
 	return r

@@ -11,7 +11,7 @@ import (
 	"github.com/toolparse/toolparse/syntax/wire"
 )
 
-// NewGeminiRenderer returns a renderer that writes events as Gemini
+// newGeminiRenderer returns a renderer that writes events as Gemini
 // contents, one JSON document per line: the model's output up to an execute
 // (or to results, or the end) is a response,
 // {"candidates":[{"content":{"role":"model","parts":[…]},"finishReason":"STOP"}]},
@@ -31,7 +31,7 @@ import (
 // It cannot carry calls no execute followed, or an execute with no
 // call. Each loss is reported. A call without an id is given one (call_1,
 // call_2, … in stream order), and the results that answer it the same id.
-func NewGeminiRenderer(w io.Writer, _ syntax.Options) syntax.Renderer {
+func newGeminiRenderer(w io.Writer, _ syntax.Options) syntax.Renderer {
 	r := wire.New(geminiName, &geminiUnits{w: bufio.NewWriter(w)})
 	r.IDs, r.Form = true, geminiName
 	return r

@@ -10,7 +10,7 @@ import (
 	"github.com/toolparse/toolparse/syntax/wire"
 )
 
-// NewOllamaRenderer returns a renderer that writes events as Ollama
+// newOllamaRenderer returns a renderer that writes events as Ollama
 // /api/chat documents, one JSON document per line: the model's output up to
 // an execute (or to results, or the end) is a whole response,
 // {"message":{"role":"assistant","content","thinking","tool_calls"},"done":true,"done_reason":"stop"},
@@ -28,7 +28,7 @@ import (
 // followed, or an execute with no call. Each loss is reported. A call
 // without an id is given one (call_1, call_2, … in stream order), and the
 // results that answer it the same tool_call_id.
-func NewOllamaRenderer(w io.Writer, _ syntax.Options) syntax.Renderer {
+func newOllamaRenderer(w io.Writer, _ syntax.Options) syntax.Renderer {
 	r := wire.New(ollamaName, &ollamaUnits{w: bufio.NewWriter(w)})
 	r.IDs = true
 	return r

@@ -12,7 +12,7 @@ import (
 	"github.com/toolparse/toolparse/syntax/wire"
 )
 
-// NewResponsesRenderer returns a renderer that writes events as OpenAI
+// newResponsesRenderer returns a renderer that writes events as OpenAI
 // Responses output items, one JSON document per line: the model's output up
 // to an execute (or to results, or the end) is a response,
 // {"object":"response","status":"completed","output":[…]}, holding its items
@@ -41,7 +41,7 @@ import (
 // followed, or an execute with no call. Each loss is reported. A call
 // without an id is given one (call_1, call_2, … in stream order), and the
 // results that answer it the same call_id.
-func NewResponsesRenderer(w io.Writer, _ syntax.Options) syntax.Renderer {
+func newResponsesRenderer(w io.Writer, _ syntax.Options) syntax.Renderer {
 	r := wire.New("openai-responses", &responsesUnits{w: bufio.NewWriter(w), names: map[string]string{}})
 	r.IDs, r.Form = true, responsesName
 	return r

@@ -47,7 +47,7 @@ import (
 func Chunks[T ~string | ~[]byte](chunks iter.Seq2[T, error], opts syntax.Options) iter.Seq2[syntax.Event, error] {
 	return func(yield func(syntax.Event, error) bool) {
 		var queue []syntax.Event
-		p := New(func(e syntax.Event) { queue = append(queue, e) }, opts)
+		p := newParser(func(e syntax.Event) { queue = append(queue, e) }, opts)
 		drain := func() bool {
 			for i, e := range queue {
 				if !yield(e, nil) {

@@ -17,5 +17,5 @@ import (
 func BenchmarkTokenLimit(b *testing.B) {
 	tokens := syntax.DefaultMaxBlock / 128
 	in := []byte("[f(a=[1" + strings.Repeat(",1", (tokens-10)/2) + "])]")
-	parsebench.PeakHeap(b, pythonic.New, in)
+	parsebench.PeakHeap(b, pythonic.Syntax.New, in)
 }

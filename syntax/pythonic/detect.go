@@ -7,7 +7,7 @@ import (
 	"github.com/toolparse/toolparse/syntax/scan"
 )
 
-// Detect makes pythonic's detector (see syntax.Detector). Its evidence is
+// detect makes pythonic's detector (see syntax.Detector). Its evidence is
 // a call opener, <|python_start|> or <|tool_call_start|>, which no other
 // syntax writes, or a '[' that the parser reads as the start of a call
 // list: '[', white space, a dotted name and '(', not after a letter, digit,
@@ -15,7 +15,7 @@ import (
 // evidence, and nothing inside a <think> block is; but prose ends there.
 // With ThinkOpen the stream starts in reasoning, where only a call opener
 // is evidence (it ends the reasoning), and no byte is prose.
-func Detect(opts syntax.Options) syntax.Detector {
+func detect(opts syntax.Options) syntax.Detector {
 	d := &detector{prose: -1, at: -1, mark: 0}
 	if opts.ThinkOpen {
 		d.state, d.prose = detOpened, 0

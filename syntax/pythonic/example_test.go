@@ -8,7 +8,7 @@ import (
 )
 
 func Example() {
-	p := pythonic.New(func(e syntax.Event) { fmt.Println(e) }, syntax.Options{})
+	p := pythonic.Syntax.New(func(e syntax.Event) { fmt.Println(e) }, syntax.Options{})
 	// A stream may arrive in any pieces; here it is cut inside the list.
 	for _, chunk := range []string{
 		"<think>Two cities.</think>Checking both.\n[get_weather(city='San Fr",

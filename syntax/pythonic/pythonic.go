@@ -17,9 +17,9 @@ var Syntax = syntax.Syntax{
 	Name:        "pythonic",
 	Aliases:     []string{"llama4", "lfm2"},
 	Description: "a Python list of keyword calls, [get_weather(city='LA')], bare or in <|python_start|> / <|tool_call_start|> (Llama 4, Llama 3.2, LFM2)",
-	New:         New,
-	Detect:      Detect,
-	Render:      NewRenderer,
+	New:         newParser,
+	Detect:      detect,
+	Render:      newRenderer,
 	Prompt:      promptRules,
 	// Models and Templates: see registry.ForModel and registry.ForTemplate.
 	Models: []string{"llama-4*", "llama4*", "lfm2*", "*toolace*"},
@@ -93,8 +93,8 @@ type parser struct {
 	closerAt int64 // the first closer after a list that no event covers, or -1
 }
 
-// New returns a pythonic parser that sends its events to h.
-func New(h syntax.Handler, opts syntax.Options) syntax.Parser {
+// newParser returns a pythonic parser that sends its events to h.
+func newParser(h syntax.Handler, opts syntax.Options) syntax.Parser {
 	p := &parser{closerAt: -1}
 	p.Init(h, opts, p.step, p.finish)
 	if opts.ThinkOpen {
@@ -359,7 +359,7 @@ func (p *parser) list(data []byte, eof bool) int {
 			case c == p.quote && !p.triple:
 				switch closesString(data[i+1:], eof) {
 				case closeWait:
-					p.keep(data[:i])
+					p.Keep(&p.blk, data[:i])
 					p.streamElements()
 					return i
 				case closeYes:
@@ -379,7 +379,7 @@ func (p *parser) list(data []byte, eof bool) int {
 		switch c {
 		case '\'', '"':
 			if len(data)-i < 3 && !eof {
-				p.keep(data[:i])
+				p.Keep(&p.blk, data[:i])
 				p.streamElements()
 				return i
 			}
@@ -407,7 +407,7 @@ func (p *parser) list(data []byte, eof bool) int {
 				p.mismatch = fmt.Sprintf("'%c' does not close the '%c' before it", c, open)
 			}
 			if len(p.stack) == 0 || p.mismatch != "" {
-				p.keep(data[:i+1])
+				p.Keep(&p.blk, data[:i+1])
 				p.endList()
 				return i + 1
 			}
@@ -418,7 +418,7 @@ func (p *parser) list(data []byte, eof bool) int {
 		}
 		i++
 	}
-	p.keep(data)
+	p.Keep(&p.blk, data)
 	p.streamElements()
 	if eof {
 		p.truncatedList()
@@ -512,8 +512,6 @@ func closerOf(open byte) byte {
 	}
 	return '}'
 }
-
-func (p *parser) keep(b []byte) { p.blk.Keep(b, p.Options().BlockLimit()) }
 
 // truncatedList reports a list the stream ended in.
 func (p *parser) truncatedList() {

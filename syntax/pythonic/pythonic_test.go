@@ -45,7 +45,7 @@ func TestRenderValues(t *testing.T) {
 	} {
 		evs := []syntax.Event{{Type: syntax.Call, Name: "mod.fn", Args: json.RawMessage(args)}, {Type: syntax.Execute}, {Type: syntax.End}}
 		var buf bytes.Buffer
-		if err := syntax.Render(pythonic.NewRenderer(&buf, syntax.Options{}), evs); err != nil {
+		if err := syntax.Render(pythonic.Syntax.Render(&buf, syntax.Options{}), evs); err != nil {
 			t.Fatalf("%s: %v", args, err)
 		}
 		back := syntax.Parse(pythonic.Syntax, buf.Bytes(), syntax.Options{})
@@ -76,7 +76,7 @@ func TestRenderReports(t *testing.T) {
 		{{Type: syntax.Call, Name: "f", Args: json.RawMessage(`{}`)}, {Type: syntax.Execute}, {Type: syntax.Respond, Content: "late"}},
 	} {
 		var buf bytes.Buffer
-		if err := syntax.Render(pythonic.NewRenderer(&buf, syntax.Options{}), evs); err == nil {
+		if err := syntax.Render(pythonic.Syntax.Render(&buf, syntax.Options{}), evs); err == nil {
 			t.Errorf("%v: rendered as %q with no error", evs, buf.String())
 		}
 	}
@@ -86,7 +86,7 @@ func TestRenderReports(t *testing.T) {
 // that a '[' is held only while it may open one.
 func TestTokenModeStreamsText(t *testing.T) {
 	var evs []syntax.Event
-	p := pythonic.New(func(e syntax.Event) { evs = append(evs, e) }, syntax.Options{Mode: syntax.TokenMode})
+	p := pythonic.Syntax.New(func(e syntax.Event) { evs = append(evs, e) }, syntax.Options{Mode: syntax.TokenMode})
 	p.Write([]byte("Checking a[i] and [link](x) now "))
 	if len(evs) == 0 || evs[len(evs)-1].Content != " now " && !strings.HasSuffix(evs[len(evs)-1].Content, "now ") {
 		t.Fatalf("prose not streamed: %v", evs)
@@ -111,7 +111,7 @@ func TestTokenModeStreamsText(t *testing.T) {
 // as soon as its element is finished, before the list is.
 func TestTokenModeAnnouncesEachCall(t *testing.T) {
 	var evs []syntax.Event
-	p := pythonic.New(func(e syntax.Event) { evs = append(evs, e) }, syntax.Options{Mode: syntax.TokenMode})
+	p := pythonic.Syntax.New(func(e syntax.Event) { evs = append(evs, e) }, syntax.Options{Mode: syntax.TokenMode})
 	p.Write([]byte("[get_weather(city='LA', metric='C'), get_ti"))
 	if len(evs) != 2 || evs[1].Delta != `{"city":"LA","metric":"C"}` || evs[1].Index != 0 {
 		t.Fatalf("after the first element: %v", evs)
@@ -154,7 +154,7 @@ func benchParse(b *testing.B, in []byte, chunk int, mode syntax.Mode) {
 	b.ReportAllocs()
 	calls := 0
 	for b.Loop() {
-		p := pythonic.New(func(e syntax.Event) {
+		p := pythonic.Syntax.New(func(e syntax.Event) {
 			if e.Type == syntax.Call && !e.Partial {
 				calls++
 			}
@@ -218,7 +218,7 @@ func TestTokenLimit(t *testing.T) {
 	} {
 		for _, chunk := range []int{0, 7} {
 			var got []ev
-			p := pythonic.New(func(e syntax.Event) { got = append(got, ev{e.Type, e.Code, e.Name}) }, opts)
+			p := pythonic.Syntax.New(func(e syntax.Event) { got = append(got, ev{e.Type, e.Code, e.Name}) }, opts)
 			syntaxtest.Feed(p, list(c.tokens), chunk)
 			if diff := cmp.Diff(c.want, got); diff != "" {
 				t.Errorf("%d tokens in chunks of %d (-want +got):\n%s", c.tokens, chunk, diff)
@@ -229,7 +229,7 @@ func TestTokenLimit(t *testing.T) {
 	// token limit.
 	var got []ev
 	in := `<|tool_call_start|>[{"name":"f","arguments":{"a":[1` + strings.Repeat(",1", 3000) + `]}}]<|tool_call_end|>`
-	p := pythonic.New(func(e syntax.Event) { got = append(got, ev{e.Type, e.Code, e.Name}) }, opts)
+	p := pythonic.Syntax.New(func(e syntax.Event) { got = append(got, ev{e.Type, e.Code, e.Name}) }, opts)
 	syntaxtest.Feed(p, []byte(in), 0)
 	if diff := cmp.Diff([]ev{{syntax.Call, "", "f"}, {syntax.Execute, "", ""}, {syntax.End, "", ""}}, got); diff != "" {
 		t.Errorf("a JSON call list of 6,000 tokens (-want +got):\n%s", diff)

@@ -14,7 +14,7 @@ import (
 	"github.com/toolparse/toolparse/syntax/wire"
 )
 
-// NewRenderer returns a renderer that writes events in the pythonic form:
+// newRenderer returns a renderer that writes events in the pythonic form:
 // think as <think>…</think> (with ThinkOpen, the first thought without its
 // opener, as the prompt opened it), respond as plain lines, and each run of
 // calls as one bare list, [name(key=value, …)], on its own line. Values are
@@ -31,7 +31,7 @@ import (
 // calls before it or calls with no execute after them (the execute is
 // implicit, at the end of the message), and text or calls after an execute
 // (a second message: read back, it joins the first).
-func NewRenderer(w io.Writer, opts syntax.Options) syntax.Renderer {
+func newRenderer(w io.Writer, opts syntax.Options) syntax.Renderer {
 	return wire.New("pythonic", &units{w: bufio.NewWriter(w), thinkOpen: opts.ThinkOpen, opts: opts})
 }
 

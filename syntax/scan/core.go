@@ -756,6 +756,10 @@ func (b *Block) Keep(p []byte, limit int) {
 	copy(b.Bytes[n:], p)
 }
 
+// Keep adds p to the block b within the options' block limit (see
+// Block.Keep): the one way a step keeps a block's bytes.
+func (c *Core) Keep(b *Block, p []byte) { b.Keep(p, c.opts.BlockLimit()) }
+
 // Drop puts the block over the limit now, for a reader that finds what it
 // has not kept yet will take it there (a marker the limit cuts).
 func (b *Block) Drop() { b.Over, b.Bytes = true, b.Bytes[:0] }

@@ -120,7 +120,7 @@ func TestCheckCatches(t *testing.T) {
 
 func TestCheckCatchesTwoEnds(t *testing.T) {
 	twoEnds := syntax.Syntax{Name: "twoends", New: func(h syntax.Handler, o syntax.Options) syntax.Parser {
-		p := xmljson.New(h, o)
+		p := xmljson.Syntax.New(h, o)
 		return closeHook{p, func() { h(syntax.Event{Type: syntax.End}) }}
 	}}
 	err := syntaxtest.Check(twoEnds, []byte("hi"), syntaxtest.Config{})
@@ -164,7 +164,7 @@ func TestParseGolden(t *testing.T) {
 // span (as token mode's call events once had) fails the check.
 func TestCheckCatchesPartialWithoutSpan(t *testing.T) {
 	noSpans := syntax.Syntax{Name: "nospans", New: func(h syntax.Handler, o syntax.Options) syntax.Parser {
-		return xmljson.New(func(e syntax.Event) {
+		return xmljson.Syntax.New(func(e syntax.Event) {
 			if e.Partial && e.Type == syntax.Call {
 				e.Span = syntax.Span{}
 			}

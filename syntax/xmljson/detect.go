@@ -8,7 +8,7 @@ import (
 	"github.com/toolparse/toolparse/syntax/scan"
 )
 
-// Detect makes xmljson's detector (see syntax.Detector). Its evidence is
+// detect makes xmljson's detector (see syntax.Detector). Its evidence is
 // <end>, or an <execute> or <results> tag that opens a block: the first byte
 // after it that is not white space is '[' or '{', or starts its close tag. A
 // tag followed by anything else is prose that mentions it; one followed only
@@ -18,7 +18,7 @@ import (
 //
 // With Options.ThinkOpen the stream starts inside <think>: nothing before
 // its </think> is evidence, and there is no prose before it.
-func Detect(opts syntax.Options) syntax.Detector {
+func detect(opts syntax.Options) syntax.Detector {
 	d := &detector{prose: -1, at: -1, tag: -1}
 	if opts.ThinkOpen {
 		d.state, d.prose = detThink, 0

@@ -9,7 +9,7 @@ import (
 )
 
 func Example() {
-	p := xmljson.New(func(e syntax.Event) { fmt.Println(e) }, syntax.Options{})
+	p := xmljson.Syntax.New(func(e syntax.Event) { fmt.Println(e) }, syntax.Options{})
 	// A stream may arrive in any pieces; here it is cut inside the markers.
 	for _, chunk := range []string{
 		"<think>Read it first</th", "ink>\n<exec",

@@ -10,7 +10,7 @@ import (
 	"github.com/toolparse/toolparse/syntax/wire"
 )
 
-// NewRenderer returns a renderer that writes events in the xmljson form:
+// newRenderer returns a renderer that writes events in the xmljson form:
 // think as <think>…</think>, respond as plain lines, a batch of calls as one
 // <execute> block holding a JSON array of {"name","args","id"}, and a run of
 // results as one <results> block of {"tool","status","content"}. Arguments
@@ -24,7 +24,7 @@ import (
 // and reported). With Options.ThinkOpen the prompt opened <think>: a first
 // thought is written without it, and output that starts otherwise starts
 // with </think>.
-func NewRenderer(w io.Writer, opts syntax.Options) syntax.Renderer {
+func newRenderer(w io.Writer, opts syntax.Options) syntax.Renderer {
 	return wire.New("xmljson", &units{w: bufio.NewWriter(w), open: wire.NewOpenThought(opts, closeThink)})
 }
 

@@ -17,9 +17,9 @@ var Syntax = syntax.Syntax{
 	Name:        "xmljson",
 	Aliases:     []string{"xml", "cogency"},
 	Description: "<think>, <execute>[JSON array]</execute>, <results>, <end>",
-	New:         New,
-	Detect:      Detect,
-	Render:      NewRenderer,
+	New:         newParser,
+	Detect:      detect,
+	Render:      newRenderer,
 	Prompt:      promptRules,
 }
 
@@ -86,8 +86,8 @@ type parser struct {
 	trail   trail.Trail
 }
 
-// New returns an xmljson parser that sends its events to h.
-func New(h syntax.Handler, opts syntax.Options) syntax.Parser {
+// newParser returns an xmljson parser that sends its events to h.
+func newParser(h syntax.Handler, opts syntax.Options) syntax.Parser {
 	p := &parser{}
 	p.Init(h, opts, p.step, p.finish)
 	p.WakeOn(wakeSet) // every marker ends in '>': no event completes without one

@@ -54,7 +54,7 @@ func TestLimitsKeepParsing(t *testing.T) {
 
 func TestTokenModeStreamsText(t *testing.T) {
 	var evs []syntax.Event
-	p := xmljson.New(func(e syntax.Event) { evs = append(evs, e) }, syntax.Options{Mode: syntax.TokenMode})
+	p := xmljson.Syntax.New(func(e syntax.Event) { evs = append(evs, e) }, syntax.Options{Mode: syntax.TokenMode})
 	p.Write([]byte("<think>  I need"))
 	if len(evs) != 1 || !evs[0].Partial || evs[0].Content != "I need" {
 		t.Fatalf("after the first chunk: %v", evs)
@@ -113,7 +113,7 @@ func benchParse(b *testing.B, in []byte, chunk int) {
 	b.ReportAllocs()
 	events := 0
 	for b.Loop() {
-		p := xmljson.New(func(syntax.Event) { events++ }, syntax.Options{})
+		p := xmljson.Syntax.New(func(syntax.Event) { events++ }, syntax.Options{})
 		syntaxtest.Feed(p, in, chunk)
 	}
 	b.ReportMetric(float64(events)/float64(b.N), "events/op")

@@ -42,7 +42,7 @@ func benchParseMode(b *testing.B, in []byte, chunk int, mode syntax.Mode, tools 
 	runtime.ReadMemStats(&ms)
 	mallocs := ms.Mallocs
 	for b.Loop() {
-		p := xmltag.New(func(syntax.Event) {}, syntax.Options{Mode: mode})
+		p := xmltag.Syntax.New(func(syntax.Event) {}, syntax.Options{Mode: mode})
 		syntaxtest.Feed(p, in, chunk)
 	}
 	if tools > 0 {
@@ -111,7 +111,7 @@ func BenchmarkEmptyParams8MB(b *testing.B) {
 			for b.Loop() {
 				calls := 0
 				pk, tot := memtest.PeakHeap(func() {
-					p := xmltag.New(func(e syntax.Event) {
+					p := xmltag.Syntax.New(func(e syntax.Event) {
 						if e.Type == syntax.Call {
 							calls++
 						}

@@ -7,11 +7,11 @@ import (
 	"github.com/toolparse/toolparse/syntax/scan"
 )
 
-// Detect makes xmltag's detector (see syntax.Detector). Its evidence is a
+// detect makes xmltag's detector (see syntax.Detector). Its evidence is a
 // complete <tool:NAME> tag, or <thinking> once its </thinking> has come (a
 // lone "<thinking>" is common in prose and prompts): until then, and at a
 // tag cut off at the end of the input so far, it is pending.
-func Detect(syntax.Options) syntax.Detector { return &detector{at: -1, thinking: -1} }
+func detect(syntax.Options) syntax.Detector { return &detector{at: -1, thinking: -1} }
 
 type detector struct {
 	pos      int // every tag that starts before pos is decided (in a thought: where to look for its end)

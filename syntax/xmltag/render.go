@@ -11,7 +11,7 @@ import (
 	"github.com/toolparse/toolparse/syntax/wire"
 )
 
-// NewRenderer returns a renderer that writes events in the xmltag form:
+// newRenderer returns a renderer that writes events in the xmltag form:
 // thoughts as <thinking>…</thinking>, text as plain lines, and each call as a
 // <tool:NAME> block with one <param:KEY> per value (an array as the key
 // repeated), each value between newlines. Each block is parsed back before it
@@ -22,7 +22,7 @@ import (
 // none (a single param reads back as a string), values holding our tags, or
 // values that are not strings (written as their JSON text; a tool schema
 // converts them back).
-func NewRenderer(w io.Writer, _ syntax.Options) syntax.Renderer {
+func newRenderer(w io.Writer, _ syntax.Options) syntax.Renderer {
 	return wire.New("xmltag", &units{w: bufio.NewWriter(w)})
 }
 
@@ -142,7 +142,7 @@ func renderTool(c syntax.Event) ([]byte, error) {
 		return b.Bytes(), wire.CannotCarry("xmltag", "call %s: %s", c.Name, lossy)
 	}
 	var got []syntax.Event
-	p := New(func(e syntax.Event) { got = append(got, e) }, syntax.Options{})
+	p := newParser(func(e syntax.Event) { got = append(got, e) }, syntax.Options{})
 	p.Write(b.Bytes())
 	p.Close()
 	if len(got) != 3 || got[0].Type != syntax.Call || got[0].Name != c.Name || !bytes.Equal(got[0].Args, c.Args) {

@@ -12,9 +12,9 @@ var Syntax = syntax.Syntax{
 	Name:        "xmltag",
 	Aliases:     []string{"tool-xml"},
 	Description: "<tool:NAME><param:KEY>value</param:KEY></tool:NAME>",
-	New:         New,
-	Detect:      Detect,
-	Render:      NewRenderer,
+	New:         newParser,
+	Detect:      detect,
+	Render:      newRenderer,
 	Prompt:      promptRules,
 }
 
@@ -57,8 +57,8 @@ type parser struct {
 	names map[string]string // see intern
 }
 
-// New returns an xmltag parser that sends its events to h.
-func New(h syntax.Handler, opts syntax.Options) syntax.Parser {
+// newParser returns an xmltag parser that sends its events to h.
+func newParser(h syntax.Handler, opts syntax.Options) syntax.Parser {
 	p := &parser{}
 	p.Init(h, opts, p.step, p.finish)
 	p.WakeOn(wakeSet)

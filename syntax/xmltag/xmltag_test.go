@@ -53,7 +53,7 @@ func benchParse(b *testing.B, in []byte, chunk int) {
 	b.SetBytes(int64(len(in)))
 	b.ReportAllocs()
 	for b.Loop() {
-		p := xmltag.New(func(syntax.Event) {}, syntax.Options{})
+		p := xmltag.Syntax.New(func(syntax.Event) {}, syntax.Options{})
 		syntaxtest.Feed(p, in, chunk)
 	}
 }
