@@ -129,6 +129,10 @@ type Syntax struct {
 	// registry's Lookup of a variant's name gives this Syntax with the
 	// variant's Render (native: openai for Chat Completions, anthropic, …).
 	Variants []Variant
+	// Streams says that Render, given Options.Mode TokenMode, writes a
+	// provider's stream form as events arrive (native's forms: SSE, NDJSON);
+	// other renderers write whole units in either mode.
+	Streams bool
 	// Variant is the name of the variant a registry's Lookup gave this
 	// value for (its Render is the variant's), "" for the syntax itself.
 	Variant string

@@ -319,6 +319,9 @@ func dispatch(args []string, stdin io.Reader, stdout, tty, stderr io.Writer) int
 			fmt.Fprintf(stderr, "toolparse: --to %s: that form of %s cannot be written yet\n", c.to, to.Name)
 			return 2
 		}
+		if c.mode == "token" && !to.Streams {
+			fmt.Fprintf(stderr, "toolparse: --mode token does nothing with --to %s (its renderer writes whole units: calls, batches, messages; the native forms stream)\n", c.to)
+		}
 		out = &transcoder{r: to.Render(stdout, opts), stderr: stderr, to: c.to, seen: map[string]bool{}, out: stdout}
 	case c.output == "jsonl":
 		w := stdout
@@ -422,9 +425,6 @@ func warnUseless(stderr io.Writer, fs *pflag.FlagSet, c *config) {
 		}
 		if fs.Changed("color") {
 			warn("--color does nothing with --to")
-		}
-		if c.mode == "token" {
-			warn("--mode token does nothing with --to (a renderer writes whole units: calls, batches, messages)")
 		}
 	case c.output == "text":
 		if c.spans {

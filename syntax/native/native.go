@@ -19,6 +19,7 @@ var Syntax = syntax.Syntax{
 	Detect:      detect,
 	Render:      newRenderer,
 	Quiet:       quiet,
+	Streams:     true,
 	Variants: []syntax.Variant{
 		{Name: "anthropic", Description: "Anthropic Messages (the default form)", Render: newRenderer},
 		{Name: "openai", Description: "OpenAI Chat Completions messages", Render: newOpenAIRenderer},

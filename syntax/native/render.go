@@ -31,7 +31,13 @@ import (
 // has no such field).
 //
 // It cannot carry calls that no execute followed, or an execute with no call.
-func newRenderer(w io.Writer, _ syntax.Options) syntax.Renderer {
+func newRenderer(w io.Writer, opts syntax.Options) syntax.Renderer {
+	if opts.Mode == syntax.TokenMode {
+		s := &anthropicStream{}
+		e := newEncoder("anthropic", w, true, false, func(w *bufio.Writer) streamForm { s.w = w; return s })
+		s.note = e.cannot
+		return e
+	}
 	r := wire.New("anthropic", &anthropicUnits{w: bufio.NewWriter(w)})
 	r.IDs, r.Form = true, "anthropic"
 	return r
@@ -309,7 +315,10 @@ func (u *anthropicUnits) End() error {
 // call. Each loss is reported. A call without an id is given one (call_1,
 // call_2, … in stream order), and the results that answer it the same
 // tool_call_id.
-func newOpenAIRenderer(w io.Writer, _ syntax.Options) syntax.Renderer {
+func newOpenAIRenderer(w io.Writer, opts syntax.Options) syntax.Renderer {
+	if opts.Mode == syntax.TokenMode {
+		return newEncoder("openai", w, false, true, func(w *bufio.Writer) streamForm { return &chatStream{w: w} })
+	}
 	r := wire.New("openai", &openaiUnits{w: bufio.NewWriter(w)})
 	r.IDs = true
 	return r

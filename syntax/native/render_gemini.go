@@ -31,7 +31,12 @@ import (
 // It cannot carry calls no execute followed, or an execute with no
 // call. Each loss is reported. A call without an id is given one (call_1,
 // call_2, … in stream order), and the results that answer it the same id.
-func newGeminiRenderer(w io.Writer, _ syntax.Options) syntax.Renderer {
+func newGeminiRenderer(w io.Writer, opts syntax.Options) syntax.Renderer {
+	if opts.Mode == syntax.TokenMode {
+		e := newEncoder("gemini", w, false, true, func(w *bufio.Writer) streamForm { return &geminiStream{w: w} })
+		e.noRefusal = true
+		return e
+	}
 	r := wire.New(geminiName, &geminiUnits{w: bufio.NewWriter(w)})
 	r.IDs, r.Form = true, geminiName
 	return r

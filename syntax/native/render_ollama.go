@@ -28,7 +28,12 @@ import (
 // followed, or an execute with no call. Each loss is reported. A call
 // without an id is given one (call_1, call_2, … in stream order), and the
 // results that answer it the same tool_call_id.
-func newOllamaRenderer(w io.Writer, _ syntax.Options) syntax.Renderer {
+func newOllamaRenderer(w io.Writer, opts syntax.Options) syntax.Renderer {
+	if opts.Mode == syntax.TokenMode {
+		e := newEncoder("ollama", w, false, true, func(w *bufio.Writer) streamForm { return &ollamaStream{w: w} })
+		e.noRefusal = true
+		return e
+	}
 	r := wire.New(ollamaName, &ollamaUnits{w: bufio.NewWriter(w)})
 	r.IDs = true
 	return r

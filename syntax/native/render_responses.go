@@ -41,7 +41,10 @@ import (
 // followed, or an execute with no call. Each loss is reported. A call
 // without an id is given one (call_1, call_2, … in stream order), and the
 // results that answer it the same call_id.
-func newResponsesRenderer(w io.Writer, _ syntax.Options) syntax.Renderer {
+func newResponsesRenderer(w io.Writer, opts syntax.Options) syntax.Renderer {
+	if opts.Mode == syntax.TokenMode {
+		return newEncoder(responsesName, w, false, false, func(w *bufio.Writer) streamForm { return &responsesStream{w: w} })
+	}
 	r := wire.New("openai-responses", &responsesUnits{w: bufio.NewWriter(w), names: map[string]string{}})
 	r.IDs, r.Form = true, responsesName
 	return r

@@ -34,6 +34,8 @@ package native
 //	  message_start, content_block_*, …      thinking_delta, signature_delta, input_json_delta)/_stop,
 //	                                         message_delta,
 //	                                         message_stop, ping, error
+//	An error in place of a stream's rest:    the open message's calls are cut off (none is a call)
+//	  type error, or only an error member
 //	Gemini: candidates[] (a response or a    content.parts[]: text, thought, a part's thoughtSignature
 //	                                         (kept), functionCall (whole, or
 //	  stream chunk); contents[] and          streamed with willContinue and partialArgs),
@@ -95,6 +97,9 @@ func (p *parser) document(raw []byte, span syntax.Span) {
 		}
 	case d.isArr("parts"): // a Gemini content on its own
 		p.geminiContent(d.arr("parts"), d.s("role"), span)
+	case d.has("error") && typ == "" && kind == "":
+		// An error in place of a chunk (OpenAI Chat, Ollama, Gemini).
+		p.streamError(d, span)
 	case d.s("role") != "" || typ == "message":
 		if k := jsonscan.Kind(d.get("parts")); k != 0 && k != 'n' {
 			p.wrongType("parts", k, '[') // and the message is read as it is
@@ -494,8 +499,20 @@ func (p *parser) anthropicEvent(d fields, typ string, span syntax.Span) {
 		p.EndRun()
 		p.endMessage(span, "")
 	case "error":
-		p.Errorf(syntax.CodeTruncated, p.docStart, span, jsonscan.Compact(d.get("error")), "the provider reported an error in the stream")
+		p.streamError(d, span)
 	}
+}
+
+// streamError reads an error the provider sent in place of the rest of a
+// stream: the calls of the open message were never finished, so none of
+// them is a call, and those already complete get no execute.
+func (p *parser) streamError(d fields, span syntax.Span) {
+	p.abandon("the provider reported an error in the stream before the call was complete", "the stream ended in an error")
+	raw := d.get("error")
+	if raw == nil {
+		raw = d.get("message")
+	}
+	p.Errorf(syntax.CodeTruncated, p.docStart, span, jsonscan.Compact(raw), "the provider reported an error in the stream")
 }
 
 // blockKeys are the keys of the first content blocks of a message, made

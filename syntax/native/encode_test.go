@@ -1,0 +1,174 @@
+package native_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/toolparse/toolparse/registry"
+	"github.com/toolparse/toolparse/syntax"
+	"github.com/toolparse/toolparse/syntax/native"
+	"github.com/toolparse/toolparse/syntax/syntaxtest"
+)
+
+// encode writes evs in form v's stream form, and reports whether it wrote
+// a refusal as text (a loss it reports).
+func encode(t testing.TB, v syntax.Variant, evs []syntax.Event) ([]byte, bool) {
+	t.Helper()
+	var buf bytes.Buffer
+	err := syntax.Render(v.Render(&buf, syntax.Options{Mode: syntax.TokenMode}), evs) // losses: results, errors, hosted tools
+	return buf.Bytes(), err != nil && strings.Contains(err.Error(), "a refusal")
+}
+
+// streamView is what a stream carries of events: the text of each kind
+// (its runs joined by a blank line: forms without blocks join runs, and
+// Chat Completions has one content a message, before its calls), then the
+// calls (name and arguments as JSON values) in order, but for those whose
+// number is in drop. Results, errors and executes are not in a response
+// stream.
+func streamView(evs []syntax.Event, drop map[int]bool, refusalAsText bool) []string {
+	text := map[string]string{}
+	var calls []string
+	n := 0
+	for _, e := range evs {
+		if e.Partial {
+			continue
+		}
+		switch e.Type {
+		case syntax.Think, syntax.Respond:
+			if e.Content == "" {
+				continue // a reasoning item's state, read back on a thought of its own
+			}
+			k := string(e.Type)
+			if e.Refusal && !refusalAsText {
+				k = "refusal"
+			}
+			if text[k] != "" {
+				text[k] += "\n\n"
+			}
+			text[k] += strings.TrimSpace(e.Content) // what white space a run keeps: see encoder.text
+		case syntax.Call:
+			n++
+			if drop[n] {
+				continue
+			}
+			var v any
+			json.Unmarshal(e.ArgsJSON(), &v)
+			a, _ := json.Marshal(v)
+			calls = append(calls, fmt.Sprintf("call:%s(%s)", e.Name, a))
+		}
+	}
+	var out []string
+	for _, k := range []string{"think", "respond", "refusal"} {
+		if text[k] != "" {
+			out = append(out, k+":"+text[k])
+		}
+	}
+	slices.Sort(calls) // parallel calls that streamed at once meet in another order
+	return append(out, calls...)
+}
+
+// lost numbers the calls (1, 2, … in order) a stream cannot deliver: one
+// whose parameters streamed a key twice (a stream cannot take back the
+// string it began for the key, so the response ends in the form's error),
+// and, where calls complete only with their response (callsAtEnd: Chat
+// Completions), the calls before such a failure in the same response, or
+// before a call that failed after it began to stream (an error, not a cut).
+func lost(evs []syntax.Event, callsAtEnd bool) map[int]bool {
+	out := map[int]bool{}
+	keys := map[string]bool{}
+	repeated, streaming := false, false
+	var batch []int
+	fail := func(cut bool) {
+		if callsAtEnd && !cut { // a cut response delivers its complete calls; an error, none
+
+			for _, n := range batch {
+				out[n] = true
+			}
+		}
+		batch, streaming = nil, false
+	}
+	n := 0
+	for _, e := range evs {
+		switch {
+		case e.Type == syntax.Execute:
+			batch = nil
+		case e.Type == syntax.Error && streaming:
+			fail(e.Code == syntax.CodeTruncated || e.Code == syntax.CodeOverLimit)
+		case e.Type != syntax.Call:
+		case e.Partial && e.Param == "" && e.Delta == "":
+			clear(keys)
+			repeated, streaming = false, true
+		case e.Partial && e.Param != "" && e.Delta == "":
+			repeated = repeated || keys[e.Param]
+			keys[e.Param] = true
+		case !e.Partial:
+			n++
+			streaming = false
+			if repeated {
+				out[n], repeated = true, false
+				fail(false)
+				continue
+			}
+			batch = append(batch, n)
+		}
+	}
+	return out
+}
+
+// TestStreamRoundTrip encodes the token-mode events of every golden case of
+// every syntax, at several chunkings, in each provider's stream form, and
+// parses the stream back with native: the text and calls come back, a call
+// that failed after it started streaming is not one, and a stream with a
+// failed call never ends with the calls stop reason.
+func TestStreamRoundTrip(t *testing.T) {
+	n := 0
+	for _, s := range registry.Builtin() {
+		gs, err := syntaxtest.ReadGoldens(filepath.Join("..", s.Name, "testdata"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, g := range gs {
+			if g.Options.Content != nil {
+				continue
+			}
+			topts := g.Options
+			topts.Mode = syntax.TokenMode
+			whole := syntax.Parse(s, g.Input, g.Options)
+			for _, v := range native.Syntax.Variants {
+				if v.Render == nil {
+					continue
+				}
+				var first []byte
+				for _, size := range []int{len(g.Input) + 1, 1, 3, 17} {
+					evs := syntax.ParseChunks(s, syntaxtest.Split(g.Input, size), topts)
+					stream, refusalAsText := encode(t, v, evs)
+					back := syntax.Parse(native.Syntax, stream, syntax.Options{})
+					want, got := streamView(whole, lost(evs, v.Name == "openai"), refusalAsText), streamView(back, nil, refusalAsText)
+					if d := cmp.Diff(want, got); d != "" {
+						t.Errorf("%s/%s as %s, %d-byte chunks: the stream reads back different (-want +got):\n%s\nstream:\n%s", s.Name, filepath.Base(g.Path), v.Name, size, d, stream)
+						break
+					}
+					// Event mode: the same bytes at every chunking.
+					ev, _ := encode(t, v, syntax.ParseChunks(s, syntaxtest.Split(g.Input, size), g.Options))
+					if first == nil {
+						first = ev
+					} else if !bytes.Equal(first, ev) {
+						t.Errorf("%s/%s as %s: the event-mode stream differs at %d-byte chunks", s.Name, filepath.Base(g.Path), v.Name, size)
+						break
+					}
+					n++
+				}
+			}
+		}
+	}
+	if n < 1000 {
+		t.Errorf("only %d streams checked", n)
+	}
+}
