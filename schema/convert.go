@@ -1,6 +1,7 @@
 package schema
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -373,8 +374,29 @@ func isJSONNumber(s string) bool {
 // passed on — never dropped — with Invalid saying why, and is followed by an
 // error event with code schema at the call that names the tool, each
 // argument path and each problem.
+//
+// In token mode, the streamed value of a parameter that conversion may turn
+// into another type than a string is held back (its partial events are not
+// passed on): a stream encoder writes values as JSON strings as they come,
+// and a string once written cannot become a number. Such a value arrives
+// with the complete call.
 func (s *Set) Check(h syntax.Handler) syntax.Handler {
+	stringy := map[[2]string]bool{}
 	return func(e syntax.Event) {
+		if e.Type == syntax.Call && e.Partial && e.Param != "" {
+			k := [2]string{e.Name, e.Param}
+			ok, seen := stringy[k]
+			if !seen {
+				ok = s.staysString(e.Name, e.Param)
+				if len(stringy) < 1024 {
+					stringy[k] = ok
+				}
+			}
+			if ok {
+				h(e)
+			}
+			return
+		}
 		if e.Type != syntax.Call || e.Partial {
 			h(e)
 			return
@@ -400,6 +422,21 @@ func (s *Set) Check(h syntax.Handler) syntax.Handler {
 		h(syntax.Event{Type: syntax.Error, Code: syntax.CodeSchema, Message: fmt.Sprintf("call %s does not fit its schema: %s", callLabel(e), e.Invalid),
 			Pos: e.Pos, Span: e.Span})
 	}
+}
+
+// staysString reports whether conversion leaves any string value of the
+// tool's parameter key a string: probes that read as each other type stay
+// strings.
+func (s *Set) staysString(tool, key string) bool {
+	for _, probe := range []string{"0", "true", "null", "{}", "[]"} {
+		args := syntax.AppendQuote([]byte{'{'}, key)
+		args = syntax.AppendQuote(append(args, ':'), probe)
+		out, _ := s.Convert(tool, append(args, '}'))
+		if !bytes.Equal(out, append(args, '}')) {
+			return false
+		}
+	}
+	return true
 }
 
 func callLabel(e syntax.Event) string {

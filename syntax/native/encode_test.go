@@ -12,6 +12,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/toolparse/toolparse/registry"
+	"github.com/toolparse/toolparse/schema"
 	"github.com/toolparse/toolparse/syntax"
 	"github.com/toolparse/toolparse/syntax/native"
 	"github.com/toolparse/toolparse/syntax/syntaxtest"
@@ -170,5 +171,36 @@ func TestStreamRoundTrip(t *testing.T) {
 	}
 	if n < 1000 {
 		t.Errorf("only %d streams checked", n)
+	}
+}
+
+// A value whose schema type is not a string is held back by the schema's
+// check (its partial events are not passed on) and arrives with the
+// complete call: the stream never starts it as a string it could not take
+// back, and the arguments read back are the converted ones.
+func TestStreamSchemaTypedValues(t *testing.T) {
+	tools, err := schema.LoadFile(filepath.Join("..", "seedoss", "testdata", "calc-tools.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := registry.Lookup("seedoss")
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := "<seed:tool_call>\n<function=calculate_area>\n<parameter=shape>rectangle</parameter>\n<parameter=precision>2</parameter>\n<parameter=dimensions>{\"width\": 10}</parameter>\n</function>\n</seed:tool_call>"
+	for _, v := range native.Syntax.Variants {
+		for _, size := range []int{len(in), 1, 5} {
+			var evs []syntax.Event
+			p := s.New(tools.Check(func(e syntax.Event) { evs = append(evs, e) }), syntax.Options{Mode: syntax.TokenMode})
+			syntaxtest.Feed(p, []byte(in), size)
+			stream, _ := encode(t, v, evs)
+			if bytes.Contains(stream, []byte(`precision\":\"`)) || bytes.Contains(stream, []byte(`dimensions\":\"`)) {
+				t.Errorf("%s: a typed value streamed as a string:\n%s", v.Name, stream)
+			}
+			back := syntax.Parse(native.Syntax, stream, syntax.Options{})
+			if len(back) < 1 || back[0].Type != syntax.Call || string(back[0].Args) != `{"shape":"rectangle","precision":2,"dimensions":{"width":10}}` {
+				t.Errorf("%s, %d-byte chunks: read back %v", v.Name, size, back)
+			}
+		}
 	}
 }
