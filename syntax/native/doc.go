@@ -202,4 +202,73 @@
 // [Chunks] reads a stream given as the raw JSON chunks the providers' Go
 // SDKs yield; package conversation reads and writes whole chat logs in
 // these forms.
+//
+// # Streaming encoders
+//
+// Given Options.Mode TokenMode, each form's renderer writes the provider's
+// stream instead (Syntax.Streams; --to NAME --mode token in the CLI), from
+// token-mode events as they arrive, holding no call or message:
+//
+//   - openai: Chat Completions chunks as SSE — a role chunk; content,
+//     reasoning_content and refusal deltas; per call a first delta with
+//     index, id, type, function.name and arguments "", then argument
+//     fragments; a last chunk with finish_reason (tool_calls, stop, length);
+//     data: [DONE].
+//   - openai-responses: Responses events as SSE, each with its
+//     sequence_number — response.created and .in_progress;
+//     output_item.added, content_part.added, output_text.delta (refusal,
+//     reasoning_summary_part and reasoning_summary_text alike),
+//     function_call_arguments.delta and .done, output_item.done with the
+//     whole item; response.completed with every item (the protocol repeats
+//     them, so the open response's items are kept).
+//   - anthropic: Messages events as SSE — message_start; content_block_start
+//     (text, thinking, tool_use with input {}), content_block_delta
+//     (text_delta, thinking_delta, signature_delta, input_json_delta),
+//     content_block_stop; message_delta with stop_reason (end_turn,
+//     tool_use, max_tokens, refusal with its stop_details) and usage;
+//     message_stop. Blocks come one at a time: what arrives while a call
+//     streams (a parallel call's pieces, text) waits for it.
+//   - gemini: streamGenerateContent chunks as SSE (text and thought parts,
+//     thoughtSignature on the part; calls whole), finishReason on the last.
+//   - ollama: /api/chat NDJSON (content and thinking pieces; calls whole),
+//     done with done_reason.
+//
+// Arguments stream as the events give them: JSON fragments, or, for the
+// syntaxes whose values are raw text (caret, xmltag, qwen3coder, glm,
+// minimax, …), each value as JSON-string fragments as it arrives, so a file
+// being written streams into the client's arguments. A fragment once
+// written is never taken back: a value whose type a schema changes is held
+// back by schema.Check and written with the complete call; the complete
+// call's arguments then go out with the streamed keys first.
+//
+// Choices where the APIs are silent:
+//
+//   - A call that fails after it began to stream is never finished as a
+//     call: cut off (truncated, over_limit) the response ends with the
+//     form's truncation (finish_reason length, stop_reason max_tokens,
+//     response.incomplete, MAX_TOKENS, done_reason length); malformed, with
+//     its error form (an {"error"} data line, an error event,
+//     MALFORMED_FUNCTION_CALL, an {"error"} line), never with the calls stop
+//     reason. A key given twice in a raw-valued call (an array of its
+//     values) cannot be streamed as the string it began as: such a call ends
+//     the response in the error form too.
+//   - A response ends at an execute (the calls' stop reason) or at the end
+//     of the events; what follows an execute starts a new response. Results
+//     are not in a response stream (they go back in the next request), nor
+//     are errors that belong to no streaming call, nor hosted tools: each is
+//     reported as not carried.
+//   - White space is held until text follows it in the run, so a run of
+//     white space alone is never written; white space at a run's end is
+//     written only when the whole run keeps it (a signed thought is exact).
+//     The white space that starts a signed thought is not in the token-mode
+//     fragments, and is reported as not carried.
+//   - Forms without blocks (Chat Completions, Gemini, Ollama) join a run to
+//     an earlier one of its kind in the response with a blank line, as the
+//     whole renderers do; Gemini and Ollama have no refusal, which is
+//     written as text and reported.
+//   - Ids, model names and times are fixed (call_N for a call that had no
+//     id, "toolparse" for the model, 0 for times), so the same events always
+//     give the same bytes: event-mode input gives the same stream at every
+//     chunking; token-mode input gives its deltas where its chunks fell, and
+//     what a client accumulates is the same.
 package native

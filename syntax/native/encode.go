@@ -69,6 +69,7 @@ type streamCall struct {
 	inValue bool     // params: a value's string is open
 	written int      // bytes of argument text written
 	itemID  string   // Responses: the item's id
+	where   []byte   // Responses: the item's "item_id" and "output_index" members
 }
 
 // encoder is the renderer of a stream form.
@@ -112,15 +113,16 @@ func (e *encoder) cannot(format string, args ...any) {
 // cannot carry, and a failed write.
 func (e *encoder) Event(ev syntax.Event) error {
 	e.errs = e.errs[:0]
-	if err := e.event(ev); err != nil {
-		e.errs = append(e.errs, err)
+	err := e.event(&ev)
+	if len(e.errs) == 0 {
+		return err
 	}
-	return errors.Join(e.errs...)
+	return errors.Join(append(e.errs, err)...)
 }
 
-func (e *encoder) event(ev syntax.Event) error {
+func (e *encoder) event(ev *syntax.Event) error {
 	if e.seq && len(e.streaming) > 0 && !e.belongs(ev) {
-		e.queue = append(e.queue, ev)
+		e.queue = append(e.queue, *ev)
 		return nil
 	}
 	switch ev.Type {
@@ -156,7 +158,7 @@ func (e *encoder) event(ev syntax.Event) error {
 
 // belongs reports whether ev goes on the call streaming first (a form that
 // writes one block at a time takes nothing else until it completes).
-func (e *encoder) belongs(ev syntax.Event) bool {
+func (e *encoder) belongs(ev *syntax.Event) bool {
 	c := e.streaming[0]
 	switch {
 	case ev.Type == syntax.Error || ev.Type == syntax.End:
@@ -182,7 +184,7 @@ func (e *encoder) begin() error {
 // until text follows it in the run, so that a run of white space alone is
 // never written; white space at a run's end is written only when the whole
 // run keeps it (a signed thought is exact), as event mode does.
-func (e *encoder) text(ev syntax.Event) error {
+func (e *encoder) text(ev *syntax.Event) error {
 	if ev.Refusal && e.noRefusal {
 		e.cannot("a refusal: the form has none; written as text")
 		ev.Refusal = false
@@ -249,7 +251,7 @@ func (e *encoder) textDelta(s string) error {
 	return e.f.textDelta(s)
 }
 
-func (e *encoder) startText(ev syntax.Event) error {
+func (e *encoder) startText(ev *syntax.Event) error {
 	if err := e.begin(); err != nil {
 		return err
 	}
@@ -274,7 +276,7 @@ func (e *encoder) stopText(state json.RawMessage) error {
 
 // opaque is the member of ev.Opaque this form writes back; the others are
 // reported as not carried.
-func (e *encoder) opaque(ev syntax.Event) json.RawMessage {
+func (e *encoder) opaque(ev *syntax.Event) json.RawMessage {
 	if len(ev.Opaque) == 0 {
 		return nil
 	}
@@ -291,7 +293,7 @@ func (e *encoder) opaque(ev syntax.Event) json.RawMessage {
 }
 
 // partial writes a call's start or a fragment of its arguments.
-func (e *encoder) partial(ev syntax.Event) error {
+func (e *encoder) partial(ev *syntax.Event) error {
 	if ev.Param == "" && ev.Delta == "" {
 		if err := e.stopText(nil); err != nil {
 			return err
@@ -340,7 +342,7 @@ func (e *encoder) fragment(c *streamCall) error {
 	return e.f.callDelta(c, e.scratch)
 }
 
-func (e *encoder) newCall(ev syntax.Event) *streamCall {
+func (e *encoder) newCall(ev *syntax.Event) *streamCall {
 	c := &streamCall{index: ev.Index, slot: e.slots, id: ev.ID, name: ev.Name}
 	e.slots++
 	if c.id == "" {
@@ -362,7 +364,7 @@ func (e *encoder) byIndex(i int) *streamCall {
 // find is the streaming call a complete call closes: the one with its id,
 // else the first with its name and no id of the source's; nil for a call
 // that did not stream.
-func (e *encoder) find(ev syntax.Event) *streamCall {
+func (e *encoder) find(ev *syntax.Event) *streamCall {
 	if len(e.streaming) == 0 {
 		return nil
 	}
@@ -381,7 +383,7 @@ func (e *encoder) find(ev syntax.Event) *streamCall {
 
 // call writes a complete call: the rest of a streamed one, or all of one
 // that did not stream.
-func (e *encoder) call(ev syntax.Event) error {
+func (e *encoder) call(ev *syntax.Event) error {
 	args := []byte(ev.ArgsJSON())
 	state := e.opaque(ev)
 	c := e.find(ev)
@@ -440,10 +442,10 @@ func (e *encoder) drop(c *streamCall) {
 
 // drain writes the events that waited for the call that completed.
 func (e *encoder) drain() error {
-	for len(e.queue) > 0 && (len(e.streaming) == 0 || !e.seq || e.belongs(e.queue[0])) {
+	for len(e.queue) > 0 && (len(e.streaming) == 0 || !e.seq || e.belongs(&e.queue[0])) {
 		ev := e.queue[0]
 		e.queue = e.queue[1:]
-		if err := e.event(ev); err != nil {
+		if err := e.event(&ev); err != nil {
 			return err
 		}
 	}

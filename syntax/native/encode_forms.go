@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"strconv"
 
+	"github.com/toolparse/toolparse/internal/params"
 	"github.com/toolparse/toolparse/syntax"
 )
 
@@ -17,14 +18,15 @@ const streamModel = "toolparse"
 // chatStream writes OpenAI Chat Completions chunks.
 type chatStream struct {
 	w    *bufio.Writer
-	b    []byte
+	b    []byte // the chunk being made, reused
 	kind syntax.Type
 	ref  bool
 }
 
-func (s *chatStream) chunk(delta []byte, finish string) error {
-	b := append(s.b[:0], `{"id":"chatcmpl-toolparse","object":"chat.completion.chunk","created":0,"model":"`+streamModel+`","choices":[{"index":0,"delta":`...)
-	b = append(b, delta...)
+const chatHead = `{"id":"chatcmpl-toolparse","object":"chat.completion.chunk","created":0,"model":"` + streamModel + `","choices":[{"index":0,"delta":`
+
+// send ends the chunk b (its delta written) with finish_reason and writes it.
+func (s *chatStream) send(b []byte, finish string) error {
 	b = append(b, `,"finish_reason":`...)
 	if finish == "" {
 		b = append(b, "null"...)
@@ -37,7 +39,7 @@ func (s *chatStream) chunk(delta []byte, finish string) error {
 }
 
 func (s *chatStream) start() error {
-	return s.chunk([]byte(`{"role":"assistant","content":""}`), "")
+	return s.send(append(append(s.b[:0], chatHead...), `{"role":"assistant","content":""}`...), "")
 }
 
 func (s *chatStream) textStart(t syntax.Type, refusal bool) error {
@@ -53,30 +55,26 @@ func (s *chatStream) textDelta(text string) error {
 	case s.ref:
 		key = `{"refusal":`
 	}
-	d := syntax.AppendQuote([]byte(key), text)
-	return s.chunk(append(d, '}'), "")
+	b := append(append(s.b[:0], chatHead...), key...)
+	b = syntax.AppendQuote(b, text)
+	return s.send(append(b, '}'), "")
 }
 
 func (s *chatStream) textStop(json.RawMessage) error { return nil }
 
 func (s *chatStream) callStart(c *streamCall) error {
-	d := []byte(`{"tool_calls":[{"index":`)
-	d = strconv.AppendInt(d, int64(c.slot), 10)
-	d = append(d, `,"id":`...)
-	d = syntax.AppendQuote(d, c.id)
-	d = append(d, `,"type":"function","function":{"name":`...)
-	d = syntax.AppendQuote(d, c.name)
-	d = append(d, `,"arguments":""}}]}`...)
-	return s.chunk(d, "")
+	b := append(append(s.b[:0], chatHead...), `{"tool_calls":[{"index":`...)
+	b = strconv.AppendInt(b, int64(c.slot), 10)
+	b = syntax.AppendQuote(append(b, `,"id":`...), c.id)
+	b = syntax.AppendQuote(append(b, `,"type":"function","function":{"name":`...), c.name)
+	return s.send(append(b, `,"arguments":""}}]}`...), "")
 }
 
 func (s *chatStream) callDelta(c *streamCall, frag []byte) error {
-	d := []byte(`{"tool_calls":[{"index":`)
-	d = strconv.AppendInt(d, int64(c.slot), 10)
-	d = append(d, `,"function":{"arguments":`...)
-	d = syntax.AppendQuote(d, string(frag))
-	d = append(d, `}}]}`...)
-	return s.chunk(d, "")
+	b := append(append(s.b[:0], chatHead...), `{"tool_calls":[{"index":`...)
+	b = strconv.AppendInt(b, int64(c.slot), 10)
+	b = params.Quote(append(b, `,"function":{"arguments":`...), frag)
+	return s.send(append(b, `}}]}`...), "")
 }
 
 func (s *chatStream) callStop(*streamCall, []byte, json.RawMessage) error { return nil }
@@ -88,7 +86,7 @@ func (s *chatStream) finish(why stop, msg string) error {
 		e := syntax.AppendQuote([]byte(`{"error":{"message":`), msg)
 		err = sse(s.w, "", append(e, `,"type":"invalid_tool_call","code":null}}`...))
 	default:
-		err = s.chunk([]byte(`{}`), [...]string{stopEnd: "stop", stopCalls: "tool_calls", stopCut: "length"}[why])
+		err = s.send(append(append(s.b[:0], chatHead...), `{}`...), [...]string{stopEnd: "stop", stopCalls: "tool_calls", stopCut: "length"}[why])
 	}
 	if err != nil {
 		return err
@@ -102,6 +100,7 @@ type anthropicStream struct {
 	blocks  int    // content blocks started in the message
 	msgs    int    // messages started
 	tool    bool   // the open block is a tool_use block
+	b       []byte // the event being made, reused
 	refusal []byte // a refusal's text: the message stops with "refusal", the text its explanation
 	refuse  bool   // the open run is a refusal
 	kind    syntax.Type
@@ -127,12 +126,24 @@ func (s *anthropicStream) blockStart(block []byte) error {
 	return s.event("content_block_start", append(d, '}'))
 }
 
-func (s *anthropicStream) delta(delta []byte) error {
-	d := []byte(`{"type":"content_block_delta","index":`)
+// deltaHead starts a content_block_delta event in s.b, up to its delta's
+// members; the caller appends them and calls deltaEnd.
+func (s *anthropicStream) deltaHead(typ string) []byte {
+	d := append(s.b[:0], `{"type":"content_block_delta","index":`...)
 	d = strconv.AppendInt(d, int64(s.blocks), 10)
-	d = append(d, `,"delta":`...)
-	d = append(d, delta...)
-	return s.event("content_block_delta", append(d, '}'))
+	d = append(d, `,"delta":{"type":"`...)
+	d = append(d, typ...)
+	return append(d, `",`...)
+}
+
+func (s *anthropicStream) deltaEnd(d []byte) error {
+	s.b = append(d, "}}"...)
+	return s.event("content_block_delta", s.b)
+}
+
+func (s *anthropicStream) textDeltaEvent(typ, key, text string) error {
+	d := append(s.deltaHead(typ), key...)
+	return s.deltaEnd(syntax.AppendQuote(d, text))
 }
 
 func (s *anthropicStream) blockStop() error {
@@ -164,9 +175,9 @@ func (s *anthropicStream) textDelta(text string) error {
 		return nil
 	}
 	if s.kind == syntax.Think {
-		return s.delta(append(syntax.AppendQuote([]byte(`{"type":"thinking_delta","thinking":`), text), '}'))
+		return s.textDeltaEvent("thinking_delta", `"thinking":`, text)
 	}
-	return s.delta(append(syntax.AppendQuote([]byte(`{"type":"text_delta","text":`), text), '}'))
+	return s.textDeltaEvent("text_delta", `"text":`, text)
 }
 
 func (s *anthropicStream) textStop(state json.RawMessage) error {
@@ -178,7 +189,7 @@ func (s *anthropicStream) textStop(state json.RawMessage) error {
 		var st struct{ Type, Signature string }
 		json.Unmarshal(state, &st)
 		if st.Signature != "" {
-			if err := s.delta(append(syntax.AppendQuote([]byte(`{"type":"signature_delta","signature":`), st.Signature), '}')); err != nil {
+			if err := s.textDeltaEvent("signature_delta", `"signature":`, st.Signature); err != nil {
 				return err
 			}
 		}
@@ -195,7 +206,8 @@ func (s *anthropicStream) callStart(c *streamCall) error {
 }
 
 func (s *anthropicStream) callDelta(_ *streamCall, frag []byte) error {
-	return s.delta(append(syntax.AppendQuote([]byte(`{"type":"input_json_delta","partial_json":`), string(frag)), '}'))
+	d := append(s.deltaHead("input_json_delta"), `"partial_json":`...)
+	return s.deltaEnd(params.Quote(d, frag))
 }
 
 func (s *anthropicStream) callStop(*streamCall, []byte, json.RawMessage) error {
@@ -217,7 +229,7 @@ func (s *anthropicStream) finish(why stop, msg string) error {
 		if err := s.blockStart([]byte(`{"type":"text","text":""}`)); err != nil {
 			return err
 		}
-		if err := s.delta(append(syntax.AppendQuote([]byte(`{"type":"text_delta","text":`), string(s.refusal)), '}')); err != nil {
+		if err := s.textDeltaEvent("text_delta", `"text":`, string(s.refusal)); err != nil {
 			return err
 		}
 		if err := s.blockStop(); err != nil {
@@ -378,10 +390,14 @@ func (s *ollamaStream) finish(why stop, msg string) error {
 // response.completed, so the items of the open response are kept.
 type responsesStream struct {
 	w     *bufio.Writer
-	seq   int // sequence_number
-	n     int // responses started
-	ids   int // items made
+	b     []byte // the event being made, reused
+	seq   int    // sequence_number
+	n     int    // responses started
+	ids   int    // items made
 	items []json.RawMessage
+
+	body []byte // an event's members, reused
+	idx  []byte // a part's index member, reused
 
 	// The open message or reasoning item and its open part.
 	item     *rsItem
@@ -390,6 +406,7 @@ type responsesStream struct {
 }
 
 type rsItem struct {
+	where   []byte // its "item_id" and "output_index" members
 	id, typ string
 	out     int               // output_index
 	parts   []json.RawMessage // the content or summary parts done
@@ -397,15 +414,17 @@ type rsItem struct {
 }
 
 func (s *responsesStream) event(typ string, body []byte) error {
-	d := syntax.AppendQuote([]byte(`{"type":`), typ)
-	d = append(d, `,"sequence_number":`...)
+	d := append(s.b[:0], `{"type":"`...)
+	d = append(d, typ...)
+	d = append(d, `","sequence_number":`...)
 	d = strconv.AppendInt(d, int64(s.seq), 10)
 	s.seq++
 	if len(body) > 0 {
 		d = append(d, ',')
 		d = append(d, body...)
 	}
-	return sse(s.w, typ, append(d, '}'))
+	s.b = append(d, '}')
+	return sse(s.w, typ, s.b)
 }
 
 func (s *responsesStream) response(status string, extra string) []byte {
@@ -487,6 +506,7 @@ func (s *responsesStream) openItem(typ string) error {
 		prefix = "rs_"
 	}
 	s.item = &rsItem{id: s.newID(prefix), typ: typ, out: len(s.items)}
+	s.item.where = where(s.item.id, s.item.out)
 	s.items = append(s.items, nil) // its place in the output
 	d := []byte(`"output_index":`)
 	d = strconv.AppendInt(d, int64(s.item.out), 10)
@@ -534,7 +554,8 @@ func (s *responsesStream) partIndex() []byte {
 	if s.item.typ == "reasoning" {
 		key = `,"summary_index":`
 	}
-	return strconv.AppendInt([]byte(key), int64(len(s.item.parts)), 10)
+	s.idx = strconv.AppendInt(append(s.idx[:0], key...), int64(len(s.item.parts)), 10)
+	return s.idx
 }
 
 func (s *responsesStream) part(text string) []byte {
@@ -549,8 +570,9 @@ func (s *responsesStream) part(text string) []byte {
 
 func (s *responsesStream) textDelta(text string) error {
 	s.partText = append(s.partText, text...)
-	d := append(where(s.item.id, s.item.out), s.partIndex()...)
+	d := append(append(s.body[:0], s.item.where...), s.partIndex()...)
 	d = syntax.AppendQuote(append(d, `,"delta":`...), text)
+	s.body = d
 	switch s.partKind {
 	case "refusal":
 		return s.event("response.refusal.delta", d)
@@ -602,6 +624,7 @@ func (s *responsesStream) callStart(c *streamCall) error {
 		return err
 	}
 	c.itemID, c.block = s.newID("fc_"), len(s.items)
+	c.where = where(c.itemID, c.block)
 	s.items = append(s.items, nil)
 	d := strconv.AppendInt([]byte(`"output_index":`), int64(c.block), 10)
 	d = append(d, `,"item":`...)
@@ -609,7 +632,8 @@ func (s *responsesStream) callStart(c *streamCall) error {
 }
 
 func (s *responsesStream) callDelta(c *streamCall, frag []byte) error {
-	d := syntax.AppendQuote(append(where(c.itemID, c.block), `,"delta":`...), string(frag))
+	d := params.Quote(append(append(s.body[:0], c.where...), `,"delta":`...), frag)
+	s.body = d
 	return s.event("response.function_call_arguments.delta", d)
 }
 

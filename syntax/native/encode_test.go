@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -202,5 +203,42 @@ func TestStreamSchemaTypedValues(t *testing.T) {
 				t.Errorf("%s, %d-byte chunks: read back %v", v.Name, size, back)
 			}
 		}
+	}
+}
+
+// BenchmarkEncode300K: one call with a 300 KB value (source code full of
+// "<" and of the value closer), parsed in 4-byte chunks in token mode
+// (qwen3coder), alone (the baseline) and with each stream encoder writing
+// its form as the events arrive. The goal: parse + encode within 2× of
+// parse alone.
+func BenchmarkEncode300K(b *testing.B) {
+	var in bytes.Buffer
+	in.WriteString("Writing it.\n<tool_call>\n<function=write_file>\n<parameter=path>\nbig.go\n</parameter>\n<parameter=content>\n")
+	for n := 0; in.Len() < 300<<10; n++ {
+		fmt.Fprintf(&in, "func f%d() { if a < b { return \"</parameter>\" } }\n", n)
+	}
+	in.WriteString("</parameter>\n</function>\n</tool_call>\n")
+	s, err := registry.Lookup("qwen3coder")
+	if err != nil {
+		b.Fatal(err)
+	}
+	opts := syntax.Options{Mode: syntax.TokenMode}
+	b.Run("parse", func(b *testing.B) {
+		b.SetBytes(int64(in.Len()))
+		b.ReportAllocs()
+		for b.Loop() {
+			syntaxtest.Feed(s.New(func(syntax.Event) {}, opts), in.Bytes(), 4)
+		}
+	})
+	for _, v := range native.Syntax.Variants {
+		b.Run("parse+"+v.Name, func(b *testing.B) {
+			b.SetBytes(int64(in.Len()))
+			b.ReportAllocs()
+			for b.Loop() {
+				r := v.Render(io.Discard, opts)
+				syntaxtest.Feed(s.New(func(e syntax.Event) { r.Event(e) }, opts), in.Bytes(), 4)
+				r.Close()
+			}
+		})
 	}
 }
