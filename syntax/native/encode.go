@@ -83,6 +83,7 @@ type encoder struct {
 	noRefusal bool
 	seen      map[runKind]bool
 	open      bool // a response is open
+	began     bool // a response was begun
 	calls     bool // the response holds calls
 
 	run struct {
@@ -176,7 +177,7 @@ func (e *encoder) begin() error {
 		return nil
 	}
 	clear(e.seen)
-	e.open, e.calls, e.slots = true, false, 0
+	e.open, e.calls, e.slots, e.began = true, false, 0, true
 	return e.f.start()
 }
 
@@ -522,7 +523,12 @@ func (e *encoder) Flush() error { return e.w.Flush() }
 
 func (e *encoder) Close() error {
 	e.errs = e.errs[:0]
-	err := e.end(stopEnd, "")
+	var err error
+	if !e.began {
+		// Events that wrote nothing still make a response: an empty turn.
+		err = e.begin()
+	}
+	err = errors.Join(err, e.end(stopEnd, ""))
 	return errors.Join(append(e.errs, err, e.w.Flush())...)
 }
 
