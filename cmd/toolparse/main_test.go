@@ -186,6 +186,29 @@ func TestTranscodeEveryPair(t *testing.T) {
 	}
 }
 
+// TestToStream: --to NAME --mode token writes a native form's stream, with
+// no word on standard error, and native reads the calls back from it; a
+// syntax that writes whole units says --mode token does nothing for it.
+func TestToStream(t *testing.T) {
+	path := filepath.Join("..", "..", "testdata", "examples", "qwen3-turn.txt")
+	_, orig, _ := runCLI(t, "", path)
+	want := callNames(t, orig)
+	for to, first := range map[string]string{"openai": "data: {", "openai-responses": "event: response.created", "anthropic": "event: message_start", "gemini": "data: {", "ollama": "{"} {
+		code, stream, errs := runCLI(t, "", "--to", to, "--mode", "token", "--chunk-size", "5", path)
+		if code != 0 || errs != "" || !strings.HasPrefix(stream, first) {
+			t.Errorf("--to %s --mode token: exit %d, stderr %q, output:\n%s", to, code, errs, stream)
+			continue
+		}
+		_, back, _ := runCLI(t, stream, "-s", "native")
+		if got := callNames(t, back); strings.Join(got, ",") != strings.Join(want, ",") {
+			t.Errorf("--to %s --mode token: calls %v, want %v\nwritten:\n%s", to, got, want, stream)
+		}
+	}
+	if _, _, errs := runCLI(t, "", "--to", "glm", "--mode", "token", path); !strings.Contains(errs, "--mode token does nothing with --to glm") {
+		t.Errorf("--to glm --mode token: stderr %q, want a word on --mode token", errs)
+	}
+}
+
 func callNames(t *testing.T, jsonl string) []string {
 	evs, err := syntaxtest.DecodeJSONL([]byte(jsonl))
 	if err != nil {

@@ -414,15 +414,26 @@ type rsItem struct {
 }
 
 func (s *responsesStream) event(typ string, body []byte) error {
+	d := s.head(typ)
+	if len(body) > 0 {
+		d = append(d, ',')
+		d = append(d, body...)
+	}
+	return s.emit(typ, d)
+}
+
+// head starts an event of type typ in s.b, up to its sequence number; the
+// caller appends its other members (each after a comma) and calls emit.
+func (s *responsesStream) head(typ string) []byte {
 	d := append(s.b[:0], `{"type":"`...)
 	d = append(d, typ...)
 	d = append(d, `","sequence_number":`...)
 	d = strconv.AppendInt(d, int64(s.seq), 10)
 	s.seq++
-	if len(body) > 0 {
-		d = append(d, ',')
-		d = append(d, body...)
-	}
+	return d
+}
+
+func (s *responsesStream) emit(typ string, d []byte) error {
 	s.b = append(d, '}')
 	return sse(s.w, typ, s.b)
 }
@@ -632,9 +643,9 @@ func (s *responsesStream) callStart(c *streamCall) error {
 }
 
 func (s *responsesStream) callDelta(c *streamCall, frag []byte) error {
-	d := params.Quote(append(append(s.body[:0], c.where...), `,"delta":`...), frag)
-	s.body = d
-	return s.event("response.function_call_arguments.delta", d)
+	const typ = "response.function_call_arguments.delta"
+	d := append(append(s.head(typ), ','), c.where...)
+	return s.emit(typ, params.Quote(append(d, `,"delta":`...), frag))
 }
 
 func (s *responsesStream) callStop(c *streamCall, args []byte, _ json.RawMessage) error {
