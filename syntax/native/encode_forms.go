@@ -3,27 +3,92 @@ package native
 import (
 	"bufio"
 	"encoding/json"
+	"fmt"
+	"io"
 	"strconv"
+	"time"
 
 	"github.com/toolparse/toolparse/internal/params"
 	"github.com/toolparse/toolparse/syntax"
 )
 
-// The stream forms. Ids, models and times are fixed, so that the same
-// events always give the same bytes: a server that re-serves a stream sets
-// its own (package serve).
+// The stream forms. Ids, models and times are fixed unless StreamOptions
+// say otherwise, so that the same events always give the same bytes: a
+// server that re-serves a stream sets its own (package serve).
 
 const streamModel = "toolparse"
+
+// StreamOptions are what a stream says of the response beside the events:
+// its id (each form makes its own from it: chatcmpl-…, msg_…, resp_…), the
+// model's name, and its creation time in Unix seconds. The zero value gives
+// the fixed ones of the CLI's streams ("toolparse", time 0).
+type StreamOptions struct {
+	ID      string
+	Model   string
+	Created int64
+}
+
+func (o StreamOptions) model() string {
+	if o.Model == "" {
+		return streamModel
+	}
+	return o.Model
+}
+
+// id is the response's id with prefix, and n (the response's number in the
+// stream) when there is no id of the options'.
+func (o StreamOptions) id(prefix string, n int) string {
+	if o.ID != "" {
+		if n > 1 {
+			return prefix + o.ID + "_" + strconv.Itoa(n)
+		}
+		return prefix + o.ID
+	}
+	return prefix + "toolparse_" + strconv.Itoa(n)
+}
+
+// NewStream returns the stream encoder of a native form (anthropic, openai,
+// openai-responses, gemini, ollama), writing to w as events arrive, with o's
+// id, model and time. It is what the form's renderer is given
+// Options.Mode TokenMode, with o set.
+func NewStream(form string, w io.Writer, o StreamOptions) (syntax.Renderer, error) {
+	switch form {
+	case "anthropic":
+		s := &anthropicStream{o: o}
+		e := newEncoder("anthropic", w, true, false, func(w *bufio.Writer) streamForm { s.w = w; return s })
+		s.note = e.cannot
+		return e, nil
+	case "openai":
+		return newEncoder("openai", w, false, true, func(w *bufio.Writer) streamForm { return newChatStream(w, o) }), nil
+	case responsesName:
+		return newEncoder(responsesName, w, false, false, func(w *bufio.Writer) streamForm { return &responsesStream{w: w, o: o} }), nil
+	case "gemini":
+		e := newEncoder("gemini", w, false, true, func(w *bufio.Writer) streamForm { return &geminiStream{w: w, o: o} })
+		e.noRefusal = true
+		return e, nil
+	case "ollama":
+		e := newEncoder("ollama", w, false, true, func(w *bufio.Writer) streamForm { return &ollamaStream{w: w, o: o} })
+		e.noRefusal = true
+		return e, nil
+	}
+	return nil, fmt.Errorf("native: no stream form %q (anthropic, openai, openai-responses, gemini, ollama)", form)
+}
 
 // chatStream writes OpenAI Chat Completions chunks.
 type chatStream struct {
 	w    *bufio.Writer
 	b    []byte // the chunk being made, reused
+	head string // every chunk's start, up to its delta
 	kind syntax.Type
 	ref  bool
 }
 
-const chatHead = `{"id":"chatcmpl-toolparse","object":"chat.completion.chunk","created":0,"model":"` + streamModel + `","choices":[{"index":0,"delta":`
+func newChatStream(w *bufio.Writer, o StreamOptions) *chatStream {
+	h := syntax.AppendQuote([]byte(`{"id":`), o.id("chatcmpl-", 1))
+	h = strconv.AppendInt(append(h, `,"object":"chat.completion.chunk","created":`...), o.Created, 10)
+	h = syntax.AppendQuote(append(h, `,"model":`...), o.model())
+	return &chatStream{w: w, head: string(append(h, `,"choices":[{"index":0,"delta":`...))}
+}
 
 // send ends the chunk b (its delta written) with finish_reason and writes it.
 func (s *chatStream) send(b []byte, finish string) error {
@@ -39,7 +104,7 @@ func (s *chatStream) send(b []byte, finish string) error {
 }
 
 func (s *chatStream) start() error {
-	return s.send(append(append(s.b[:0], chatHead...), `{"role":"assistant","content":""}`...), "")
+	return s.send(append(append(s.b[:0], s.head...), `{"role":"assistant","content":""}`...), "")
 }
 
 func (s *chatStream) textStart(t syntax.Type, refusal bool) error {
@@ -55,7 +120,7 @@ func (s *chatStream) textDelta(text string) error {
 	case s.ref:
 		key = `{"refusal":`
 	}
-	b := append(append(s.b[:0], chatHead...), key...)
+	b := append(append(s.b[:0], s.head...), key...)
 	b = syntax.AppendQuote(b, text)
 	return s.send(append(b, '}'), "")
 }
@@ -63,7 +128,7 @@ func (s *chatStream) textDelta(text string) error {
 func (s *chatStream) textStop(json.RawMessage) error { return nil }
 
 func (s *chatStream) callStart(c *streamCall) error {
-	b := append(append(s.b[:0], chatHead...), `{"tool_calls":[{"index":`...)
+	b := append(append(s.b[:0], s.head...), `{"tool_calls":[{"index":`...)
 	b = strconv.AppendInt(b, int64(c.slot), 10)
 	b = syntax.AppendQuote(append(b, `,"id":`...), c.id)
 	b = syntax.AppendQuote(append(b, `,"type":"function","function":{"name":`...), c.name)
@@ -71,7 +136,7 @@ func (s *chatStream) callStart(c *streamCall) error {
 }
 
 func (s *chatStream) callDelta(c *streamCall, frag []byte) error {
-	b := append(append(s.b[:0], chatHead...), `{"tool_calls":[{"index":`...)
+	b := append(append(s.b[:0], s.head...), `{"tool_calls":[{"index":`...)
 	b = strconv.AppendInt(b, int64(c.slot), 10)
 	b = params.Quote(append(b, `,"function":{"arguments":`...), frag)
 	return s.send(append(b, `}}]}`...), "")
@@ -86,7 +151,7 @@ func (s *chatStream) finish(why stop, msg string) error {
 		e := syntax.AppendQuote([]byte(`{"error":{"message":`), msg)
 		err = sse(s.w, "", append(e, `,"type":"invalid_tool_call","code":null}}`...))
 	default:
-		err = s.send(append(append(s.b[:0], chatHead...), `{}`...), [...]string{stopEnd: "stop", stopCalls: "tool_calls", stopCut: "length"}[why])
+		err = s.send(append(append(s.b[:0], s.head...), `{}`...), [...]string{stopEnd: "stop", stopCalls: "tool_calls", stopCut: "length"}[why])
 	}
 	if err != nil {
 		return err
@@ -105,6 +170,7 @@ type anthropicStream struct {
 	refuse  bool   // the open run is a refusal
 	kind    syntax.Type
 	note    func(format string, args ...any) // reports what is not carried
+	o       StreamOptions
 }
 
 func (s *anthropicStream) event(name string, data []byte) error { return sse(s.w, name, data) }
@@ -112,9 +178,9 @@ func (s *anthropicStream) event(name string, data []byte) error { return sse(s.w
 func (s *anthropicStream) start() error {
 	s.msgs++
 	s.blocks, s.refuse, s.refusal = 0, false, s.refusal[:0]
-	d := []byte(`{"type":"message_start","message":{"id":"msg_toolparse_`)
-	d = strconv.AppendInt(d, int64(s.msgs), 10)
-	d = append(d, `","type":"message","role":"assistant","model":"`+streamModel+`","content":[],"stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":0,"output_tokens":0}}}`...)
+	d := syntax.AppendQuote([]byte(`{"type":"message_start","message":{"id":`), s.o.id("msg_", s.msgs))
+	d = syntax.AppendQuote(append(d, `,"type":"message","role":"assistant","model":`...), s.o.model())
+	d = append(d, `,"content":[],"stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":0,"output_tokens":0}}}`...)
 	return s.event("message_start", d)
 }
 
@@ -253,6 +319,7 @@ func (s *anthropicStream) finish(why stop, msg string) error {
 type geminiStream struct {
 	w       *bufio.Writer
 	thought bool
+	o       StreamOptions
 }
 
 func (s *geminiStream) chunk(part []byte, finish string) error {
@@ -268,7 +335,8 @@ func (s *geminiStream) chunk(part []byte, finish string) error {
 	if finish != "" {
 		d = append(d, `,"usageMetadata":{"promptTokenCount":0,"candidatesTokenCount":0,"totalTokenCount":0}`...)
 	}
-	d = append(d, `,"modelVersion":"`+streamModel+`"}`...)
+	d = syntax.AppendQuote(append(d, `,"modelVersion":`...), s.o.model())
+	d = append(d, '}')
 	return sse(s.w, "", d)
 }
 
@@ -326,10 +394,18 @@ func (s *geminiStream) finish(why stop, _ string) error {
 type ollamaStream struct {
 	w     *bufio.Writer
 	think bool
+	o     StreamOptions
+}
+
+// head is the start of every line, up to the message's role.
+func (s *ollamaStream) head(d []byte) []byte {
+	d = syntax.AppendQuote(append(d, `{"model":`...), s.o.model())
+	d = syntax.AppendQuote(append(d, `,"created_at":`...), time.Unix(s.o.Created, 0).UTC().Format(time.RFC3339Nano))
+	return append(d, `,"message":{"role":"assistant","content":`...)
 }
 
 func (s *ollamaStream) line(msg []byte, done string) error {
-	d := []byte(`{"model":"` + streamModel + `","created_at":"1970-01-01T00:00:00Z","message":{"role":"assistant","content":""`)
+	d := append(s.head(nil), `""`...)
 	d = append(d, msg...)
 	d = append(d, `},"done":`...)
 	if done == "" {
@@ -355,8 +431,7 @@ func (s *ollamaStream) textDelta(text string) error {
 	if s.think {
 		return s.line(syntax.AppendQuote([]byte(`,"thinking":`), text), "")
 	}
-	d := []byte(`{"model":"` + streamModel + `","created_at":"1970-01-01T00:00:00Z","message":{"role":"assistant","content":`)
-	d = syntax.AppendQuote(d, text)
+	d := syntax.AppendQuote(s.head(nil), text)
 	d = append(d, `},"done":false}`+"\n"...)
 	_, err := s.w.Write(d)
 	return err
@@ -389,6 +464,7 @@ func (s *ollamaStream) finish(why stop, msg string) error {
 // each item whole in its output_item.done event and every item in
 // response.completed, so the items of the open response are kept.
 type responsesStream struct {
+	o     StreamOptions
 	w     *bufio.Writer
 	b     []byte // the event being made, reused
 	seq   int    // sequence_number
@@ -439,11 +515,12 @@ func (s *responsesStream) emit(typ string, d []byte) error {
 }
 
 func (s *responsesStream) response(status string, extra string) []byte {
-	d := []byte(`"response":{"id":"resp_toolparse_`)
-	d = strconv.AppendInt(d, int64(s.n), 10)
-	d = append(d, `","object":"response","created_at":0,"status":"`...)
+	d := syntax.AppendQuote([]byte(`"response":{"id":`), s.o.id("resp_", s.n))
+	d = strconv.AppendInt(append(d, `,"object":"response","created_at":`...), s.o.Created, 10)
+	d = append(d, `,"status":"`...)
 	d = append(d, status...)
-	d = append(d, `","model":"`+streamModel+`","output":[`...)
+	d = syntax.AppendQuote(append(d, `","model":`...), s.o.model())
+	d = append(d, `,"output":[`...)
 	for i, it := range s.items {
 		if i > 0 {
 			d = append(d, ',')

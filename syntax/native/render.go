@@ -33,10 +33,8 @@ import (
 // It cannot carry calls that no execute followed, or an execute with no call.
 func newRenderer(w io.Writer, opts syntax.Options) syntax.Renderer {
 	if opts.Mode == syntax.TokenMode {
-		s := &anthropicStream{}
-		e := newEncoder("anthropic", w, true, false, func(w *bufio.Writer) streamForm { s.w = w; return s })
-		s.note = e.cannot
-		return e
+		r, _ := NewStream("anthropic", w, StreamOptions{})
+		return r
 	}
 	r := wire.New("anthropic", &anthropicUnits{w: bufio.NewWriter(w)})
 	r.IDs, r.Form = true, "anthropic"
@@ -317,7 +315,8 @@ func (u *anthropicUnits) End() error {
 // tool_call_id.
 func newOpenAIRenderer(w io.Writer, opts syntax.Options) syntax.Renderer {
 	if opts.Mode == syntax.TokenMode {
-		return newEncoder("openai", w, false, true, func(w *bufio.Writer) streamForm { return &chatStream{w: w} })
+		r, _ := NewStream("openai", w, StreamOptions{})
+		return r
 	}
 	r := wire.New("openai", &openaiUnits{w: bufio.NewWriter(w)})
 	r.IDs = true

@@ -33,9 +33,8 @@ import (
 // call_2, … in stream order), and the results that answer it the same id.
 func newGeminiRenderer(w io.Writer, opts syntax.Options) syntax.Renderer {
 	if opts.Mode == syntax.TokenMode {
-		e := newEncoder("gemini", w, false, true, func(w *bufio.Writer) streamForm { return &geminiStream{w: w} })
-		e.noRefusal = true
-		return e
+		r, _ := NewStream("gemini", w, StreamOptions{})
+		return r
 	}
 	r := wire.New(geminiName, &geminiUnits{w: bufio.NewWriter(w)})
 	r.IDs, r.Form = true, geminiName

@@ -30,9 +30,8 @@ import (
 // results that answer it the same tool_call_id.
 func newOllamaRenderer(w io.Writer, opts syntax.Options) syntax.Renderer {
 	if opts.Mode == syntax.TokenMode {
-		e := newEncoder("ollama", w, false, true, func(w *bufio.Writer) streamForm { return &ollamaStream{w: w} })
-		e.noRefusal = true
-		return e
+		r, _ := NewStream("ollama", w, StreamOptions{})
+		return r
 	}
 	r := wire.New(ollamaName, &ollamaUnits{w: bufio.NewWriter(w)})
 	r.IDs = true

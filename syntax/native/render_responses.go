@@ -43,7 +43,8 @@ import (
 // results that answer it the same call_id.
 func newResponsesRenderer(w io.Writer, opts syntax.Options) syntax.Renderer {
 	if opts.Mode == syntax.TokenMode {
-		return newEncoder(responsesName, w, false, false, func(w *bufio.Writer) streamForm { return &responsesStream{w: w} })
+		r, _ := NewStream(responsesName, w, StreamOptions{})
+		return r
 	}
 	r := wire.New("openai-responses", &responsesUnits{w: bufio.NewWriter(w), names: map[string]string{}})
 	r.IDs, r.Form = true, responsesName
