@@ -20,6 +20,9 @@
 //   - batch: batches of calls, and a runner for them.
 //   - conversation: chat transcripts in and out.
 //   - stream: renderers for programs and people (JSON lines, a text view).
+//   - serve: an http.Handler that gives OpenAI Chat and Anthropic Messages
+//     clients native tool calls from a backend whose model writes them as
+//     text (toolparse serve).
 //   - cmd/toolparse: the command-line tool.
 //
 // This package holds no code. Its tests hold every built-in syntax to what a

@@ -108,7 +108,7 @@ type config struct {
 
 // subcommands are the words that, standing first among the arguments that
 // are not flags, name a subcommand instead of a FILE.
-var subcommands = map[string]bool{"prompt": true, "detect": true, "help": true}
+var subcommands = map[string]bool{"prompt": true, "detect": true, "serve": true, "help": true}
 
 func newFlags(c *config) *pflag.FlagSet {
 	fs := pflag.NewFlagSet("toolparse", pflag.ContinueOnError)
@@ -237,6 +237,8 @@ func dispatch(args []string, stdin io.Reader, stdout, tty, stderr io.Writer) int
 		return runPrompt(rest, stdout, stderr)
 	case "detect":
 		return runDetect(rest, stdout, stderr)
+	case "serve":
+		return runServe(rest, stdout, stderr, nil)
 	case "help":
 		return runHelp(rest, fs, stdout, stderr)
 	}
@@ -533,8 +535,10 @@ func runHelp(args []string, fs *pflag.FlagSet, stdout, stderr io.Writer) int {
 		return runPrompt([]string{"--help"}, stdout, stderr)
 	case len(topics) == 1 && topics[0] == "detect":
 		return runDetect([]string{"--help"}, stdout, stderr)
+	case len(topics) == 1 && topics[0] == "serve":
+		return runServe([]string{"--help"}, stdout, stderr, nil)
 	}
-	fmt.Fprintf(stderr, "toolparse help: no help on %q (try toolparse help, toolparse help prompt, or toolparse help detect)\n", strings.Join(topics, " "))
+	fmt.Fprintf(stderr, "toolparse help: no help on %q (try toolparse help, toolparse help prompt, toolparse help detect, or toolparse help serve)\n", strings.Join(topics, " "))
 	return 2
 }
 

@@ -4,6 +4,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -694,4 +697,43 @@ func FuzzCLIOutput(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestServe runs toolparse serve against a fake backend on the loopback
+// interface: a Chat Completions client gets the call the backend model
+// wrote as Hermes text as a native tool call.
+func TestServe(t *testing.T) {
+	backend := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/event-stream")
+		io.WriteString(w, `data: {"choices":[{"index":0,"delta":{"content":"<tool_call>\n{\"name\": \"ls\", \"arguments\": {\"path\": \".\"}}\n</tool_call>"},"finish_reason":null}]}`+"\n\n")
+		io.WriteString(w, `data: {"choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}`+"\n\ndata: [DONE]\n\n")
+	}))
+	defer backend.Close()
+	addrs := make(chan string, 1)
+	stops := make(chan func(), 1)
+	done := make(chan int, 1)
+	var errs bytes.Buffer
+	go func() {
+		done <- runServe([]string{"--listen", "127.0.0.1:0", "--backend", backend.URL + "/v1", "--syntax", "hermes", "--quiet"}, io.Discard, &errs,
+			func(addr string, stop func()) { addrs <- addr; stops <- stop })
+	}()
+	var addr string
+	select {
+	case addr = <-addrs:
+	case code := <-done:
+		t.Fatalf("serve ended: %d: %s", code, errs.String())
+	}
+	res, err := http.Post("http://"+addr+"/v1/chat/completions", "application/json", strings.NewReader(`{"model":"m","messages":[{"role":"user","content":"ls"}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	if res.StatusCode != 200 || !strings.Contains(string(body), `"tool_calls":[{"id":`) || !strings.Contains(string(body), `"name":"ls"`) {
+		t.Errorf("status %d: %s", res.StatusCode, body)
+	}
+	(<-stops)()
+	if code := <-done; code != 0 {
+		t.Errorf("serve exit %d: %s", code, errs.String())
+	}
 }

@@ -96,6 +96,7 @@ type encoder struct {
 	streaming []*streamCall
 	queue     []syntax.Event // seq: events waiting for the streaming call
 	made      int            // ids made, across the stream
+	idPrefix  string         // a made id's start: "call_", and the response's id when it has one
 	slots     int            // calls in the response
 	scratch   []byte
 	errs      []error
@@ -103,7 +104,7 @@ type encoder struct {
 
 func newEncoder(name string, w io.Writer, seq, joins bool, mk func(*bufio.Writer) streamForm) *encoder {
 	bw := bufio.NewWriter(w)
-	return &encoder{name: name, w: bw, f: mk(bw), seq: seq, joins: joins, seen: map[runKind]bool{}}
+	return &encoder{name: name, w: bw, f: mk(bw), seq: seq, joins: joins, seen: map[runKind]bool{}, idPrefix: "call_"}
 }
 
 func (e *encoder) cannot(format string, args ...any) {
@@ -348,7 +349,7 @@ func (e *encoder) newCall(ev *syntax.Event) *streamCall {
 	e.slots++
 	if c.id == "" {
 		e.made++
-		c.id, c.madeID = "call_"+strconv.Itoa(e.made), true
+		c.id, c.madeID = e.idPrefix+strconv.Itoa(e.made), true
 	}
 	return c
 }

@@ -52,6 +52,14 @@ func (o StreamOptions) id(prefix string, n int) string {
 // id, model and time. It is what the form's renderer is given
 // Options.Mode TokenMode, with o set.
 func NewStream(form string, w io.Writer, o StreamOptions) (syntax.Renderer, error) {
+	e, err := newStream(form, w, o)
+	if err == nil && o.ID != "" {
+		e.idPrefix = "call_" + o.ID + "_" // ids made for calls are unique across responses
+	}
+	return e, err
+}
+
+func newStream(form string, w io.Writer, o StreamOptions) (*encoder, error) {
 	switch form {
 	case "anthropic":
 		s := &anthropicStream{o: o}

@@ -1,0 +1,89 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/spf13/pflag"
+
+	"github.com/toolparse/toolparse/serve"
+)
+
+// runServe is "toolparse serve": the package serve's handler on an address,
+// from a config file or the flags' one route, until interrupted. ready, if
+// set, is called with the address once it listens and a function that
+// stops the server (for tests).
+func runServe(args []string, stdout, stderr io.Writer, ready func(addr string, stop func())) int {
+	fs := pflag.NewFlagSet("toolparse serve", pflag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	configFile := fs.String("config", "", "a YAML `FILE` of routes and limits (see the serve package's doc)")
+	listen := fs.String("listen", "127.0.0.1:8080", "the `ADDR` to listen on")
+	backend := fs.String("backend", "", "the backend's base `URL`, as its API's SDK takes it (with /v1 for OpenAI)")
+	api := fs.String("backend-api", "openai", "the backend's `API`: openai (Chat Completions)")
+	model := fs.String("model", "", "the model `NAME` sent to the backend, whatever the client asks for")
+	syn := fs.String("syntax", "auto", "how the backend model's text is read: auto, none, or a syntax `NAME`")
+	keyEnv := fs.String("key-env", "", "the environment `VARIABLE` holding the backend's key (else the client's passes through)")
+	quiet := fs.Bool("quiet", false, "no log line per request")
+	help := fs.BoolP("help", "h", false, "show this help")
+	err := fs.Parse(args)
+	switch {
+	case err != nil:
+		return flagError(stderr, "toolparse serve", "toolparse help serve", err)
+	case *help:
+		fmt.Fprintf(stdout, "Usage: toolparse serve --backend URL [flags] | --config FILE\n\nServes OpenAI Chat Completions (/v1/chat/completions) and Anthropic Messages\n(/v1/messages) clients from a backend that speaks Chat Completions: the calls\nthe backend model writes as text, in any syntax, reach the client as native\ntool calls, streamed as they are written.\n\nFlags:\n%s", fs.FlagUsages())
+		return 0
+	case fs.NArg() > 0:
+		fmt.Fprintf(stderr, "toolparse serve: takes no FILE, got %q (see toolparse help serve)\n", fs.Arg(0))
+		return 2
+	}
+	var cfg serve.Config
+	if *configFile != "" {
+		if cfg, err = serve.LoadConfig(*configFile); err != nil {
+			fmt.Fprintf(stderr, "toolparse serve: %v\n", err)
+			return 2
+		}
+	}
+	if *backend != "" {
+		cfg.Routes = append(cfg.Routes, serve.Route{Backend: *backend, API: *api, Model: *model, Syntax: *syn, KeyEnv: *keyEnv})
+	}
+	h, err := serve.New(cfg)
+	if err != nil {
+		fmt.Fprintf(stderr, "toolparse serve: %v (see toolparse help serve)\n", err)
+		return 2
+	}
+	if !*quiet {
+		h.SetLogger(slog.New(slog.NewTextHandler(stderr, nil)))
+	}
+	ln, err := net.Listen("tcp", *listen)
+	if err != nil {
+		fmt.Fprintf(stderr, "toolparse serve: %v\n", err)
+		return 2
+	}
+	srv := &http.Server{Handler: h, ReadHeaderTimeout: 30 * time.Second}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	go func() {
+		<-ctx.Done()
+		shut, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		srv.Shutdown(shut)
+	}()
+	fmt.Fprintf(stderr, "toolparse serve: listening on http://%s\n", ln.Addr())
+	if ready != nil {
+		ready(ln.Addr().String(), stop)
+	}
+	if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		fmt.Fprintf(stderr, "toolparse serve: %v\n", err)
+		return 1
+	}
+	return 0
+}

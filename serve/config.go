@@ -1,0 +1,149 @@
+package serve
+
+import (
+	"fmt"
+	"os"
+	"strings"
+	"time"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/toolparse/toolparse/registry"
+)
+
+// Config is what a Handler is built from: its routes and its limits. A
+// YAML file holds it (LoadConfig); the CLI's flags make a one-route config.
+type Config struct {
+	// Routes are tried in order; a request takes the first whose Models
+	// match its model name.
+	Routes []Route `yaml:"routes"`
+	// MaxBody bounds a request's body, in bytes (0: 32 MiB).
+	MaxBody int64 `yaml:"max_body"`
+	// FirstByte bounds the wait for the backend's response headers, and
+	// Idle the wait between two reads of its body (0: 10 minutes, 2 minutes).
+	FirstByte time.Duration `yaml:"first_byte"`
+	Idle      time.Duration `yaml:"idle"`
+}
+
+// Route says where requests for some models go and how their output is
+// read.
+type Route struct {
+	// Models are patterns of the client's model names ('*' any run of
+	// characters), matched in any letter case; none matches every model.
+	Models []string `yaml:"models"`
+	// Backend is the backend's base URL as its API's official SDK takes
+	// it: with /v1 for OpenAI (http://127.0.0.1:8000/v1).
+	Backend string `yaml:"backend"`
+	// API is the backend's API: openai (Chat Completions), the one read in
+	// this version.
+	API string `yaml:"api"`
+	// Model is the model name sent to the backend, whatever the client
+	// asked for ("" sends the client's).
+	Model string `yaml:"model"`
+	// Syntax is how the backend model's text is read: auto (the default:
+	// the syntax of the model's name, else the stream's evidence), none
+	// (the backend's own tool calls only), or a syntax's name.
+	Syntax string `yaml:"syntax"`
+	// KeyEnv names the environment variable holding the backend's key;
+	// without it the client's credentials pass through.
+	KeyEnv string `yaml:"key_env"`
+}
+
+// LoadConfig reads a Config from a YAML file.
+func LoadConfig(file string) (Config, error) {
+	var c Config
+	b, err := os.ReadFile(file)
+	if err != nil {
+		return c, err
+	}
+	dec := yaml.NewDecoder(strings.NewReader(string(b)))
+	dec.KnownFields(true)
+	if err := dec.Decode(&c); err != nil {
+		return c, fmt.Errorf("%s: %w", file, err)
+	}
+	return c, nil
+}
+
+func (c *Config) check() error {
+	if len(c.Routes) == 0 {
+		return fmt.Errorf("serve: no route (a backend is needed)")
+	}
+	for i := range c.Routes {
+		r := &c.Routes[i]
+		if r.Backend == "" {
+			return fmt.Errorf("serve: route %d has no backend", i+1)
+		}
+		if !strings.HasPrefix(r.Backend, "http://") && !strings.HasPrefix(r.Backend, "https://") {
+			return fmt.Errorf("serve: route %d: backend %q is no http(s) URL", i+1, r.Backend)
+		}
+		r.Backend = strings.TrimRight(r.Backend, "/")
+		switch r.API {
+		case "", "openai":
+			r.API = "openai"
+		default:
+			return fmt.Errorf("serve: route %d: backend API %q is not read yet (openai is)", i+1, r.API)
+		}
+		switch r.Syntax {
+		case "", "auto":
+			r.Syntax = "auto"
+		case "none":
+		default:
+			if _, err := registry.Lookup(r.Syntax); err != nil {
+				return fmt.Errorf("serve: route %d: %w", i+1, err)
+			}
+		}
+	}
+	if c.MaxBody <= 0 {
+		c.MaxBody = 32 << 20
+	}
+	if c.FirstByte <= 0 {
+		c.FirstByte = 10 * time.Minute
+	}
+	if c.Idle <= 0 {
+		c.Idle = 2 * time.Minute
+	}
+	return nil
+}
+
+// route is the route of a client's model name, or nil.
+func (c *Config) route(model string) *Route {
+	m := strings.ToLower(model)
+	for i := range c.Routes {
+		r := &c.Routes[i]
+		if len(r.Models) == 0 {
+			return r
+		}
+		for _, p := range r.Models {
+			if glob(strings.ToLower(p), m) {
+				return r
+			}
+		}
+	}
+	return nil
+}
+
+// glob reports whether s matches pattern p, whose '*' matches any run of
+// characters ('/' included: model names have them).
+func glob(p, s string) bool {
+	star, next := -1, 0
+	i, j := 0, 0
+	for j < len(s) {
+		switch {
+		case i < len(p) && p[i] == '*':
+			star, next = i, j
+			i++
+		case i < len(p) && p[i] == s[j]:
+			i++
+			j++
+		case star >= 0:
+			next++
+			i, j = star+1, next
+		default:
+			return false
+		}
+	}
+	for i < len(p) && p[i] == '*' {
+		i++
+	}
+	return i == len(p)
+}

@@ -1,0 +1,60 @@
+// Package serve puts toolparse behind the APIs clients already speak: an
+// http.Handler (and `toolparse serve`) that takes a client's request in its
+// API, sends it to a backend, reads the backend model's output — its own
+// tool calls, and the calls it wrote as text in any syntax — and answers
+// with native tool calls in the client's API, streamed as the model writes
+// them.
+//
+// This version serves:
+//
+//   - POST /v1/chat/completions (OpenAI Chat Completions clients) and
+//     POST /v1/messages (Anthropic Messages clients: Claude Code, the
+//     Anthropic SDKs), whole and streamed (SSE), their responses written by
+//     native's stream encoders with the response's id, the client's model
+//     name and the time;
+//   - POST /v1/messages/count_tokens (an estimate: a token for four bytes),
+//     GET /v1/models (the routes' model names, in the client's API's
+//     shape), GET /healthz, and HEAD /api/hello (Claude Code's probe);
+//   - backends that speak OpenAI Chat Completions (llama.cpp's server,
+//     vLLM, SGLang, Ollama's /v1, LM Studio, any gateway): the request is
+//     sent streamed; an Anthropic client's request is translated (system,
+//     messages with tool_use and tool_result blocks, tools, tool_choice, the
+//     sampling fields).
+//
+// # Guarantees
+//
+//   - Calls arrive native and streamed: the backend's own tool calls pass
+//     through, and calls the model wrote as text in its content are read
+//     with the route's syntax (auto: the syntax the backend model's name
+//     calls for, else the stream's evidence) and written as the client's
+//     API's calls, their arguments streaming as they are read.
+//   - Never a call the model did not finish: a call cut off or malformed
+//     ends the response in the client's API's truncation or error form,
+//     never with the calls stop reason.
+//   - A bad request is a 4xx in the client's API's error shape; a backend
+//     error reaches the client as its API's error with the backend's status
+//     and message; a backend that cannot be reached is a 502.
+//   - Bounded: request bodies (Config.MaxBody), the wait for the backend's
+//     headers and between its reads; a client that goes away cancels its
+//     backend request. The backend URL comes only from the configuration.
+//     Credentials pass through (or come from the route's KeyEnv) and are
+//     never logged.
+//
+// # Choices where the rules are silent
+//
+//   - The backend is always asked for a stream, whatever the client asked:
+//     a whole response is built from the same events, so both read the
+//     model's output alike.
+//   - Usage is reported as zeros: the backend's usage chunk is not read
+//     yet.
+//   - A whole response is the first assistant message the events make (one
+//     backend turn is one message).
+//
+// # Not built yet
+//
+// The Responses endpoint (a 501 in this version), backends of the other
+// APIs (Anthropic, Responses, Gemini, Ollama's own), tools sent in a
+// system prompt (--tools-in prompt), the opaque state kept across requests
+// for clients whose API has no field for it, --record, bearer-token
+// authentication of clients, and a held-call retry policy.
+package serve

@@ -1,0 +1,363 @@
+package serve
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/toolparse/toolparse/registry"
+	"github.com/toolparse/toolparse/syntax"
+	"github.com/toolparse/toolparse/syntax/native"
+)
+
+// Handler serves the client APIs (see the package documentation). Make it
+// with New.
+type Handler struct {
+	cfg    Config
+	client *http.Client
+	mux    *http.ServeMux
+	log    *slog.Logger
+}
+
+// New returns the handler of cfg, which it checks.
+func New(cfg Config) (*Handler, error) {
+	if err := cfg.check(); err != nil {
+		return nil, err
+	}
+	h := &Handler{cfg: cfg, mux: http.NewServeMux(), log: slog.New(slog.NewTextHandler(io.Discard, nil))}
+	h.client = &http.Client{Transport: &http.Transport{
+		Proxy:                 http.ProxyFromEnvironment,
+		ResponseHeaderTimeout: cfg.FirstByte,
+		MaxIdleConnsPerHost:   64,
+	}}
+	h.mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		io.WriteString(w, `{"status":"ok"}`)
+	})
+	h.mux.HandleFunc("HEAD /api/hello", func(w http.ResponseWriter, r *http.Request) {})
+	h.mux.HandleFunc("GET /api/hello", func(w http.ResponseWriter, r *http.Request) {})
+	h.mux.HandleFunc("GET /v1/models", h.models)
+	h.mux.HandleFunc("POST /v1/chat/completions", func(w http.ResponseWriter, r *http.Request) { h.serve(w, r, chatAPI) })
+	h.mux.HandleFunc("POST /v1/messages", func(w http.ResponseWriter, r *http.Request) { h.serve(w, r, messagesAPI) })
+	h.mux.HandleFunc("POST /v1/messages/count_tokens", h.countTokens)
+	h.mux.HandleFunc("POST /v1/responses", func(w http.ResponseWriter, r *http.Request) {
+		writeError(w, chatAPI, http.StatusNotImplemented, "the Responses API is not served yet: use /v1/chat/completions or /v1/messages")
+	})
+	h.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		api := chatAPI
+		if strings.HasPrefix(r.URL.Path, "/v1/messages") || r.Header.Get("anthropic-version") != "" {
+			api = messagesAPI
+		}
+		writeError(w, api, http.StatusNotFound, fmt.Sprintf("no %s %s here", r.Method, r.URL.Path))
+	})
+	return h, nil
+}
+
+// SetLogger makes the handler write one line per request to l.
+func (h *Handler) SetLogger(l *slog.Logger) { h.log = l }
+
+func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) { h.mux.ServeHTTP(w, r) }
+
+// clientAPI is a client's API: how its requests are read and its responses
+// written.
+type clientAPI struct {
+	name string // the native form the responses are written in
+	// backendRequest turns the client's request into a Chat Completions
+	// request's members (model and stream are set after).
+	backendRequest func(req map[string]json.RawMessage) (map[string]json.RawMessage, error)
+	whole          func(evs []syntax.Event, o native.StreamOptions) ([]byte, error)
+}
+
+var (
+	chatAPI     = &clientAPI{name: "openai", backendRequest: chatRequest, whole: wholeChat}
+	messagesAPI = &clientAPI{name: "anthropic", backendRequest: messagesRequest, whole: wholeMessage}
+)
+
+// serve answers one request of api.
+func (h *Handler) serve(w http.ResponseWriter, r *http.Request, api *clientAPI) {
+	start := time.Now()
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, h.cfg.MaxBody))
+	if err != nil {
+		var tooBig *http.MaxBytesError
+		if errors.As(err, &tooBig) {
+			writeError(w, api, http.StatusRequestEntityTooLarge, fmt.Sprintf("the request body is longer than %d bytes", h.cfg.MaxBody))
+			return
+		}
+		writeError(w, api, http.StatusBadRequest, "the request body could not be read: "+err.Error())
+		return
+	}
+	var req map[string]json.RawMessage
+	if err := json.Unmarshal(body, &req); err != nil || req == nil {
+		writeError(w, api, http.StatusBadRequest, "the request body is not a JSON object")
+		return
+	}
+	var model string
+	if err := json.Unmarshal(req["model"], &model); err != nil || model == "" {
+		writeError(w, api, http.StatusBadRequest, "model: a model name is required")
+		return
+	}
+	var stream bool
+	json.Unmarshal(req["stream"], &stream)
+	route := h.cfg.route(model)
+	if route == nil {
+		writeError(w, api, http.StatusNotFound, fmt.Sprintf("model %q: no route serves it", model))
+		return
+	}
+	breq, err := api.backendRequest(req)
+	if err != nil {
+		writeError(w, api, http.StatusBadRequest, err.Error())
+		return
+	}
+	backendModel := model
+	if route.Model != "" {
+		backendModel = route.Model
+	}
+	breq["model"], _ = json.Marshal(backendModel)
+	breq["stream"] = json.RawMessage("true")
+	out, _ := json.Marshal(breq)
+
+	ctx, cancel := context.WithCancel(r.Context()) // a client that goes away cancels the backend's request
+	defer cancel()
+	bres, err := h.backend(ctx, route, r, out)
+	if err != nil {
+		writeError(w, api, http.StatusBadGateway, "the backend could not be reached: "+err.Error())
+		h.log.Info("request", "api", api.name, "model", model, "backend_error", err.Error())
+		return
+	}
+	defer bres.Body.Close()
+	if bres.StatusCode/100 != 2 {
+		msg, _ := io.ReadAll(io.LimitReader(bres.Body, 64<<10))
+		writeError(w, api, bres.StatusCode, "the backend answered "+bres.Status+": "+backendMessage(msg))
+		h.log.Info("request", "api", api.name, "model", model, "backend_status", bres.StatusCode)
+		return
+	}
+
+	opts := syntax.Options{}
+	if route.Syntax != "none" {
+		s := contentSyntax(route.Syntax, backendModel)
+		opts.Content = &s
+	}
+	meta := native.StreamOptions{ID: newID(), Model: model, Created: time.Now().Unix()}
+	var calls, errs int
+	count := func(e syntax.Event) {
+		switch {
+		case e.Type == syntax.Call && !e.Partial:
+			calls++
+		case e.Type == syntax.Error:
+			errs++
+		}
+	}
+	if stream {
+		opts.Mode = syntax.TokenMode
+		w.Header().Set("Content-Type", "text/event-stream")
+		w.Header().Set("Cache-Control", "no-cache")
+		w.WriteHeader(http.StatusOK)
+		enc, _ := native.NewStream(api.name, w, meta)
+		p := native.Syntax.New(func(e syntax.Event) { count(e); enc.Event(e) }, opts)
+		err = h.copy(ctx, cancel, p, bres.Body, func() {
+			if f, ok := enc.(syntax.Flusher); ok {
+				f.Flush()
+			}
+			if f, ok := w.(http.Flusher); ok {
+				f.Flush()
+			}
+		})
+		p.Close()
+		enc.Close()
+	} else {
+		var evs []syntax.Event
+		p := native.Syntax.New(func(e syntax.Event) { count(e); evs = append(evs, e) }, opts)
+		err = h.copy(ctx, cancel, p, bres.Body, func() {})
+		p.Close()
+		doc, werr := api.whole(evs, meta)
+		if werr != nil {
+			writeError(w, api, http.StatusBadGateway, werr.Error())
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		w.Write(doc)
+	}
+	attrs := []any{"api", api.name, "model", model, "backend_model", backendModel, "stream", stream, "calls", calls, "errors", errs, "ms", time.Since(start).Milliseconds()}
+	if err != nil {
+		attrs = append(attrs, "read_error", err.Error())
+	}
+	h.log.Info("request", attrs...)
+}
+
+// copy feeds the backend's body to p as it arrives, calling flushed after
+// each piece; a read that waits longer than the idle limit ends it.
+func (h *Handler) copy(ctx context.Context, cancel context.CancelFunc, p syntax.Parser, body io.Reader, flushed func()) error {
+	idle := time.AfterFunc(h.cfg.Idle, cancel)
+	defer idle.Stop()
+	buf := make([]byte, 32<<10)
+	for {
+		n, err := body.Read(buf)
+		idle.Reset(h.cfg.Idle)
+		if n > 0 {
+			p.Write(buf[:n])
+			flushed()
+		}
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			return err
+		}
+	}
+}
+
+// backend sends the request body to the route's backend, with the
+// route's key or the client's credentials.
+func (h *Handler) backend(ctx context.Context, route *Route, client *http.Request, body []byte) (*http.Response, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, route.Backend+"/chat/completions", bytes.NewReader(body))
+	if err != nil {
+		return nil, err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "text/event-stream")
+	switch {
+	case route.KeyEnv != "":
+		req.Header.Set("Authorization", "Bearer "+os.Getenv(route.KeyEnv))
+	case client.Header.Get("Authorization") != "":
+		req.Header.Set("Authorization", client.Header.Get("Authorization"))
+	case client.Header.Get("x-api-key") != "":
+		req.Header.Set("Authorization", "Bearer "+client.Header.Get("x-api-key"))
+	}
+	return h.client.Do(req)
+}
+
+// contentSyntax is the syntax the backend model's text is read in: the
+// route's, or (auto) the syntax its name calls for, else auto-detection.
+func contentSyntax(name, model string) syntax.Syntax {
+	if name == "auto" {
+		if m, err := registry.ForModel(model); err == nil && m.Syntax.Name != native.Syntax.Name {
+			return m.Syntax
+		}
+	}
+	s, _ := registry.Lookup(name)
+	return s
+}
+
+// backendMessage is the message of a backend's error body: its
+// error.message, or its text.
+func backendMessage(b []byte) string {
+	var e struct {
+		Error json.RawMessage `json:"error"`
+	}
+	if json.Unmarshal(b, &e) == nil && len(e.Error) > 0 {
+		var m struct {
+			Message string `json:"message"`
+		}
+		if json.Unmarshal(e.Error, &m) == nil && m.Message != "" {
+			return m.Message
+		}
+		var s string
+		if json.Unmarshal(e.Error, &s) == nil {
+			return s
+		}
+	}
+	return strings.TrimSpace(string(b))
+}
+
+// writeError writes an error in api's shape.
+func writeError(w http.ResponseWriter, api *clientAPI, status int, msg string) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	if api == messagesAPI {
+		typ := "invalid_request_error"
+		switch {
+		case status == http.StatusNotFound:
+			typ = "not_found_error"
+		case status == http.StatusRequestEntityTooLarge:
+			typ = "request_too_large"
+		case status == http.StatusTooManyRequests:
+			typ = "rate_limit_error"
+		case status >= 500:
+			typ = "api_error"
+		case status == http.StatusUnauthorized:
+			typ = "authentication_error"
+		}
+		b, _ := json.Marshal(map[string]any{"type": "error", "error": map[string]string{"type": typ, "message": msg}})
+		w.Write(b)
+		return
+	}
+	typ := "invalid_request_error"
+	if status >= 500 {
+		typ = "server_error"
+	}
+	b, _ := json.Marshal(map[string]any{"error": map[string]any{"message": msg, "type": typ, "param": nil, "code": nil}})
+	w.Write(b)
+}
+
+func newID() string {
+	var b [12]byte
+	rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
+
+// models lists the models the routes name (patterns without '*'), in the
+// client's API's shape (Anthropic's when the request says anthropic-version).
+func (h *Handler) models(w http.ResponseWriter, r *http.Request) {
+	var ids []string
+	for _, rt := range h.cfg.Routes {
+		for _, p := range rt.Models {
+			if !strings.Contains(p, "*") {
+				ids = append(ids, p)
+			}
+		}
+		if rt.Model != "" && len(rt.Models) == 0 {
+			ids = append(ids, rt.Model)
+		}
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if r.Header.Get("anthropic-version") != "" {
+		data := []map[string]any{}
+		for _, id := range ids {
+			data = append(data, map[string]any{"type": "model", "id": id, "display_name": id, "created_at": "1970-01-01T00:00:00Z"})
+		}
+		first, last := "", ""
+		if len(ids) > 0 {
+			first, last = ids[0], ids[len(ids)-1]
+		}
+		b, _ := json.Marshal(map[string]any{"data": data, "has_more": false, "first_id": first, "last_id": last})
+		w.Write(b)
+		return
+	}
+	data := []map[string]any{}
+	for _, id := range ids {
+		data = append(data, map[string]any{"id": id, "object": "model", "created": 0, "owned_by": "toolparse"})
+	}
+	b, _ := json.Marshal(map[string]any{"object": "list", "data": data})
+	w.Write(b)
+}
+
+// countTokens answers Anthropic's count_tokens with an estimate: a token
+// for every four bytes of the request's messages, system and tools.
+func (h *Handler) countTokens(w http.ResponseWriter, r *http.Request) {
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, h.cfg.MaxBody))
+	if err != nil {
+		writeError(w, messagesAPI, http.StatusRequestEntityTooLarge, "the request body is too long")
+		return
+	}
+	var req map[string]json.RawMessage
+	if json.Unmarshal(body, &req) != nil {
+		writeError(w, messagesAPI, http.StatusBadRequest, "the request body is not a JSON object")
+		return
+	}
+	n := (len(req["messages"]) + len(req["system"]) + len(req["tools"]) + 3) / 4
+	w.Header().Set("Content-Type", "application/json")
+	fmt.Fprintf(w, `{"input_tokens":%d}`, n)
+}

@@ -1,0 +1,309 @@
+package serve_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/toolparse/toolparse/serve"
+	"github.com/toolparse/toolparse/syntax"
+	"github.com/toolparse/toolparse/syntax/native"
+)
+
+// backend is a fake OpenAI-compatible server on the loopback interface: it
+// answers every request with chunks (a Chat Completions stream, each a
+// data line), written one at a time, and keeps the last request's body.
+type backend struct {
+	srv    *httptest.Server
+	mu     sync.Mutex
+	got    map[string]json.RawMessage
+	header http.Header
+	chunks []string
+	status int
+	done   chan struct{} // closed when a request's context ends
+}
+
+func newBackend(t *testing.T, chunks ...string) *backend {
+	b := &backend{chunks: chunks, done: make(chan struct{}, 8)}
+	b.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		b.mu.Lock()
+		json.Unmarshal(body, &b.got)
+		b.header = r.Header.Clone()
+		status := b.status
+		b.mu.Unlock()
+		if status != 0 {
+			w.WriteHeader(status)
+			io.WriteString(w, `{"error":{"message":"the model is loading","type":"server_error"}}`)
+			return
+		}
+		w.Header().Set("Content-Type", "text/event-stream")
+		for _, c := range b.chunks {
+			if c == "HANG" {
+				<-r.Context().Done()
+				b.done <- struct{}{}
+				return
+			}
+			fmt.Fprintf(w, "data: %s\n\n", c)
+			w.(http.Flusher).Flush()
+		}
+		io.WriteString(w, "data: [DONE]\n\n")
+	}))
+	t.Cleanup(b.srv.Close)
+	return b
+}
+
+func chunk(delta string, finish string) string {
+	f := "null"
+	if finish != "" {
+		f = `"` + finish + `"`
+	}
+	return `{"id":"c1","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":` + delta + `,"finish_reason":` + f + `}]}`
+}
+
+func content(s string) string {
+	b, _ := json.Marshal(map[string]string{"content": s})
+	return string(b)
+}
+
+// hermesTurn is a backend turn whose model wrote its call as Hermes text
+// in content, cut across chunks.
+var hermesTurn = []string{
+	chunk(`{"role":"assistant","content":""}`, ""),
+	chunk(content("Let me look.\n<tool_"), ""),
+	chunk(content("call>\n{\"name\": \"get_weather\", \"argu"), ""),
+	chunk(content("ments\": {\"city\": \"Paris\"}}\n</tool_call>"), ""),
+	chunk(`{}`, "stop"),
+}
+
+func newServer(t *testing.T, b *backend, route serve.Route) *httptest.Server {
+	route.Backend = b.srv.URL + "/v1"
+	h, err := serve.New(serve.Config{Routes: []serve.Route{route}, MaxBody: 1 << 20})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(h)
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+func post(t *testing.T, url, body string, header ...string) (int, string) {
+	req, _ := http.NewRequest(http.MethodPost, url, strings.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	for i := 0; i+1 < len(header); i += 2 {
+		req.Header.Set(header[i], header[i+1])
+	}
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	b, _ := io.ReadAll(res.Body)
+	return res.StatusCode, string(b)
+}
+
+func calls(evs []syntax.Event) []string {
+	var out []string
+	for _, e := range evs {
+		if e.Type == syntax.Call {
+			out = append(out, e.Name+string(e.Args))
+		}
+	}
+	return out
+}
+
+// A model that writes its call as text (Hermes, read by the syntax its
+// name calls for) reaches a Chat Completions client as a native tool call,
+// streamed and whole, under the backend model name the route sets.
+func TestChatCallsFromText(t *testing.T) {
+	b := newBackend(t, hermesTurn...)
+	srv := newServer(t, b, serve.Route{Model: "Qwen/Qwen2.5-7B-Instruct"})
+	for _, stream := range []bool{true, false} {
+		code, out := post(t, srv.URL+"/v1/chat/completions", fmt.Sprintf(`{"model":"gpt-4o","stream":%v,"messages":[{"role":"user","content":"Weather in Paris?"}]}`, stream), "Authorization", "Bearer sk-client")
+		if code != 200 {
+			t.Fatalf("stream %v: status %d: %s", stream, code, out)
+		}
+		evs := syntax.Parse(native.Syntax, []byte(out), syntax.Options{})
+		if got := calls(evs); len(got) != 1 || got[0] != `get_weather{"city":"Paris"}` {
+			t.Errorf("stream %v: calls %v, out:\n%s", stream, got, out)
+		}
+		if !strings.Contains(out, `"finish_reason":"tool_calls"`) || !strings.Contains(out, `"model":"gpt-4o"`) || strings.Contains(out, "<tool_call>") {
+			t.Errorf("stream %v: out:\n%s", stream, out)
+		}
+		if stream && !strings.HasSuffix(out, "data: [DONE]\n\n") {
+			t.Errorf("stream: no [DONE]: %s", out)
+		}
+		b.mu.Lock()
+		if string(b.got["model"]) != `"Qwen/Qwen2.5-7B-Instruct"` || string(b.got["stream"]) != "true" || b.header.Get("Authorization") != "Bearer sk-client" {
+			t.Errorf("the backend got model %s, stream %s, auth %q", b.got["model"], b.got["stream"], b.header.Get("Authorization"))
+		}
+		b.mu.Unlock()
+	}
+}
+
+// An Anthropic client's request is translated for a Chat backend — its
+// system text first, its tool_use and tool_result blocks as tool_calls and
+// a tool message, its tools as functions — and the answer is an Anthropic
+// message with the call as a tool_use block, streamed and whole.
+func TestMessagesTranslated(t *testing.T) {
+	b := newBackend(t, hermesTurn...)
+	srv := newServer(t, b, serve.Route{Models: []string{"claude-*"}, Model: "qwen2.5-coder-7b", Syntax: "hermes"})
+	req := `{"model":"claude-sonnet-4-5","max_tokens":1024,"stream":%v,
+	 "system":[{"type":"text","text":"You are helpful.","cache_control":{"type":"ephemeral"}}],
+	 "tools":[{"name":"get_weather","description":"Weather","input_schema":{"type":"object","properties":{"city":{"type":"string"}}}},{"type":"web_search_20250305","name":"web_search"}],
+	 "tool_choice":{"type":"auto"},
+	 "messages":[{"role":"user","content":"Weather in Oslo, then Paris?"},
+	  {"role":"assistant","content":[{"type":"tool_use","id":"toolu_1","name":"get_weather","input":{"city":"Oslo"}}]},
+	  {"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_1","content":"4 C"}]}]}`
+	for _, stream := range []bool{true, false} {
+		code, out := post(t, srv.URL+"/v1/messages?beta=true", fmt.Sprintf(req, stream), "x-api-key", "sk-ant", "anthropic-version", "2023-06-01")
+		if code != 200 {
+			t.Fatalf("stream %v: status %d: %s", stream, code, out)
+		}
+		evs := syntax.Parse(native.Syntax, []byte(out), syntax.Options{})
+		if got := calls(evs); len(got) != 1 || got[0] != `get_weather{"city":"Paris"}` {
+			t.Errorf("stream %v: calls %v, out:\n%s", stream, got, out)
+		}
+		if !strings.Contains(out, `"stop_reason":"tool_use"`) || !strings.Contains(out, `"model":"claude-sonnet-4-5"`) {
+			t.Errorf("stream %v: out:\n%s", stream, out)
+		}
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	var msgs []map[string]any
+	json.Unmarshal(b.got["messages"], &msgs)
+	if len(msgs) != 4 || msgs[0]["role"] != "system" || msgs[0]["content"] != "You are helpful." || msgs[2]["tool_calls"] == nil || msgs[3]["role"] != "tool" || msgs[3]["tool_call_id"] != "toolu_1" {
+		t.Errorf("the backend got messages %s", b.got["messages"])
+	}
+	if !strings.Contains(string(b.got["tools"]), `"type":"function"`) || strings.Contains(string(b.got["tools"]), "web_search") || string(b.got["tool_choice"]) != `"auto"` || string(b.got["max_tokens"]) != "1024" {
+		t.Errorf("the backend got tools %s, tool_choice %s, max_tokens %s", b.got["tools"], b.got["tool_choice"], b.got["max_tokens"])
+	}
+	if b.header.Get("Authorization") != "Bearer sk-ant" {
+		t.Errorf("the backend got auth %q", b.header.Get("Authorization"))
+	}
+}
+
+// A call the backend's stream cuts off is never delivered as a call: the
+// client's stream ends with the cut stop reason, not the calls one.
+func TestCutCallIsNoCall(t *testing.T) {
+	b := newBackend(t,
+		chunk(content("<tool_call>\n{\"name\": \"write\", \"arguments\": {\"text\": \"abc"), ""),
+		chunk(`{}`, "length"))
+	srv := newServer(t, b, serve.Route{Syntax: "hermes"})
+	for _, path := range []string{"/v1/chat/completions", "/v1/messages"} {
+		code, out := post(t, srv.URL+path, `{"model":"m","max_tokens":5,"stream":true,"messages":[{"role":"user","content":"go"}]}`)
+		if code != 200 || strings.Contains(out, `"tool_calls"}`) || strings.Contains(out, `"finish_reason":"tool_calls"`) || strings.Contains(out, `"stop_reason":"tool_use"`) {
+			t.Errorf("%s: status %d, out:\n%s", path, code, out)
+		}
+		if !strings.Contains(out, `"finish_reason":"length"`) && !strings.Contains(out, `"stop_reason":"max_tokens"`) {
+			t.Errorf("%s: no cut stop reason:\n%s", path, out)
+		}
+		if got := calls(syntax.Parse(native.Syntax, []byte(out), syntax.Options{})); len(got) != 0 {
+			t.Errorf("%s: calls %v", path, got)
+		}
+	}
+}
+
+// Bad requests are 4xx in the client's API's error shape; a backend error
+// keeps its status and message; an unreachable backend is a 502.
+func TestErrors(t *testing.T) {
+	b := newBackend(t, hermesTurn...)
+	srv := newServer(t, b, serve.Route{Models: []string{"m*"}})
+	for _, c := range []struct {
+		path, body string
+		status     int
+		shape      string
+	}{
+		{"/v1/chat/completions", `{not json`, 400, `{"error":{"code":null,"message":`},
+		{"/v1/chat/completions", `{"messages":[]}`, 400, `"model: a model name is required"`},
+		{"/v1/chat/completions", `{"model":"other","messages":[]}`, 404, `no route serves it`},
+		{"/v1/messages", `[]`, 400, `{"error":{"message":`},
+		{"/v1/messages", `{"model":"m"}`, 400, `"type":"invalid_request_error"`},
+		{"/v1/chat/completions", `{"model":"m","messages":[],"pad":"` + strings.Repeat("x", 2<<20) + `"}`, 413, `longer than`},
+		{"/v2/nothing", `{}`, 404, `no POST /v2/nothing here`},
+		{"/v1/responses", `{"model":"m","input":"hi"}`, 501, `not served yet`},
+	} {
+		code, out := post(t, srv.URL+c.path, c.body)
+		if code != c.status || !strings.Contains(out, c.shape) {
+			t.Errorf("%s %.40s: status %d, body %s; want %d and %s", c.path, c.body, code, out, c.status, c.shape)
+		}
+		if c.path == "/v1/messages" && !strings.Contains(out, `"type":"error"`) {
+			t.Errorf("%s: not Anthropic's error shape: %s", c.path, out)
+		}
+	}
+	b.status = http.StatusServiceUnavailable
+	code, out := post(t, srv.URL+"/v1/messages", `{"model":"m","max_tokens":5,"messages":[{"role":"user","content":"hi"}]}`)
+	if code != 503 || !strings.Contains(out, "the model is loading") || !strings.Contains(out, `"api_error"`) {
+		t.Errorf("backend 503: status %d, body %s", code, out)
+	}
+	b.srv.Close()
+	code, out = post(t, srv.URL+"/v1/chat/completions", `{"model":"m","messages":[{"role":"user","content":"hi"}]}`)
+	if code != 502 || !strings.Contains(out, "could not be reached") {
+		t.Errorf("backend down: status %d, body %s", code, out)
+	}
+}
+
+// A client that goes away cancels its backend request.
+func TestClientGoneCancelsBackend(t *testing.T) {
+	b := newBackend(t, chunk(content("Thinking it over"), ""), "HANG")
+	srv := newServer(t, b, serve.Route{})
+	ctx, cancel := context.WithCancel(context.Background())
+	req, _ := http.NewRequestWithContext(ctx, http.MethodPost, srv.URL+"/v1/chat/completions", strings.NewReader(`{"model":"m","stream":true,"messages":[{"role":"user","content":"hi"}]}`))
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	buf := make([]byte, 512)
+	res.Body.Read(buf) // the first chunk came
+	cancel()
+	res.Body.Close()
+	select {
+	case <-b.done:
+	case <-time.After(5 * time.Second):
+		t.Fatal("the backend's request was not cancelled")
+	}
+}
+
+// The models of the routes, in the client's API's shape; the health check.
+func TestModelsAndHealth(t *testing.T) {
+	b := newBackend(t)
+	srv := newServer(t, b, serve.Route{Models: []string{"claude-sonnet-4-5", "gpt-*"}})
+	res, err := http.Get(srv.URL + "/v1/models")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	if !strings.Contains(string(body), `"object":"list"`) || !strings.Contains(string(body), `"id":"claude-sonnet-4-5"`) {
+		t.Errorf("models: %s", body)
+	}
+	req, _ := http.NewRequest(http.MethodGet, srv.URL+"/v1/models?limit=1000", nil)
+	req.Header.Set("anthropic-version", "2023-06-01")
+	res, err = http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ = io.ReadAll(res.Body)
+	res.Body.Close()
+	if !strings.Contains(string(body), `"type":"model"`) || !strings.Contains(string(body), `"has_more":false`) {
+		t.Errorf("anthropic models: %s", body)
+	}
+	for _, p := range []string{"/healthz", "/api/hello"} {
+		res, err := http.Get(srv.URL + p)
+		if err != nil || res.StatusCode != 200 {
+			t.Errorf("%s: %v %v", p, err, res)
+		}
+		res.Body.Close()
+	}
+	code, out := post(t, srv.URL+"/v1/messages/count_tokens", `{"model":"claude-sonnet-4-5","messages":[{"role":"user","content":"hello there"}]}`)
+	if code != 200 || !strings.Contains(out, `"input_tokens":`) {
+		t.Errorf("count_tokens: %d %s", code, out)
+	}
+}

@@ -1,0 +1,239 @@
+package serve
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/toolparse/toolparse/conversation"
+	"github.com/toolparse/toolparse/registry"
+	"github.com/toolparse/toolparse/syntax"
+	"github.com/toolparse/toolparse/syntax/native"
+)
+
+// chatRequest is a Chat Completions client's request as the backend takes
+// it: as it is (model and stream are set after).
+func chatRequest(req map[string]json.RawMessage) (map[string]json.RawMessage, error) {
+	if _, ok := req["messages"]; !ok {
+		return nil, fmt.Errorf("messages: the request has none")
+	}
+	delete(req, "stream_options") // set for the backend by the handler's needs, not the client's
+	return req, nil
+}
+
+// messagesRequest is an Anthropic Messages client's request as a Chat
+// Completions request: its system text first, its messages in the openai
+// form (tool_use blocks as tool_calls, tool_result blocks as tool
+// messages), its tools as functions, and the sampling fields Chat has.
+// What Chat has no field for (thinking, metadata, cache_control,
+// context_management, output_config) is dropped.
+func messagesRequest(req map[string]json.RawMessage) (map[string]json.RawMessage, error) {
+	out := map[string]json.RawMessage{}
+	raw, ok := req["messages"]
+	if !ok {
+		return nil, fmt.Errorf("messages: the request has none")
+	}
+	msgs, err := conversation.Decode(bytes.NewReader(append(append([]byte(`{"messages":`), raw...), '}')))
+	if err != nil {
+		return nil, fmt.Errorf("messages: %v", err)
+	}
+	openai, _ := registry.Lookup("openai")
+	conv := conversation.Read(msgs, native.Syntax, syntax.Options{})
+	written, _ := conversation.Write(conv, openai, syntax.Options{}) // losses: another provider's state (signatures)
+	var list []json.RawMessage
+	if sys := systemText(req["system"]); sys != "" {
+		m, _ := json.Marshal(map[string]string{"role": "system", "content": sys})
+		list = append(list, m)
+	}
+	for _, m := range written {
+		b, err := json.Marshal(m)
+		if err != nil {
+			return nil, fmt.Errorf("messages: %v", err)
+		}
+		list = append(list, b)
+	}
+	out["messages"], _ = json.Marshal(list)
+	if t, ok := req["tools"]; ok {
+		tools, err := chatTools(t)
+		if err != nil {
+			return nil, err
+		}
+		if len(tools) > 0 {
+			out["tools"], _ = json.Marshal(tools)
+		}
+	}
+	if c, ok := req["tool_choice"]; ok {
+		if tc := chatToolChoice(c); tc != nil {
+			out["tool_choice"] = tc
+		}
+	}
+	for _, k := range []string{"max_tokens", "temperature", "top_p"} {
+		if v, ok := req[k]; ok {
+			out[k] = v
+		}
+	}
+	if v, ok := req["stop_sequences"]; ok {
+		out["stop"] = v
+	}
+	return out, nil
+}
+
+// systemText is an Anthropic system prompt's text: a string, or its text
+// blocks joined by blank lines.
+func systemText(raw json.RawMessage) string {
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		return s
+	}
+	var blocks []struct{ Type, Text string }
+	json.Unmarshal(raw, &blocks)
+	var parts []string
+	for _, b := range blocks {
+		if b.Text != "" {
+			parts = append(parts, b.Text)
+		}
+	}
+	return strings.Join(parts, "\n\n")
+}
+
+// chatTools are Anthropic tools as Chat functions. A tool the provider runs
+// itself (web_search_…, a typed tool with no input_schema) has no function
+// form: it is left out.
+func chatTools(raw json.RawMessage) ([]map[string]any, error) {
+	var tools []struct {
+		Name        string          `json:"name"`
+		Description string          `json:"description"`
+		InputSchema json.RawMessage `json:"input_schema"`
+	}
+	if err := json.Unmarshal(raw, &tools); err != nil {
+		return nil, fmt.Errorf("tools: %v", err)
+	}
+	var out []map[string]any
+	for _, t := range tools {
+		if t.Name == "" || len(t.InputSchema) == 0 {
+			continue
+		}
+		fn := map[string]any{"name": t.Name, "parameters": t.InputSchema}
+		if t.Description != "" {
+			fn["description"] = t.Description
+		}
+		out = append(out, map[string]any{"type": "function", "function": fn})
+	}
+	return out, nil
+}
+
+// chatToolChoice is an Anthropic tool_choice in Chat's words, or nil.
+func chatToolChoice(raw json.RawMessage) json.RawMessage {
+	var c struct{ Type, Name string }
+	if json.Unmarshal(raw, &c) != nil {
+		return nil
+	}
+	switch c.Type {
+	case "auto":
+		return json.RawMessage(`"auto"`)
+	case "any":
+		return json.RawMessage(`"required"`)
+	case "none":
+		return json.RawMessage(`"none"`)
+	case "tool":
+		b, _ := json.Marshal(map[string]any{"type": "function", "function": map[string]string{"name": c.Name}})
+		return b
+	}
+	return nil
+}
+
+// turn is what a whole response is made of: the model's events (without
+// results, errors and the end; a call without an id given one unique to
+// the response, id), and whether a call was cut off.
+func turn(evs []syntax.Event, id string) (kept []syntax.Event, calls, cut bool) {
+	n := 0
+	for _, e := range evs {
+		switch e.Type {
+		case syntax.Think, syntax.Respond, syntax.Execute:
+			kept = append(kept, e)
+		case syntax.Call:
+			if e.ID == "" {
+				n++
+				e.ID = fmt.Sprintf("call_%s_%d", id, n)
+			}
+			kept = append(kept, e)
+			calls = true
+		case syntax.Error:
+			cut = cut || e.Code == syntax.CodeTruncated || e.Code == syntax.CodeOverLimit
+		}
+	}
+	return kept, calls, cut
+}
+
+// firstMessage renders evs in the native form and returns the first
+// message it wrote as a JSON object's members.
+func firstMessage(form string, evs []syntax.Event) (map[string]json.RawMessage, error) {
+	s, err := registry.Lookup(form)
+	if err != nil {
+		return nil, err
+	}
+	var buf bytes.Buffer
+	syntax.Render(s.Render(&buf, syntax.Options{}), evs) // what the form cannot carry is the stream's loss too
+	m := map[string]json.RawMessage{}
+	line, _ := bufio.NewReader(&buf).ReadBytes('\n')
+	if len(bytes.TrimSpace(line)) > 0 {
+		if err := json.Unmarshal(line, &m); err != nil {
+			return nil, fmt.Errorf("the response could not be written: %v", err)
+		}
+	}
+	return m, nil
+}
+
+// wholeChat is a chat.completion response of evs.
+func wholeChat(evs []syntax.Event, o native.StreamOptions) ([]byte, error) {
+	kept, calls, cut := turn(evs, o.ID)
+	msg, err := firstMessage("openai", kept)
+	if err != nil {
+		return nil, err
+	}
+	msg["role"] = json.RawMessage(`"assistant"`)
+	if _, ok := msg["content"]; !ok {
+		msg["content"] = json.RawMessage(`""`)
+	}
+	finish := "stop"
+	switch {
+	case cut:
+		finish = "length"
+	case calls:
+		finish = "tool_calls"
+	}
+	return json.Marshal(map[string]any{
+		"id": "chatcmpl-" + o.ID, "object": "chat.completion", "created": o.Created, "model": o.Model,
+		"choices": []map[string]any{{"index": 0, "message": msg, "finish_reason": finish, "logprobs": nil}},
+		"usage":   map[string]int{"prompt_tokens": 0, "completion_tokens": 0, "total_tokens": 0},
+	})
+}
+
+// wholeMessage is an Anthropic Messages response of evs.
+func wholeMessage(evs []syntax.Event, o native.StreamOptions) ([]byte, error) {
+	kept, calls, cut := turn(evs, o.ID)
+	msg, err := firstMessage("anthropic", kept)
+	if err != nil {
+		return nil, err
+	}
+	if _, ok := msg["content"]; !ok {
+		msg["content"] = json.RawMessage(`[]`)
+	}
+	msg["id"], _ = json.Marshal("msg_" + o.ID)
+	msg["type"] = json.RawMessage(`"message"`)
+	msg["role"] = json.RawMessage(`"assistant"`)
+	msg["model"], _ = json.Marshal(o.Model)
+	switch {
+	case cut:
+		msg["stop_reason"] = json.RawMessage(`"max_tokens"`)
+	case calls:
+		msg["stop_reason"] = json.RawMessage(`"tool_use"`)
+	case msg["stop_reason"] == nil:
+		msg["stop_reason"] = json.RawMessage(`"end_turn"`)
+	}
+	msg["stop_sequence"] = json.RawMessage(`null`)
+	msg["usage"] = json.RawMessage(`{"input_tokens":0,"output_tokens":0}`)
+	return json.Marshal(msg)
+}
