@@ -134,8 +134,8 @@ type backend struct {
 
 var backends = map[string]*backend{}
 
-// serve makes the form's backend answer with body, as content type ct.
-func serve(t *testing.T, body []byte, ct string) *httptest.Server {
+// serveStream makes the form's backend answer with body, as content type ct.
+func serveStream(t *testing.T, body []byte, ct string) *httptest.Server {
 	b := backends[ct]
 	if b == nil {
 		b = &backend{ct: ct}
@@ -153,7 +153,7 @@ func serve(t *testing.T, body []byte, ct string) *httptest.Server {
 // client, from a server on the loopback interface.
 var clients = map[string]func(t *testing.T, stream []byte) got{
 	"openai": func(t *testing.T, stream []byte) got {
-		srv := serve(t, stream, "text/event-stream")
+		srv := serveStream(t, stream, "text/event-stream")
 		c := openai.NewClient(option.WithBaseURL(srv.URL+"/v1"), option.WithAPIKey("k"), option.WithMaxRetries(0))
 		s := c.Chat.Completions.NewStreaming(context.Background(), openai.ChatCompletionNewParams{
 			Model: "m", Messages: []openai.ChatCompletionMessageParamUnion{openai.UserMessage("hi")}})
@@ -185,7 +185,7 @@ var clients = map[string]func(t *testing.T, stream []byte) got{
 		return g
 	},
 	"openai-responses": func(t *testing.T, stream []byte) got {
-		srv := serve(t, stream, "text/event-stream")
+		srv := serveStream(t, stream, "text/event-stream")
 		c := openai.NewClient(option.WithBaseURL(srv.URL+"/v1"), option.WithAPIKey("k"), option.WithMaxRetries(0))
 		s := c.Responses.NewStreaming(context.Background(), responses.ResponseNewParams{Model: "m"})
 		var g got
@@ -221,7 +221,7 @@ var clients = map[string]func(t *testing.T, stream []byte) got{
 		return g
 	},
 	"anthropic": func(t *testing.T, stream []byte) got {
-		srv := serve(t, stream, "text/event-stream")
+		srv := serveStream(t, stream, "text/event-stream")
 		c := anthropic.NewClient(aoption.WithBaseURL(srv.URL), aoption.WithAPIKey("k"), aoption.WithMaxRetries(0))
 		s := c.Messages.NewStreaming(context.Background(), anthropic.MessageNewParams{
 			Model: "m", MaxTokens: 10, Messages: []anthropic.MessageParam{anthropic.NewUserMessage(anthropic.NewTextBlock("hi"))}})
@@ -250,7 +250,7 @@ var clients = map[string]func(t *testing.T, stream []byte) got{
 		return g
 	},
 	"gemini": func(t *testing.T, stream []byte) got {
-		srv := serve(t, stream, "text/event-stream")
+		srv := serveStream(t, stream, "text/event-stream")
 		c, err := genai.NewClient(context.Background(), &genai.ClientConfig{APIKey: "k", Backend: genai.BackendGeminiAPI,
 			HTTPOptions: genai.HTTPOptions{BaseURL: srv.URL}})
 		if err != nil {
@@ -288,7 +288,7 @@ var clients = map[string]func(t *testing.T, stream []byte) got{
 		return g
 	},
 	"ollama": func(t *testing.T, stream []byte) got {
-		srv := serve(t, stream, "application/x-ndjson")
+		srv := serveStream(t, stream, "application/x-ndjson")
 		u, _ := url.Parse(srv.URL)
 		c := api.NewClient(u, srv.Client())
 		var g got
