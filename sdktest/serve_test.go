@@ -12,6 +12,7 @@ import (
 	aoption "github.com/anthropics/anthropic-sdk-go/v2/option"
 	"github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/option"
+	"github.com/openai/openai-go/v3/responses"
 
 	"github.com/toolparse/toolparse/serve"
 )
@@ -87,6 +88,21 @@ func TestServeThroughTheSDKs(t *testing.T) {
 	}
 	if m := whole.Choices[0].Message; len(m.ToolCalls) != 1 || m.ToolCalls[0].Function.Arguments != args || whole.Choices[0].FinishReason != "tool_calls" {
 		t.Errorf("openai whole: %+v", whole.Choices)
+	}
+
+	rs := oc.Responses.NewStreaming(ctx, responses.ResponseNewParams{Model: "gpt-5-codex", Input: responses.ResponseNewParamsInputUnion{OfString: openai.String("write a.go")}})
+	var final *responses.Response
+	for rs.Next() {
+		if ev := rs.Current(); ev.Type == "response.completed" {
+			r := ev.Response
+			final = &r
+		}
+	}
+	if err := rs.Err(); err != nil {
+		t.Fatal(err)
+	}
+	if final == nil || len(final.Output) != 2 || final.Output[1].Type != "function_call" || final.Output[1].Arguments.OfString != args {
+		t.Errorf("responses stream: %+v", final)
 	}
 
 	ac := anthropic.NewClient(aoption.WithBaseURL(srv.URL), aoption.WithAPIKey("k"), aoption.WithMaxRetries(0))

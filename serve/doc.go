@@ -7,8 +7,9 @@
 //
 // This version serves:
 //
-//   - POST /v1/chat/completions (OpenAI Chat Completions clients) and
-//     POST /v1/messages (Anthropic Messages clients: Claude Code, the
+//   - POST /v1/chat/completions (OpenAI Chat Completions clients),
+//     POST /v1/responses (OpenAI Responses clients, stateless: Codex CLI)
+//     and POST /v1/messages (Anthropic Messages clients: Claude Code, the
 //     Anthropic SDKs), whole and streamed (SSE), their responses written by
 //     native's stream encoders with the response's id, the client's model
 //     name and the time;
@@ -17,9 +18,13 @@
 //     shape), GET /healthz, and HEAD /api/hello (Claude Code's probe);
 //   - backends that speak OpenAI Chat Completions (llama.cpp's server,
 //     vLLM, SGLang, Ollama's /v1, LM Studio, any gateway): the request is
-//     sent streamed; an Anthropic client's request is translated (system,
-//     messages with tool_use and tool_result blocks, tools, tool_choice, the
-//     sampling fields).
+//     sent streamed; an Anthropic or Responses client's request is
+//     translated (system or instructions, messages or input items with
+//     their calls and results, tools — Responses' flat ones nested, hosted
+//     ones left out —, tool_choice, the sampling fields).
+//   - The request's tools convert the values a syntax reads as strings to
+//     their declared types ("1000" becomes 1000 where the schema says
+//     integer), and hold a typed value back from streaming as a string.
 //
 // # Guarantees
 //
@@ -47,13 +52,14 @@
 //     model's output alike.
 //   - Usage is reported as zeros: the backend's usage chunk is not read
 //     yet.
+//   - Responses are stateless: a request naming previous_response_id is a
+//     400 that says to send the whole input (Codex CLI does, store false).
 //   - A whole response is the first assistant message the events make (one
 //     backend turn is one message).
 //
 // # Not built yet
 //
-// The Responses endpoint (a 501 in this version), backends of the other
-// APIs (Anthropic, Responses, Gemini, Ollama's own), tools sent in a
+// Backends of the other APIs (Anthropic, Responses, Gemini, Ollama's own), tools sent in a
 // system prompt (--tools-in prompt), the opaque state kept across requests
 // for clients whose API has no field for it, --record, bearer-token
 // authentication of clients, and a held-call retry policy.

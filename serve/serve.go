@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/toolparse/toolparse/registry"
+	"github.com/toolparse/toolparse/schema"
 	"github.com/toolparse/toolparse/syntax"
 	"github.com/toolparse/toolparse/syntax/native"
 )
@@ -50,9 +51,7 @@ func New(cfg Config) (*Handler, error) {
 	h.mux.HandleFunc("POST /v1/chat/completions", func(w http.ResponseWriter, r *http.Request) { h.serve(w, r, chatAPI) })
 	h.mux.HandleFunc("POST /v1/messages", func(w http.ResponseWriter, r *http.Request) { h.serve(w, r, messagesAPI) })
 	h.mux.HandleFunc("POST /v1/messages/count_tokens", h.countTokens)
-	h.mux.HandleFunc("POST /v1/responses", func(w http.ResponseWriter, r *http.Request) {
-		writeError(w, chatAPI, http.StatusNotImplemented, "the Responses API is not served yet: use /v1/chat/completions or /v1/messages")
-	})
+	h.mux.HandleFunc("POST /v1/responses", func(w http.ResponseWriter, r *http.Request) { h.serve(w, r, responsesAPI) })
 	h.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		api := chatAPI
 		if strings.HasPrefix(r.URL.Path, "/v1/messages") || r.Header.Get("anthropic-version") != "" {
@@ -79,8 +78,9 @@ type clientAPI struct {
 }
 
 var (
-	chatAPI     = &clientAPI{name: "openai", backendRequest: chatRequest, whole: wholeChat}
-	messagesAPI = &clientAPI{name: "anthropic", backendRequest: messagesRequest, whole: wholeMessage}
+	chatAPI      = &clientAPI{name: "openai", backendRequest: chatRequest, whole: wholeChat}
+	messagesAPI  = &clientAPI{name: "anthropic", backendRequest: messagesRequest, whole: wholeMessage}
+	responsesAPI = &clientAPI{name: "openai-responses", backendRequest: responsesRequest, whole: wholeResponse}
 )
 
 // serve answers one request of api.
@@ -148,6 +148,17 @@ func (h *Handler) serve(w http.ResponseWriter, r *http.Request, api *clientAPI) 
 		opts.Content = &s
 	}
 	meta := native.StreamOptions{ID: newID(), Model: model, Created: time.Now().Unix()}
+	// The request's tools convert the values syntaxes read as strings to
+	// their declared types (a client refuses "1000" where its schema says
+	// number), and hold back a typed value from streaming as a string.
+	check := func(h syntax.Handler) syntax.Handler { return h }
+	if tools, ok := req["tools"]; ok && len(tools) > 2 {
+		if set, err := schema.Load(tools); err == nil {
+			check = set.Check
+		} else {
+			h.log.Info("request", "api", api.name, "model", model, "tools_error", err.Error())
+		}
+	}
 	var calls, errs int
 	count := func(e syntax.Event) {
 		switch {
@@ -163,7 +174,7 @@ func (h *Handler) serve(w http.ResponseWriter, r *http.Request, api *clientAPI) 
 		w.Header().Set("Cache-Control", "no-cache")
 		w.WriteHeader(http.StatusOK)
 		enc, _ := native.NewStream(api.name, w, meta)
-		p := native.Syntax.New(func(e syntax.Event) { count(e); enc.Event(e) }, opts)
+		p := native.Syntax.New(check(func(e syntax.Event) { count(e); enc.Event(e) }), opts)
 		err = h.copy(ctx, cancel, p, bres.Body, func() {
 			if f, ok := enc.(syntax.Flusher); ok {
 				f.Flush()
@@ -176,7 +187,7 @@ func (h *Handler) serve(w http.ResponseWriter, r *http.Request, api *clientAPI) 
 		enc.Close()
 	} else {
 		var evs []syntax.Event
-		p := native.Syntax.New(func(e syntax.Event) { count(e); evs = append(evs, e) }, opts)
+		p := native.Syntax.New(check(func(e syntax.Event) { count(e); evs = append(evs, e) }), opts)
 		err = h.copy(ctx, cancel, p, bres.Body, func() {})
 		p.Close()
 		doc, werr := api.whole(evs, meta)

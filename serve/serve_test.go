@@ -228,7 +228,8 @@ func TestErrors(t *testing.T) {
 		{"/v1/messages", `{"model":"m"}`, 400, `"type":"invalid_request_error"`},
 		{"/v1/chat/completions", `{"model":"m","messages":[],"pad":"` + strings.Repeat("x", 2<<20) + `"}`, 413, `longer than`},
 		{"/v2/nothing", `{}`, 404, `no POST /v2/nothing here`},
-		{"/v1/responses", `{"model":"m","input":"hi"}`, 501, `not served yet`},
+		{"/v1/responses", `{"model":"m","input":"hi","previous_response_id":"resp_1"}`, 400, `stores no response`},
+		{"/v1/responses", `{"model":"m"}`, 400, `input: the request has none`},
 	} {
 		code, out := post(t, srv.URL+c.path, c.body)
 		if code != c.status || !strings.Contains(out, c.shape) {
@@ -305,5 +306,60 @@ func TestModelsAndHealth(t *testing.T) {
 	code, out := post(t, srv.URL+"/v1/messages/count_tokens", `{"model":"claude-sonnet-4-5","messages":[{"role":"user","content":"hello there"}]}`)
 	if code != 200 || !strings.Contains(out, `"input_tokens":`) {
 		t.Errorf("count_tokens: %d %s", code, out)
+	}
+}
+
+// Values a syntax reads as strings take the types the request's tools
+// declare (a client refuses "1000" where its schema says integer), and a
+// typed value does not stream as a string first.
+func TestValuesTakeTheToolsTypes(t *testing.T) {
+	b := newBackend(t,
+		chunk(content("<tool_call>\n<function=read>\n<parameter=path>\na.go\n</parameter>\n<parameter=limit>\n10"), ""),
+		chunk(content("00\n</parameter>\n</function>\n</tool_call>"), ""),
+		chunk(`{}`, "stop"))
+	srv := newServer(t, b, serve.Route{Syntax: "qwen3coder"})
+	tools := `[{"type":"function","function":{"name":"read","parameters":{"type":"object","properties":{"path":{"type":"string"},"limit":{"type":"integer"}}}}}]`
+	for _, stream := range []bool{true, false} {
+		code, out := post(t, srv.URL+"/v1/chat/completions", fmt.Sprintf(`{"model":"m","stream":%v,"tools":%s,"messages":[{"role":"user","content":"read"}]}`, stream, tools))
+		got := calls(syntax.Parse(native.Syntax, []byte(out), syntax.Options{}))
+		if code != 200 || len(got) != 1 || got[0] != `read{"path":"a.go","limit":1000}` || strings.Contains(out, `limit\":\"`) {
+			t.Errorf("stream %v: status %d, calls %v, out:\n%s", stream, code, got, out)
+		}
+	}
+}
+
+// A Responses client (stateless, as Codex CLI sends it: store false, its
+// earlier items in the input, flat function tools) gets the call as a
+// function_call item, in output_item.done and in response.completed; the
+// backend gets Chat's messages and nested tools.
+func TestResponsesClient(t *testing.T) {
+	b := newBackend(t, hermesTurn...)
+	srv := newServer(t, b, serve.Route{Syntax: "hermes"})
+	req := `{"model":"gpt-5-codex","stream":%v,"store":false,"instructions":"You are Codex.",
+	 "tools":[{"type":"function","name":"get_weather","description":"Weather","parameters":{"type":"object","properties":{"city":{"type":"string"}}},"strict":false},{"type":"web_search"}],
+	 "input":[{"type":"message","role":"user","content":[{"type":"input_text","text":"Oslo, then Paris?"}]},
+	  {"type":"function_call","id":"fc_1","call_id":"call_a","name":"get_weather","arguments":"{\"city\":\"Oslo\"}","status":"completed"},
+	  {"type":"function_call_output","call_id":"call_a","output":"4 C"}]}`
+	for _, stream := range []bool{true, false} {
+		code, out := post(t, srv.URL+"/v1/responses", fmt.Sprintf(req, stream))
+		if code != 200 {
+			t.Fatalf("stream %v: status %d: %s", stream, code, out)
+		}
+		if got := calls(syntax.Parse(native.Syntax, []byte(out), syntax.Options{})); len(got) != 1 || got[0] != `get_weather{"city":"Paris"}` {
+			t.Errorf("stream %v: calls %v, out:\n%s", stream, got, out)
+		}
+		if stream && (!strings.Contains(out, "event: response.output_item.done") || !strings.Contains(out, "event: response.completed") || !strings.Contains(out, `"model":"gpt-5-codex"`)) {
+			t.Errorf("stream: out:\n%s", out)
+		}
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	var msgs []map[string]any
+	json.Unmarshal(b.got["messages"], &msgs)
+	if len(msgs) != 4 || msgs[0]["content"] != "You are Codex." || msgs[2]["tool_calls"] == nil || msgs[3]["tool_call_id"] != "call_a" {
+		t.Errorf("the backend got messages %s", b.got["messages"])
+	}
+	if !strings.Contains(string(b.got["tools"]), `"function":{`) || strings.Contains(string(b.got["tools"]), "web_search") {
+		t.Errorf("the backend got tools %s", b.got["tools"])
 	}
 }

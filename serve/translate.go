@@ -237,3 +237,116 @@ func wholeMessage(evs []syntax.Event, o native.StreamOptions) ([]byte, error) {
 	msg["usage"] = json.RawMessage(`{"input_tokens":0,"output_tokens":0}`)
 	return json.Marshal(msg)
 }
+
+// responsesRequest is an OpenAI Responses client's request (stateless) as a
+// Chat Completions request: its instructions as the system message, its
+// input (a string, or items: messages, function_call and
+// function_call_output items, reasoning) as messages, its flat function
+// tools nested as Chat's, and the sampling fields. A request that names a
+// stored response (previous_response_id) cannot be served: nothing is
+// stored.
+func responsesRequest(req map[string]json.RawMessage) (map[string]json.RawMessage, error) {
+	if p, ok := req["previous_response_id"]; ok && string(p) != "null" {
+		return nil, fmt.Errorf("previous_response_id: this server stores no response; send the whole input (store: false)")
+	}
+	out := map[string]json.RawMessage{}
+	var list []json.RawMessage
+	var instr string
+	if json.Unmarshal(req["instructions"], &instr) == nil && instr != "" {
+		m, _ := json.Marshal(map[string]string{"role": "system", "content": instr})
+		list = append(list, m)
+	}
+	raw, ok := req["input"]
+	if !ok {
+		return nil, fmt.Errorf("input: the request has none")
+	}
+	var text string
+	if json.Unmarshal(raw, &text) == nil {
+		m, _ := json.Marshal(map[string]string{"role": "user", "content": text})
+		list = append(list, m)
+	} else {
+		msgs, err := conversation.Decode(bytes.NewReader(append(append([]byte(`{"input":`), raw...), '}')))
+		if err != nil {
+			return nil, fmt.Errorf("input: %v", err)
+		}
+		openai, _ := registry.Lookup("openai")
+		written, _ := conversation.Write(conversation.Read(msgs, native.Syntax, syntax.Options{}), openai, syntax.Options{})
+		for _, m := range written {
+			b, err := json.Marshal(m)
+			if err != nil {
+				return nil, fmt.Errorf("input: %v", err)
+			}
+			list = append(list, b)
+		}
+	}
+	out["messages"], _ = json.Marshal(list)
+	if t, ok := req["tools"]; ok {
+		var tools []struct {
+			Type        string          `json:"type"`
+			Name        string          `json:"name"`
+			Description string          `json:"description"`
+			Parameters  json.RawMessage `json:"parameters"`
+		}
+		if err := json.Unmarshal(t, &tools); err != nil {
+			return nil, fmt.Errorf("tools: %v", err)
+		}
+		var fns []map[string]any
+		for _, tl := range tools {
+			if tl.Type != "function" || tl.Name == "" {
+				continue // a hosted tool (web_search, …) or a namespace: no function form
+			}
+			fn := map[string]any{"name": tl.Name}
+			if tl.Description != "" {
+				fn["description"] = tl.Description
+			}
+			if len(tl.Parameters) > 0 {
+				fn["parameters"] = tl.Parameters
+			}
+			fns = append(fns, map[string]any{"type": "function", "function": fn})
+		}
+		if len(fns) > 0 {
+			out["tools"], _ = json.Marshal(fns)
+		}
+	}
+	if c, ok := req["tool_choice"]; ok {
+		var name struct{ Type, Name string }
+		switch {
+		case json.Unmarshal(c, &name) == nil && name.Type == "function":
+			out["tool_choice"], _ = json.Marshal(map[string]any{"type": "function", "function": map[string]string{"name": name.Name}})
+		case string(c) == `"auto"` || string(c) == `"required"` || string(c) == `"none"`:
+			out["tool_choice"] = c
+		}
+	}
+	if v, ok := req["max_output_tokens"]; ok {
+		out["max_tokens"] = v
+	}
+	for _, k := range []string{"temperature", "top_p"} {
+		if v, ok := req[k]; ok {
+			out[k] = v
+		}
+	}
+	return out, nil
+}
+
+// wholeResponse is a Responses response object of evs.
+func wholeResponse(evs []syntax.Event, o native.StreamOptions) ([]byte, error) {
+	kept, _, cut := turn(evs, o.ID)
+	resp, err := firstMessage("openai-responses", kept)
+	if err != nil {
+		return nil, err
+	}
+	if _, ok := resp["output"]; !ok {
+		resp["output"] = json.RawMessage(`[]`)
+	}
+	resp["id"], _ = json.Marshal("resp_" + o.ID)
+	resp["object"] = json.RawMessage(`"response"`)
+	resp["created_at"], _ = json.Marshal(o.Created)
+	resp["model"], _ = json.Marshal(o.Model)
+	resp["status"] = json.RawMessage(`"completed"`)
+	if cut {
+		resp["status"] = json.RawMessage(`"incomplete"`)
+		resp["incomplete_details"] = json.RawMessage(`{"reason":"max_output_tokens"}`)
+	}
+	resp["usage"] = json.RawMessage(`{"input_tokens":0,"output_tokens":0,"total_tokens":0}`)
+	return json.Marshal(resp)
+}

@@ -39,7 +39,7 @@ func runServe(args []string, stdout, stderr io.Writer, ready func(addr string, s
 	case err != nil:
 		return flagError(stderr, "toolparse serve", "toolparse help serve", err)
 	case *help:
-		fmt.Fprintf(stdout, "Usage: toolparse serve --backend URL [flags] | --config FILE\n\nServes OpenAI Chat Completions (/v1/chat/completions) and Anthropic Messages\n(/v1/messages) clients from a backend that speaks Chat Completions: the calls\nthe backend model writes as text, in any syntax, reach the client as native\ntool calls, streamed as they are written.\n\nFlags:\n%s", fs.FlagUsages())
+		fmt.Fprintf(stdout, "Usage: toolparse serve --backend URL [flags] | --config FILE\n\nServes OpenAI Chat Completions (/v1/chat/completions), OpenAI Responses\n(/v1/responses) and Anthropic Messages (/v1/messages) clients from a backend that speaks Chat Completions: the calls\nthe backend model writes as text, in any syntax, reach the client as native\ntool calls, streamed as they are written.\n\nFlags:\n%s", fs.FlagUsages())
 		return 0
 	case fs.NArg() > 0:
 		fmt.Fprintf(stderr, "toolparse serve: takes no FILE, got %q (see toolparse help serve)\n", fs.Arg(0))
