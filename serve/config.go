@@ -44,6 +44,12 @@ type Route struct {
 	// the syntax of the model's name, else the stream's evidence), none
 	// (the backend's own tool calls only), or a syntax's name.
 	Syntax string `yaml:"syntax"`
+	// ToolsIn says how the request's tools reach the model: native (the
+	// default: the backend's tools parameter), or prompt (a system prompt
+	// that teaches them in the route's syntax, for models or servers with no
+	// tool support; earlier calls and results are then written into the
+	// history in that syntax too).
+	ToolsIn string `yaml:"tools_in"`
 	// KeyEnv names the environment variable holding the backend's key;
 	// without it the client's credentials pass through.
 	KeyEnv string `yaml:"key_env"`
@@ -91,6 +97,16 @@ func (c *Config) check() error {
 			if _, err := registry.Lookup(r.Syntax); err != nil {
 				return fmt.Errorf("serve: route %d: %w", i+1, err)
 			}
+		}
+		switch r.ToolsIn {
+		case "", "native":
+			r.ToolsIn = "native"
+		case "prompt":
+			if r.Syntax == "none" {
+				return fmt.Errorf("serve: route %d: tools in a prompt need a syntax to teach (not none)", i+1)
+			}
+		default:
+			return fmt.Errorf("serve: route %d: tools_in %q: native or prompt", i+1, r.ToolsIn)
 		}
 	}
 	if c.MaxBody <= 0 {

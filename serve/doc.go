@@ -22,6 +22,11 @@
 //     translated (system or instructions, messages or input items with
 //     their calls and results, tools — Responses' flat ones nested, hosted
 //     ones left out —, tool_choice, the sampling fields).
+//   - Tools in a prompt (Route.ToolsIn prompt, --tools-in prompt), for a
+//     model or server with no tool support: the request's tools leave it, a
+//     system prompt teaches them in the route's syntax (package prompt; with
+//     auto and a model name that calls for none, Hermes), and the history's
+//     calls and results are written in that syntax (package conversation).
 //   - The request's tools convert the values a syntax reads as strings to
 //     their declared types ("1000" becomes 1000 where the schema says
 //     integer), and hold a typed value back from streaming as a string.
@@ -59,8 +64,8 @@
 //
 // # Not built yet
 //
-// Backends of the other APIs (Anthropic, Responses, Gemini, Ollama's own), tools sent in a
-// system prompt (--tools-in prompt), the opaque state kept across requests
-// for clients whose API has no field for it, --record, bearer-token
-// authentication of clients, and a held-call retry policy.
+// Backends of the other APIs (Anthropic, Responses, Gemini, Ollama's own),
+// the opaque state kept across requests for clients whose API has no field
+// for it, usage, --record, bearer-token authentication of clients, and a
+// held-call retry policy.
 package serve

@@ -124,6 +124,16 @@ func (h *Handler) serve(w http.ResponseWriter, r *http.Request, api *clientAPI) 
 	}
 	breq["model"], _ = json.Marshal(backendModel)
 	breq["stream"] = json.RawMessage("true")
+	textSyntax := contentSyntax(route.Syntax, backendModel)
+	if route.ToolsIn == "prompt" {
+		if textSyntax.Name == registry.AutoName {
+			textSyntax, _ = registry.Lookup(promptDefault)
+		}
+		if err := toolsInPrompt(breq, textSyntax); err != nil {
+			writeError(w, api, http.StatusBadRequest, err.Error())
+			return
+		}
+	}
 	out, _ := json.Marshal(breq)
 
 	ctx, cancel := context.WithCancel(r.Context()) // a client that goes away cancels the backend's request
@@ -144,8 +154,7 @@ func (h *Handler) serve(w http.ResponseWriter, r *http.Request, api *clientAPI) 
 
 	opts := syntax.Options{}
 	if route.Syntax != "none" {
-		s := contentSyntax(route.Syntax, backendModel)
-		opts.Content = &s
+		opts.Content = &textSyntax
 	}
 	meta := native.StreamOptions{ID: newID(), Model: model, Created: time.Now().Unix()}
 	// The request's tools convert the values syntaxes read as strings to

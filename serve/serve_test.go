@@ -363,3 +363,31 @@ func TestResponsesClient(t *testing.T) {
 		t.Errorf("the backend got tools %s", b.got["tools"])
 	}
 }
+
+// With tools in a prompt (a model or server with no tool support), the
+// backend gets no tools parameter but a system prompt that teaches them in
+// the route's syntax, and the history's calls and results written in that
+// syntax; the model's answer in it comes back as a native call.
+func TestToolsInPrompt(t *testing.T) {
+	b := newBackend(t, hermesTurn...)
+	srv := newServer(t, b, serve.Route{Syntax: "hermes", ToolsIn: "prompt"})
+	code, out := post(t, srv.URL+"/v1/chat/completions", `{"model":"m","stream":true,
+	 "tools":[{"type":"function","function":{"name":"get_weather","description":"Weather","parameters":{"type":"object","properties":{"city":{"type":"string"}},"required":["city"]}}}],
+	 "messages":[{"role":"system","content":"Be brief."},{"role":"user","content":"Oslo, then Paris?"},
+	  {"role":"assistant","content":null,"tool_calls":[{"id":"call_a","type":"function","function":{"name":"get_weather","arguments":"{\"city\":\"Oslo\"}"}}]},
+	  {"role":"tool","tool_call_id":"call_a","content":"4 C"}]}`)
+	if got := calls(syntax.Parse(native.Syntax, []byte(out), syntax.Options{})); code != 200 || len(got) != 1 || got[0] != `get_weather{"city":"Paris"}` {
+		t.Errorf("status %d, calls %v, out:\n%s", code, got, out)
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if _, ok := b.got["tools"]; ok {
+		t.Errorf("the backend got tools: %s", b.got["tools"])
+	}
+	var msgs []struct{ Role, Content string }
+	json.Unmarshal(b.got["messages"], &msgs)
+	if len(msgs) != 4 || msgs[0].Role != "system" || !strings.HasPrefix(msgs[0].Content, "Be brief.\n\n") || !strings.Contains(msgs[0].Content, "get_weather") ||
+		!strings.Contains(msgs[2].Content, "<tool_call>") || !strings.Contains(msgs[3].Content, "<tool_response>") {
+		t.Errorf("the backend got messages %s", b.got["messages"])
+	}
+}

@@ -8,7 +8,9 @@ import (
 	"strings"
 
 	"github.com/toolparse/toolparse/conversation"
+	"github.com/toolparse/toolparse/prompt"
 	"github.com/toolparse/toolparse/registry"
+	"github.com/toolparse/toolparse/schema"
 	"github.com/toolparse/toolparse/syntax"
 	"github.com/toolparse/toolparse/syntax/native"
 )
@@ -349,4 +351,56 @@ func wholeResponse(evs []syntax.Event, o native.StreamOptions) ([]byte, error) {
 	}
 	resp["usage"] = json.RawMessage(`{"input_tokens":0,"output_tokens":0,"total_tokens":0}`)
 	return json.Marshal(resp)
+}
+
+// promptDefault is the syntax tools are taught in when a route that sends
+// them in a prompt reads its model's text by auto-detection and the model's
+// name calls for no syntax: Hermes, the form most open models were trained
+// on.
+const promptDefault = "hermes"
+
+// toolsInPrompt rewrites a Chat Completions request for a model that gets
+// its tools in a system prompt: the tools (and tool_choice) leave the
+// request, a prompt that teaches them in s is added to the system message,
+// and the history's calls and results are written as s writes them (the
+// model reads back its own format).
+func toolsInPrompt(req map[string]json.RawMessage, s syntax.Syntax) error {
+	msgs, err := conversation.Decode(bytes.NewReader(append(append([]byte(`{"messages":`), req["messages"]...), '}')))
+	if err != nil {
+		return fmt.Errorf("messages: %v", err)
+	}
+	written, _ := conversation.Write(conversation.Read(msgs, native.Syntax, syntax.Options{}), s, syntax.Options{})
+	var list []json.RawMessage
+	for _, m := range written {
+		b, err := json.Marshal(m)
+		if err != nil {
+			return fmt.Errorf("messages: %v", err)
+		}
+		list = append(list, b)
+	}
+	if tools, ok := req["tools"]; ok && len(tools) > 2 {
+		set, err := schema.Load(tools)
+		if err != nil {
+			return fmt.Errorf("tools: %v", err)
+		}
+		p, err := prompt.Build(s, set)
+		if err != nil {
+			return fmt.Errorf("tools: %v", err)
+		}
+		sys := map[string]string{"role": "system", "content": p.Text}
+		if len(list) > 0 {
+			var first struct{ Role, Content string }
+			if json.Unmarshal(list[0], &first) == nil && first.Role == "system" {
+				sys["content"] = first.Content + "\n\n" + p.Text
+				list = list[1:]
+			}
+		}
+		b, _ := json.Marshal(sys)
+		list = append([]json.RawMessage{b}, list...)
+	}
+	req["messages"], _ = json.Marshal(list)
+	delete(req, "tools")
+	delete(req, "tool_choice")
+	delete(req, "parallel_tool_calls")
+	return nil
 }

@@ -31,6 +31,7 @@ func runServe(args []string, stdout, stderr io.Writer, ready func(addr string, s
 	api := fs.String("backend-api", "openai", "the backend's `API`: openai (Chat Completions)")
 	model := fs.String("model", "", "the model `NAME` sent to the backend, whatever the client asks for")
 	syn := fs.String("syntax", "auto", "how the backend model's text is read: auto, none, or a syntax `NAME`")
+	toolsIn := fs.String("tools-in", "native", "how the request's tools reach the model: native (the backend's tools parameter) or prompt (a system prompt in the --syntax)")
 	keyEnv := fs.String("key-env", "", "the environment `VARIABLE` holding the backend's key (else the client's passes through)")
 	quiet := fs.Bool("quiet", false, "no log line per request")
 	help := fs.BoolP("help", "h", false, "show this help")
@@ -53,7 +54,7 @@ func runServe(args []string, stdout, stderr io.Writer, ready func(addr string, s
 		}
 	}
 	if *backend != "" {
-		cfg.Routes = append(cfg.Routes, serve.Route{Backend: *backend, API: *api, Model: *model, Syntax: *syn, KeyEnv: *keyEnv})
+		cfg.Routes = append(cfg.Routes, serve.Route{Backend: *backend, API: *api, Model: *model, Syntax: *syn, ToolsIn: *toolsIn, KeyEnv: *keyEnv})
 	}
 	h, err := serve.New(cfg)
 	if err != nil {
