@@ -23,6 +23,15 @@ type Config struct {
 	// Idle the wait between two reads of its body (0: 10 minutes, 2 minutes).
 	FirstByte time.Duration `yaml:"first_byte"`
 	Idle      time.Duration `yaml:"idle"`
+	// AuthToken, when set, is the bearer token clients must present
+	// (Authorization: Bearer, or x-api-key), for listening beyond loopback.
+	// The client's credentials then do not pass through to the backend: a
+	// route's KeyEnv gives the backend's.
+	AuthToken string `yaml:"auth_token"`
+	// Record, when set, is a folder that keeps each exchange: the request
+	// sent to the backend, the backend's raw bytes and what the client
+	// received, as files named after the response's id.
+	Record string `yaml:"record"`
 }
 
 // Route says where requests for some models go and how their output is
@@ -50,6 +59,10 @@ type Route struct {
 	// tool support; earlier calls and results are then written into the
 	// history in that syntax too).
 	ToolsIn string `yaml:"tools_in"`
+	// MaxTokens caps the request's max_tokens (max_output_tokens) for a
+	// backend with a small context (Claude Code asks for up to 128000); 0
+	// leaves it as the client asked.
+	MaxTokens int `yaml:"max_tokens"`
 	// KeyEnv names the environment variable holding the backend's key;
 	// without it the client's credentials pass through.
 	KeyEnv string `yaml:"key_env"`

@@ -44,6 +44,11 @@
 //   - A bad request is a 4xx in the client's API's error shape; a backend
 //     error reaches the client as its API's error with the backend's status
 //     and message; a backend that cannot be reached is a 502.
+//   - Config.AuthToken (--auth-token-env) makes clients present a token,
+//     for listening beyond loopback; Route.MaxTokens caps max_tokens for a
+//     backend with a small context; Config.Record (--record DIR) keeps each
+//     exchange: the request sent to the backend, its raw answer, and what
+//     the client received.
 //   - Bounded: request bodies (Config.MaxBody), the wait for the backend's
 //     headers and between its reads; a client that goes away cancels its
 //     backend request. The backend URL comes only from the configuration.
@@ -66,6 +71,6 @@
 //
 // Backends of the other APIs (Anthropic, Responses, Gemini, Ollama's own),
 // the opaque state kept across requests for clients whose API has no field
-// for it, usage, --record, bearer-token authentication of clients, and a
-// held-call retry policy.
+// for it, usage, replaying a recording through the CLI, and a held-call
+// retry policy.
 package serve

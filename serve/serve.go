@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"crypto/rand"
+	"crypto/subtle"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -12,6 +13,7 @@ import (
 	"log/slog"
 	"net/http"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -47,10 +49,10 @@ func New(cfg Config) (*Handler, error) {
 	})
 	h.mux.HandleFunc("HEAD /api/hello", func(w http.ResponseWriter, r *http.Request) {})
 	h.mux.HandleFunc("GET /api/hello", func(w http.ResponseWriter, r *http.Request) {})
-	h.mux.HandleFunc("GET /v1/models", h.models)
+	h.mux.HandleFunc("GET /v1/models", h.guard(h.models))
 	h.mux.HandleFunc("POST /v1/chat/completions", func(w http.ResponseWriter, r *http.Request) { h.serve(w, r, chatAPI) })
 	h.mux.HandleFunc("POST /v1/messages", func(w http.ResponseWriter, r *http.Request) { h.serve(w, r, messagesAPI) })
-	h.mux.HandleFunc("POST /v1/messages/count_tokens", h.countTokens)
+	h.mux.HandleFunc("POST /v1/messages/count_tokens", h.guard(h.countTokens))
 	h.mux.HandleFunc("POST /v1/responses", func(w http.ResponseWriter, r *http.Request) { h.serve(w, r, responsesAPI) })
 	h.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		api := chatAPI
@@ -83,9 +85,41 @@ var (
 	responsesAPI = &clientAPI{name: "openai-responses", backendRequest: responsesRequest, whole: wholeResponse}
 )
 
+// guard makes f answer only a client that presents the token.
+func (h *Handler) guard(f http.HandlerFunc) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		if !h.authorized(r) {
+			api := chatAPI
+			if r.Header.Get("anthropic-version") != "" || strings.HasPrefix(r.URL.Path, "/v1/messages") {
+				api = messagesAPI
+			}
+			writeError(w, api, http.StatusUnauthorized, "a valid token is required (Authorization: Bearer, or x-api-key)")
+			return
+		}
+		f(w, r)
+	}
+}
+
+// authorized reports whether r presents the configured token (or none is
+// configured).
+func (h *Handler) authorized(r *http.Request) bool {
+	if h.cfg.AuthToken == "" {
+		return true
+	}
+	got := r.Header.Get("x-api-key")
+	if a := r.Header.Get("Authorization"); strings.HasPrefix(a, "Bearer ") {
+		got = strings.TrimPrefix(a, "Bearer ")
+	}
+	return subtle.ConstantTimeCompare([]byte(got), []byte(h.cfg.AuthToken)) == 1
+}
+
 // serve answers one request of api.
 func (h *Handler) serve(w http.ResponseWriter, r *http.Request, api *clientAPI) {
 	start := time.Now()
+	if !h.authorized(r) {
+		writeError(w, api, http.StatusUnauthorized, "a valid token is required (Authorization: Bearer, or x-api-key)")
+		return
+	}
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, h.cfg.MaxBody))
 	if err != nil {
 		var tooBig *http.MaxBytesError
@@ -124,6 +158,12 @@ func (h *Handler) serve(w http.ResponseWriter, r *http.Request, api *clientAPI) 
 	}
 	breq["model"], _ = json.Marshal(backendModel)
 	breq["stream"] = json.RawMessage("true")
+	if route.MaxTokens > 0 {
+		var n int
+		if json.Unmarshal(breq["max_tokens"], &n) != nil || n > route.MaxTokens {
+			breq["max_tokens"], _ = json.Marshal(route.MaxTokens)
+		}
+	}
 	textSyntax := contentSyntax(route.Syntax, backendModel)
 	if route.ToolsIn == "prompt" {
 		if textSyntax.Name == registry.AutoName {
@@ -136,6 +176,7 @@ func (h *Handler) serve(w http.ResponseWriter, r *http.Request, api *clientAPI) 
 	}
 	out, _ := json.Marshal(breq)
 
+	meta := native.StreamOptions{ID: newID(), Model: model, Created: time.Now().Unix()}
 	ctx, cancel := context.WithCancel(r.Context()) // a client that goes away cancels the backend's request
 	defer cancel()
 	bres, err := h.backend(ctx, route, r, out)
@@ -145,8 +186,19 @@ func (h *Handler) serve(w http.ResponseWriter, r *http.Request, api *clientAPI) 
 		return
 	}
 	defer bres.Body.Close()
+	var backendBody io.Reader = bres.Body
+	if h.cfg.Record != "" {
+		rec, err := h.record(meta.ID, out)
+		if err != nil {
+			h.log.Info("request", "record_error", err.Error())
+		} else {
+			defer rec.close()
+			backendBody = io.TeeReader(bres.Body, rec.backend)
+			w = &teeWriter{ResponseWriter: w, copy: rec.client}
+		}
+	}
 	if bres.StatusCode/100 != 2 {
-		msg, _ := io.ReadAll(io.LimitReader(bres.Body, 64<<10))
+		msg, _ := io.ReadAll(io.LimitReader(backendBody, 64<<10))
 		writeError(w, api, bres.StatusCode, "the backend answered "+bres.Status+": "+backendMessage(msg))
 		h.log.Info("request", "api", api.name, "model", model, "backend_status", bres.StatusCode)
 		return
@@ -156,7 +208,6 @@ func (h *Handler) serve(w http.ResponseWriter, r *http.Request, api *clientAPI) 
 	if route.Syntax != "none" {
 		opts.Content = &textSyntax
 	}
-	meta := native.StreamOptions{ID: newID(), Model: model, Created: time.Now().Unix()}
 	// The request's tools convert the values syntaxes read as strings to
 	// their declared types (a client refuses "1000" where its schema says
 	// number), and hold back a typed value from streaming as a string.
@@ -184,7 +235,7 @@ func (h *Handler) serve(w http.ResponseWriter, r *http.Request, api *clientAPI) 
 		w.WriteHeader(http.StatusOK)
 		enc, _ := native.NewStream(api.name, w, meta)
 		p := native.Syntax.New(check(func(e syntax.Event) { count(e); enc.Event(e) }), opts)
-		err = h.copy(ctx, cancel, p, bres.Body, func() {
+		err = h.copy(ctx, cancel, p, backendBody, func() {
 			if f, ok := enc.(syntax.Flusher); ok {
 				f.Flush()
 			}
@@ -197,7 +248,7 @@ func (h *Handler) serve(w http.ResponseWriter, r *http.Request, api *clientAPI) 
 	} else {
 		var evs []syntax.Event
 		p := native.Syntax.New(check(func(e syntax.Event) { count(e); evs = append(evs, e) }), opts)
-		err = h.copy(ctx, cancel, p, bres.Body, func() {})
+		err = h.copy(ctx, cancel, p, backendBody, func() {})
 		p.Close()
 		doc, werr := api.whole(evs, meta)
 		if werr != nil {
@@ -251,6 +302,8 @@ func (h *Handler) backend(ctx context.Context, route *Route, client *http.Reques
 	switch {
 	case route.KeyEnv != "":
 		req.Header.Set("Authorization", "Bearer "+os.Getenv(route.KeyEnv))
+	case h.cfg.AuthToken != "":
+		// The client's token is this server's, not the backend's.
 	case client.Header.Get("Authorization") != "":
 		req.Header.Set("Authorization", client.Header.Get("Authorization"))
 	case client.Header.Get("x-api-key") != "":
@@ -380,4 +433,52 @@ func (h *Handler) countTokens(w http.ResponseWriter, r *http.Request) {
 	n := (len(req["messages"]) + len(req["system"]) + len(req["tools"]) + 3) / 4
 	w.Header().Set("Content-Type", "application/json")
 	fmt.Fprintf(w, `{"input_tokens":%d}`, n)
+}
+
+// recording is one exchange's files.
+type recording struct{ backend, client *os.File }
+
+// record makes the files of the exchange id: id.request.json (what was
+// sent to the backend), id.backend (its raw answer) and id.client (what
+// the client received).
+func (h *Handler) record(id string, request []byte) (*recording, error) {
+	if err := os.MkdirAll(h.cfg.Record, 0o755); err != nil {
+		return nil, err
+	}
+	base := filepath.Join(h.cfg.Record, id)
+	if err := os.WriteFile(base+".request.json", request, 0o644); err != nil {
+		return nil, err
+	}
+	b, err := os.Create(base + ".backend")
+	if err != nil {
+		return nil, err
+	}
+	c, err := os.Create(base + ".client")
+	if err != nil {
+		b.Close()
+		return nil, err
+	}
+	return &recording{b, c}, nil
+}
+
+func (r *recording) close() {
+	r.backend.Close()
+	r.client.Close()
+}
+
+// teeWriter copies what a ResponseWriter writes.
+type teeWriter struct {
+	http.ResponseWriter
+	copy io.Writer
+}
+
+func (t *teeWriter) Write(b []byte) (int, error) {
+	t.copy.Write(b)
+	return t.ResponseWriter.Write(b)
+}
+
+func (t *teeWriter) Flush() {
+	if f, ok := t.ResponseWriter.(http.Flusher); ok {
+		f.Flush()
+	}
 }

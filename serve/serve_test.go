@@ -7,6 +7,8 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -389,5 +391,48 @@ func TestToolsInPrompt(t *testing.T) {
 	if len(msgs) != 4 || msgs[0].Role != "system" || !strings.HasPrefix(msgs[0].Content, "Be brief.\n\n") || !strings.Contains(msgs[0].Content, "get_weather") ||
 		!strings.Contains(msgs[2].Content, "<tool_call>") || !strings.Contains(msgs[3].Content, "<tool_response>") {
 		t.Errorf("the backend got messages %s", b.got["messages"])
+	}
+}
+
+// With an auth token, a client must present it (either header), in its
+// API's error shape otherwise, and it does not reach the backend; max_tokens
+// is capped by the route; --record keeps the exchange.
+func TestAuthCapAndRecord(t *testing.T) {
+	b := newBackend(t, hermesTurn...)
+	dir := t.TempDir()
+	h, err := serve.New(serve.Config{AuthToken: "s3cret", Record: dir, Routes: []serve.Route{{Backend: b.srv.URL + "/v1", MaxTokens: 4096, Syntax: "hermes"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(h)
+	defer srv.Close()
+	req := `{"model":"m","max_tokens":128000,"messages":[{"role":"user","content":"hi"}]}`
+	if code, out := post(t, srv.URL+"/v1/messages", req, "x-api-key", "wrong"); code != 401 || !strings.Contains(out, `"authentication_error"`) {
+		t.Errorf("a wrong token: %d %s", code, out)
+	}
+	if code, out := post(t, srv.URL+"/v1/chat/completions", req); code != 401 || !strings.Contains(out, `"error":{`) {
+		t.Errorf("no token: %d %s", code, out)
+	}
+	code, out := post(t, srv.URL+"/v1/messages", req, "Authorization", "Bearer s3cret")
+	if code != 200 || !strings.Contains(out, `"tool_use"`) {
+		t.Fatalf("the token: %d %s", code, out)
+	}
+	b.mu.Lock()
+	if string(b.got["max_tokens"]) != "4096" || b.header.Get("Authorization") != "" {
+		t.Errorf("the backend got max_tokens %s, auth %q", b.got["max_tokens"], b.header.Get("Authorization"))
+	}
+	b.mu.Unlock()
+	files, _ := filepath.Glob(filepath.Join(dir, "*"))
+	if len(files) != 3 {
+		t.Fatalf("recorded %v", files)
+	}
+	for _, f := range files {
+		body, _ := os.ReadFile(f)
+		switch {
+		case strings.HasSuffix(f, ".backend") && !strings.Contains(string(body), "data: [DONE]"),
+			strings.HasSuffix(f, ".client") && string(body) != out,
+			strings.HasSuffix(f, ".request.json") && !strings.Contains(string(body), `"max_tokens":4096`):
+			t.Errorf("%s: %s", f, body)
+		}
 	}
 }

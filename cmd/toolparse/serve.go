@@ -33,6 +33,9 @@ func runServe(args []string, stdout, stderr io.Writer, ready func(addr string, s
 	syn := fs.String("syntax", "auto", "how the backend model's text is read: auto, none, or a syntax `NAME`")
 	toolsIn := fs.String("tools-in", "native", "how the request's tools reach the model: native (the backend's tools parameter) or prompt (a system prompt in the --syntax)")
 	keyEnv := fs.String("key-env", "", "the environment `VARIABLE` holding the backend's key (else the client's passes through)")
+	maxTokens := fs.Int("max-tokens", 0, "cap the requests' max_tokens at `N` (for a backend with a small context)")
+	authEnv := fs.String("auth-token-env", "", "the environment `VARIABLE` holding the token clients must present (for listening beyond loopback)")
+	record := fs.String("record", "", "keep each exchange (the backend's request and raw answer, what the client got) in `DIR`")
 	quiet := fs.Bool("quiet", false, "no log line per request")
 	help := fs.BoolP("help", "h", false, "show this help")
 	err := fs.Parse(args)
@@ -54,7 +57,16 @@ func runServe(args []string, stdout, stderr io.Writer, ready func(addr string, s
 		}
 	}
 	if *backend != "" {
-		cfg.Routes = append(cfg.Routes, serve.Route{Backend: *backend, API: *api, Model: *model, Syntax: *syn, ToolsIn: *toolsIn, KeyEnv: *keyEnv})
+		cfg.Routes = append(cfg.Routes, serve.Route{Backend: *backend, API: *api, Model: *model, Syntax: *syn, ToolsIn: *toolsIn, MaxTokens: *maxTokens, KeyEnv: *keyEnv})
+	}
+	if *authEnv != "" {
+		if cfg.AuthToken = os.Getenv(*authEnv); cfg.AuthToken == "" {
+			fmt.Fprintf(stderr, "toolparse serve: --auth-token-env %s: the variable is empty\n", *authEnv)
+			return 2
+		}
+	}
+	if *record != "" {
+		cfg.Record = *record
 	}
 	h, err := serve.New(cfg)
 	if err != nil {
