@@ -41,10 +41,11 @@ type Route struct {
 	// characters), matched in any letter case; none matches every model.
 	Models []string `yaml:"models"`
 	// Backend is the backend's base URL as its API's official SDK takes
-	// it: with /v1 for OpenAI (http://127.0.0.1:8000/v1).
+	// it: with /v1 for OpenAI (http://127.0.0.1:8000/v1), without for
+	// Anthropic, Gemini and Ollama (http://127.0.0.1:11434).
 	Backend string `yaml:"backend"`
-	// API is the backend's API: openai (Chat Completions), the one read in
-	// this version.
+	// API is the backend's API: openai (Chat Completions: the default),
+	// openai-responses, anthropic, gemini or ollama (its own /api/chat).
 	API string `yaml:"api"`
 	// Model is the model name sent to the backend, whatever the client
 	// asked for ("" sends the client's).
@@ -96,11 +97,11 @@ func (c *Config) check() error {
 			return fmt.Errorf("serve: route %d: backend %q is no http(s) URL", i+1, r.Backend)
 		}
 		r.Backend = strings.TrimRight(r.Backend, "/")
-		switch r.API {
-		case "", "openai":
+		if r.API == "" {
 			r.API = "openai"
-		default:
-			return fmt.Errorf("serve: route %d: backend API %q is not read yet (openai is)", i+1, r.API)
+		}
+		if backendAPIs[r.API] == nil {
+			return fmt.Errorf("serve: route %d: backend API %q: openai, openai-responses, anthropic, gemini or ollama", i+1, r.API)
 		}
 		switch r.Syntax {
 		case "", "auto":

@@ -16,12 +16,17 @@
 //   - POST /v1/messages/count_tokens (an estimate: a token for four bytes),
 //     GET /v1/models (the routes' model names, in the client's API's
 //     shape), GET /healthz, and HEAD /api/hello (Claude Code's probe);
-//   - backends that speak OpenAI Chat Completions (llama.cpp's server,
-//     vLLM, SGLang, Ollama's /v1, LM Studio, any gateway): the request is
-//     sent streamed; an Anthropic or Responses client's request is
-//     translated (system or instructions, messages or input items with
-//     their calls and results, tools — Responses' flat ones nested, hosted
-//     ones left out —, tool_choice, the sampling fields).
+//   - backends of every API native reads: OpenAI Chat Completions
+//     (llama.cpp's server, vLLM, SGLang, Ollama's /v1, LM Studio, any
+//     gateway), OpenAI Responses, Anthropic Messages, Gemini
+//     (streamGenerateContent) and Ollama's own /api/chat. The request is
+//     always sent streamed. A client's request is read into Chat
+//     Completions' form (an Anthropic or Responses client's translated:
+//     system or instructions, messages or input items with their calls and
+//     results, tools — Responses' flat ones nested, hosted ones left out —,
+//     tool_choice, the sampling fields), then written in the backend's API
+//     (package conversation writes the history in each provider's form), and
+//     the backend's stream is read by native whatever its API.
 //   - Tools in a prompt (Route.ToolsIn prompt, --tools-in prompt), for a
 //     model or server with no tool support: the request's tools leave it, a
 //     system prompt teaches them in the route's syntax (package prompt; with
@@ -69,8 +74,8 @@
 //
 // # Not built yet
 //
-// Backends of the other APIs (Anthropic, Responses, Gemini, Ollama's own),
-// the opaque state kept across requests for clients whose API has no field
+// Listing the backend's own models (GET /v1/models lists the routes'), the
+// opaque state kept across requests for clients whose API has no field
 // for it, usage, replaying a recording through the CLI, and a held-call
 // retry policy.
 package serve

@@ -156,8 +156,6 @@ func (h *Handler) serve(w http.ResponseWriter, r *http.Request, api *clientAPI) 
 	if route.Model != "" {
 		backendModel = route.Model
 	}
-	breq["model"], _ = json.Marshal(backendModel)
-	breq["stream"] = json.RawMessage("true")
 	if route.MaxTokens > 0 {
 		var n int
 		if json.Unmarshal(breq["max_tokens"], &n) != nil || n > route.MaxTokens {
@@ -174,12 +172,16 @@ func (h *Handler) serve(w http.ResponseWriter, r *http.Request, api *clientAPI) 
 			return
 		}
 	}
-	out, _ := json.Marshal(breq)
+	path, out, err := backendAPIs[route.API].build(breq, backendModel)
+	if err != nil {
+		writeError(w, api, http.StatusBadRequest, err.Error())
+		return
+	}
 
 	meta := native.StreamOptions{ID: newID(), Model: model, Created: time.Now().Unix()}
 	ctx, cancel := context.WithCancel(r.Context()) // a client that goes away cancels the backend's request
 	defer cancel()
-	bres, err := h.backend(ctx, route, r, out)
+	bres, err := h.backend(ctx, route, r, path, out)
 	if err != nil {
 		writeError(w, api, http.StatusBadGateway, "the backend could not be reached: "+err.Error())
 		h.log.Info("request", "api", api.name, "model", model, "backend_error", err.Error())
@@ -290,24 +292,31 @@ func (h *Handler) copy(ctx context.Context, cancel context.CancelFunc, p syntax.
 	}
 }
 
-// backend sends the request body to the route's backend, with the
-// route's key or the client's credentials.
-func (h *Handler) backend(ctx context.Context, route *Route, client *http.Request, body []byte) (*http.Response, error) {
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, route.Backend+"/chat/completions", bytes.NewReader(body))
+// backend sends the request body to path on the route's backend, with the
+// route's key or the client's credentials, as the backend's API takes a key.
+func (h *Handler) backend(ctx context.Context, route *Route, client *http.Request, path string, body []byte) (*http.Response, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, route.Backend+path, bytes.NewReader(body))
 	if err != nil {
 		return nil, err
 	}
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "text/event-stream")
+	if route.API == "anthropic" {
+		req.Header.Set("anthropic-version", "2023-06-01")
+	}
+	key := ""
 	switch {
 	case route.KeyEnv != "":
-		req.Header.Set("Authorization", "Bearer "+os.Getenv(route.KeyEnv))
+		key = os.Getenv(route.KeyEnv)
 	case h.cfg.AuthToken != "":
 		// The client's token is this server's, not the backend's.
-	case client.Header.Get("Authorization") != "":
-		req.Header.Set("Authorization", client.Header.Get("Authorization"))
+	case strings.HasPrefix(client.Header.Get("Authorization"), "Bearer "):
+		key = strings.TrimPrefix(client.Header.Get("Authorization"), "Bearer ")
 	case client.Header.Get("x-api-key") != "":
-		req.Header.Set("Authorization", "Bearer "+client.Header.Get("x-api-key"))
+		key = client.Header.Get("x-api-key")
+	}
+	if key != "" {
+		backendAPIs[route.API].key(req, key)
 	}
 	return h.client.Do(req)
 }

@@ -436,3 +436,53 @@ func TestAuthCapAndRecord(t *testing.T) {
 		}
 	}
 }
+
+// Every backend API: the request goes to its path in its shape, with the
+// key as it takes one, and its stream (here written by native's encoder)
+// comes back to a Chat Completions client as a native call.
+func TestBackendAPIs(t *testing.T) {
+	evs := []syntax.Event{
+		{Type: syntax.Respond, Content: "Looking."},
+		{Type: syntax.Call, Name: "get_weather", ID: "call_9", Args: json.RawMessage(`{"city":"Paris"}`)},
+		{Type: syntax.Execute}, {Type: syntax.End},
+	}
+	for _, c := range []struct {
+		api, base, path, keyHeader, key, field string
+	}{
+		{"openai", "/v1", "/v1/chat/completions", "Authorization", "Bearer k", `"messages"`},
+		{"openai-responses", "/v1", "/v1/responses", "Authorization", "Bearer k", `"input"`},
+		{"anthropic", "", "/v1/messages", "X-Api-Key", "k", `"input_schema"`},
+		{"ollama", "", "/api/chat", "Authorization", "Bearer k", `"options"`},
+		{"gemini", "", "/v1beta/models/m:streamGenerateContent", "X-Goog-Api-Key", "k", `"functionDeclarations"`},
+	} {
+		var stream strings.Builder
+		enc, err := native.NewStream(c.api, &stream, native.StreamOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		syntax.Render(enc, evs)
+		var gotPath, gotKey, gotBody string
+		backend := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			b, _ := io.ReadAll(r.Body)
+			gotPath, gotKey, gotBody = r.URL.Path, r.Header.Get(c.keyHeader), string(b)
+			io.WriteString(w, stream.String())
+		}))
+		h, err := serve.New(serve.Config{Routes: []serve.Route{{Backend: backend.URL + c.base, API: c.api, Model: "m", Syntax: "none"}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		srv := httptest.NewServer(h)
+		code, out := post(t, srv.URL+"/v1/chat/completions", `{"model":"x","max_tokens":100,"stream":true,
+		 "tools":[{"type":"function","function":{"name":"get_weather","parameters":{"type":"object","properties":{"city":{"type":"string"}}}}}],
+		 "messages":[{"role":"system","content":"Be brief."},{"role":"user","content":"Weather in Paris?"}]}`, "Authorization", "Bearer k")
+		got := calls(syntax.Parse(native.Syntax, []byte(out), syntax.Options{}))
+		if code != 200 || len(got) != 1 || got[0] != `get_weather{"city":"Paris"}` || !strings.Contains(out, "Looking.") {
+			t.Errorf("%s: status %d, calls %v, out:\n%s\nbackend stream:\n%s", c.api, code, got, out, stream.String())
+		}
+		if gotPath != c.path || gotKey != c.key || !strings.Contains(gotBody, c.field) || !strings.Contains(gotBody, "Be brief.") || !strings.Contains(gotBody, "Weather in Paris?") {
+			t.Errorf("%s: the backend got %s, key %q, body %s", c.api, gotPath, gotKey, gotBody)
+		}
+		srv.Close()
+		backend.Close()
+	}
+}

@@ -15,8 +15,8 @@ import (
 	"github.com/toolparse/toolparse/syntax/native"
 )
 
-// chatRequest is a Chat Completions client's request as the backend takes
-// it: as it is (model and stream are set after).
+// chatRequest is a Chat Completions client's request as the backend's API
+// is written from: as it is (model and stream are set for the backend).
 func chatRequest(req map[string]json.RawMessage) (map[string]json.RawMessage, error) {
 	if _, ok := req["messages"]; !ok {
 		return nil, fmt.Errorf("messages: the request has none")

@@ -27,8 +27,8 @@ func runServe(args []string, stdout, stderr io.Writer, ready func(addr string, s
 	fs.SetOutput(io.Discard)
 	configFile := fs.String("config", "", "a YAML `FILE` of routes and limits (see the serve package's doc)")
 	listen := fs.String("listen", "127.0.0.1:8080", "the `ADDR` to listen on")
-	backend := fs.String("backend", "", "the backend's base `URL`, as its API's SDK takes it (with /v1 for OpenAI)")
-	api := fs.String("backend-api", "openai", "the backend's `API`: openai (Chat Completions)")
+	backend := fs.String("backend", "", "the backend's base `URL`, as its API's SDK takes it (with /v1 for OpenAI, without for Anthropic, Gemini, Ollama)")
+	api := fs.String("backend-api", "openai", "the backend's `API`: openai (Chat Completions), openai-responses, anthropic, gemini, ollama")
 	model := fs.String("model", "", "the model `NAME` sent to the backend, whatever the client asks for")
 	syn := fs.String("syntax", "auto", "how the backend model's text is read: auto, none, or a syntax `NAME`")
 	toolsIn := fs.String("tools-in", "native", "how the request's tools reach the model: native (the backend's tools parameter) or prompt (a system prompt in the --syntax)")
@@ -43,7 +43,7 @@ func runServe(args []string, stdout, stderr io.Writer, ready func(addr string, s
 	case err != nil:
 		return flagError(stderr, "toolparse serve", "toolparse help serve", err)
 	case *help:
-		fmt.Fprintf(stdout, "Usage: toolparse serve --backend URL [flags] | --config FILE\n\nServes OpenAI Chat Completions (/v1/chat/completions), OpenAI Responses\n(/v1/responses) and Anthropic Messages (/v1/messages) clients from a backend that speaks Chat Completions: the calls\nthe backend model writes as text, in any syntax, reach the client as native\ntool calls, streamed as they are written.\n\nFlags:\n%s", fs.FlagUsages())
+		fmt.Fprintf(stdout, "Usage: toolparse serve --backend URL [flags] | --config FILE\n\nServes OpenAI Chat Completions (/v1/chat/completions), OpenAI Responses\n(/v1/responses) and Anthropic Messages (/v1/messages) clients from a backend of any of those APIs, Gemini's or Ollama's: the calls\nthe backend model writes as text, in any syntax, reach the client as native\ntool calls, streamed as they are written.\n\nFlags:\n%s", fs.FlagUsages())
 		return 0
 	case fs.NArg() > 0:
 		fmt.Fprintf(stderr, "toolparse serve: takes no FILE, got %q (see toolparse help serve)\n", fs.Arg(0))
