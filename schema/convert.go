@@ -374,29 +374,8 @@ func isJSONNumber(s string) bool {
 // passed on — never dropped — with Invalid saying why, and is followed by an
 // error event with code schema at the call that names the tool, each
 // argument path and each problem.
-//
-// In token mode, the streamed value of a parameter that conversion may turn
-// into another type than a string is held back (its partial events are not
-// passed on): a stream encoder writes values as JSON strings as they come,
-// and a string once written cannot become a number. Such a value arrives
-// with the complete call.
 func (s *Set) Check(h syntax.Handler) syntax.Handler {
-	stringy := map[[2]string]bool{}
 	return func(e syntax.Event) {
-		if e.Type == syntax.Call && e.Partial && e.Param != "" {
-			k := [2]string{e.Name, e.Param}
-			ok, seen := stringy[k]
-			if !seen {
-				ok = s.staysString(e.Name, e.Param)
-				if len(stringy) < 1024 {
-					stringy[k] = ok
-				}
-			}
-			if ok {
-				h(e)
-			}
-			return
-		}
 		if e.Type != syntax.Call || e.Partial {
 			h(e)
 			return
@@ -421,6 +400,33 @@ func (s *Set) Check(h syntax.Handler) syntax.Handler {
 		h(e)
 		h(syntax.Event{Type: syntax.Error, Code: syntax.CodeSchema, Message: fmt.Sprintf("call %s does not fit its schema: %s", callLabel(e), e.Invalid),
 			Pos: e.Pos, Span: e.Span})
+	}
+}
+
+// CheckStream is Check for a stream encoder: in token mode, the streamed
+// value of a parameter that conversion may turn into another type than a
+// string is also held back (its partial events are not passed on). An
+// encoder writes values as JSON strings as they come, and a string once
+// written cannot become a number; such a value arrives with the complete
+// call.
+func (s *Set) CheckStream(h syntax.Handler) syntax.Handler {
+	check := s.Check(h)
+	stringy := map[[2]string]bool{}
+	return func(e syntax.Event) {
+		if e.Type == syntax.Call && e.Partial && e.Param != "" {
+			k := [2]string{e.Name, e.Param}
+			ok, seen := stringy[k]
+			if !seen {
+				ok = s.staysString(e.Name, e.Param)
+				if len(stringy) < 1024 {
+					stringy[k] = ok
+				}
+			}
+			if !ok {
+				return
+			}
+		}
+		check(e)
 	}
 }
 

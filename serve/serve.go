@@ -216,7 +216,7 @@ func (h *Handler) serve(w http.ResponseWriter, r *http.Request, api *clientAPI) 
 	check := func(h syntax.Handler) syntax.Handler { return h }
 	if tools, ok := req["tools"]; ok && len(tools) > 2 {
 		if set, err := schema.Load(tools); err == nil {
-			check = set.Check
+			check = set.CheckStream
 		} else {
 			h.log.Info("request", "api", api.name, "model", model, "tools_error", err.Error())
 		}

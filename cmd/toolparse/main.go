@@ -354,7 +354,11 @@ func dispatch(args []string, stdin io.Reader, stdout, tty, stderr io.Writer) int
 			return 2
 		}
 		set.MaxDepth = c.maxDepth
-		h = set.Check(h)
+		if c.to != "" && c.mode == "token" {
+			h = set.CheckStream(h) // a stream never starts a typed value as a string
+		} else {
+			h = set.Check(h)
+		}
 	}
 	status := 0
 	for _, name := range files {

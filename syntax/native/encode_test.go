@@ -192,7 +192,7 @@ func TestStreamSchemaTypedValues(t *testing.T) {
 	for _, v := range native.Syntax.Variants {
 		for _, size := range []int{len(in), 1, 5} {
 			var evs []syntax.Event
-			p := s.New(tools.Check(func(e syntax.Event) { evs = append(evs, e) }), syntax.Options{Mode: syntax.TokenMode})
+			p := s.New(tools.CheckStream(func(e syntax.Event) { evs = append(evs, e) }), syntax.Options{Mode: syntax.TokenMode})
 			syntaxtest.Feed(p, []byte(in), size)
 			stream, _ := encode(t, v, evs)
 			if bytes.Contains(stream, []byte(`precision\":\"`)) || bytes.Contains(stream, []byte(`dimensions\":\"`)) {
