@@ -486,3 +486,43 @@ func TestBackendAPIs(t *testing.T) {
 		backend.Close()
 	}
 }
+
+// Whichever way the backend's bytes are chunked, the client gets the same
+// calls and text.
+func TestBackendChunkingDoesNotMatter(t *testing.T) {
+	var stream strings.Builder
+	for _, c := range hermesTurn {
+		stream.WriteString("data: " + c + "\n\n")
+	}
+	stream.WriteString("data: [DONE]\n\n")
+	var first []syntax.Event
+	for _, size := range []int{stream.Len(), 1, 7, 64} {
+		backend := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			io.Copy(io.Discard, r.Body)
+			s := stream.String()
+			for len(s) > 0 {
+				n := min(size, len(s))
+				io.WriteString(w, s[:n])
+				w.(http.Flusher).Flush()
+				s = s[n:]
+			}
+		}))
+		h, _ := serve.New(serve.Config{Routes: []serve.Route{{Backend: backend.URL + "/v1", Syntax: "hermes"}}})
+		srv := httptest.NewServer(h)
+		_, out := post(t, srv.URL+"/v1/chat/completions", `{"model":"m","stream":true,"messages":[{"role":"user","content":"go"}]}`)
+		evs := syntax.Parse(native.Syntax, []byte(out), syntax.Options{})
+		for i := range evs {
+			evs[i].Span, evs[i].Pos, evs[i].ID = syntax.Span{}, syntax.Pos{}, ""
+		}
+		if first == nil {
+			first = evs
+		} else if fmt.Sprint(evs) != fmt.Sprint(first) {
+			t.Errorf("%d-byte pieces: %v, whole: %v", size, evs, first)
+		}
+		srv.Close()
+		backend.Close()
+	}
+	if len(calls(first)) != 1 {
+		t.Errorf("calls %v", calls(first))
+	}
+}
