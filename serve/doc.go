@@ -14,8 +14,8 @@
 //     native's stream encoders with the response's id, the client's model
 //     name and the time;
 //   - POST /v1/messages/count_tokens (an estimate: a token for four bytes),
-//     GET /v1/models (the routes' model names, in the client's API's
-//     shape), GET /healthz, and HEAD /api/hello (Claude Code's probe);
+//     GET /v1/models (the routes' model names, and for a route that takes
+//     any name its backend's own list, in the client's API's shape), GET /healthz, and HEAD /api/hello (Claude Code's probe);
 //   - backends of every API native reads: OpenAI Chat Completions
 //     (llama.cpp's server, vLLM, SGLang, Ollama's /v1, LM Studio, any
 //     gateway), OpenAI Responses, Anthropic Messages, Gemini
@@ -74,8 +74,7 @@
 //
 // # Not built yet
 //
-// Listing the backend's own models (GET /v1/models lists the routes'), the
-// opaque state kept across requests for clients whose API has no field
+// The opaque state kept across requests for clients whose API has no field
 // for it, usage, replaying a recording through the CLI, and a held-call
 // retry policy.
 package serve

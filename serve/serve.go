@@ -14,6 +14,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -304,21 +305,24 @@ func (h *Handler) backend(ctx context.Context, route *Route, client *http.Reques
 	if route.API == "anthropic" {
 		req.Header.Set("anthropic-version", "2023-06-01")
 	}
-	key := ""
-	switch {
-	case route.KeyEnv != "":
-		key = os.Getenv(route.KeyEnv)
-	case h.cfg.AuthToken != "":
-		// The client's token is this server's, not the backend's.
-	case strings.HasPrefix(client.Header.Get("Authorization"), "Bearer "):
-		key = strings.TrimPrefix(client.Header.Get("Authorization"), "Bearer ")
-	case client.Header.Get("x-api-key") != "":
-		key = client.Header.Get("x-api-key")
-	}
-	if key != "" {
+	if key := h.key(route, client); key != "" {
 		backendAPIs[route.API].key(req, key)
 	}
 	return h.client.Do(req)
+}
+
+// key is the backend's key for a client's request: the route's, or the
+// client's own when this server asks for none.
+func (h *Handler) key(route *Route, client *http.Request) string {
+	switch {
+	case route.KeyEnv != "":
+		return os.Getenv(route.KeyEnv)
+	case h.cfg.AuthToken != "":
+		return "" // the client's token is this server's, not the backend's
+	case strings.HasPrefix(client.Header.Get("Authorization"), "Bearer "):
+		return strings.TrimPrefix(client.Header.Get("Authorization"), "Bearer ")
+	}
+	return client.Header.Get("x-api-key")
 }
 
 // contentSyntax is the syntax the backend model's text is read in: the
@@ -394,14 +398,30 @@ func newID() string {
 // client's API's shape (Anthropic's when the request says anthropic-version).
 func (h *Handler) models(w http.ResponseWriter, r *http.Request) {
 	var ids []string
-	for _, rt := range h.cfg.Routes {
+	seen := map[string]bool{}
+	add := func(id string) {
+		if id != "" && !seen[id] {
+			seen[id] = true
+			ids = append(ids, id)
+		}
+	}
+	for i := range h.cfg.Routes {
+		rt := &h.cfg.Routes[i]
 		for _, p := range rt.Models {
 			if !strings.Contains(p, "*") {
-				ids = append(ids, p)
+				add(p)
 			}
 		}
-		if rt.Model != "" && len(rt.Models) == 0 {
-			ids = append(ids, rt.Model)
+		if len(rt.Models) == 0 || slices.Contains(rt.Models, "*") {
+			// A route that takes any name serves what its backend lists
+			// (or the one model it maps every name to).
+			if rt.Model != "" {
+				add(rt.Model)
+			} else {
+				for _, id := range h.backendModels(r.Context(), rt, r) {
+					add(id)
+				}
+			}
 		}
 	}
 	w.Header().Set("Content-Type", "application/json")
@@ -490,4 +510,51 @@ func (t *teeWriter) Flush() {
 	if f, ok := t.ResponseWriter.(http.Flusher); ok {
 		f.Flush()
 	}
+}
+
+// modelLists are where each backend API lists its models, and the JSON
+// path of the ids in the answer.
+var modelLists = map[string]struct{ path, list, id string }{
+	"openai":           {"/models", "data", "id"},
+	"openai-responses": {"/models", "data", "id"},
+	"anthropic":        {"/v1/models", "data", "id"},
+	"ollama":           {"/api/tags", "models", "name"},
+	"gemini":           {"/v1beta/models", "models", "name"},
+}
+
+// backendModels asks a route's backend for its models (within five
+// seconds); a backend that does not answer lists none.
+func (h *Handler) backendModels(ctx context.Context, rt *Route, client *http.Request) []string {
+	ml := modelLists[rt.API]
+	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, rt.Backend+ml.path, nil)
+	if err != nil {
+		return nil
+	}
+	if rt.API == "anthropic" {
+		req.Header.Set("anthropic-version", "2023-06-01")
+	}
+	if key := h.key(rt, client); key != "" {
+		backendAPIs[rt.API].key(req, key)
+	}
+	res, err := h.client.Do(req)
+	if err != nil {
+		return nil
+	}
+	defer res.Body.Close()
+	var doc map[string]json.RawMessage
+	if res.StatusCode != http.StatusOK || json.NewDecoder(io.LimitReader(res.Body, 4<<20)).Decode(&doc) != nil {
+		return nil
+	}
+	var items []map[string]json.RawMessage
+	json.Unmarshal(doc[ml.list], &items)
+	var ids []string
+	for _, it := range items {
+		var id string
+		if json.Unmarshal(it[ml.id], &id) == nil {
+			ids = append(ids, strings.TrimPrefix(id, "models/"))
+		}
+	}
+	return ids
 }

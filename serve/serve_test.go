@@ -526,3 +526,31 @@ func TestBackendChunkingDoesNotMatter(t *testing.T) {
 		t.Errorf("calls %v", calls(first))
 	}
 }
+
+// A route that takes any model name lists its backend's models, read from
+// the backend's own API (Ollama's /api/tags here).
+func TestModelsFromTheBackend(t *testing.T) {
+	backend := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/api/tags" {
+			io.WriteString(w, `{"models":[{"name":"qwen3-coder:30b"},{"name":"llama3.2:3b"}]}`)
+			return
+		}
+		http.NotFound(w, r)
+	}))
+	defer backend.Close()
+	h, err := serve.New(serve.Config{Routes: []serve.Route{{Backend: backend.URL, API: "ollama"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(h)
+	defer srv.Close()
+	res, err := http.Get(srv.URL + "/v1/models")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	if !strings.Contains(string(body), `"id":"qwen3-coder:30b"`) || !strings.Contains(string(body), `"id":"llama3.2:3b"`) {
+		t.Errorf("models: %s", body)
+	}
+}
