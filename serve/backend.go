@@ -68,6 +68,9 @@ type chatTool struct {
 
 func parts(chat map[string]json.RawMessage) (*chatParts, error) {
 	c := &chatParts{maxTokens: chat["max_tokens"], temp: chat["temperature"], p: chat["top_p"]}
+	if c.maxTokens == nil {
+		c.maxTokens = chat["max_completion_tokens"]
+	}
 	var msgs []json.RawMessage
 	if err := json.Unmarshal(chat["messages"], &msgs); err != nil {
 		return nil, fmt.Errorf("messages: %v", err)

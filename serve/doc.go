@@ -48,15 +48,20 @@
 //     never with the calls stop reason.
 //   - A bad request is a 4xx in the client's API's error shape; a backend
 //     error reaches the client as its API's error with the backend's status
-//     and message; a backend that cannot be reached is a 502.
+//     and message; a backend that cannot be reached, redirects (never
+//     followed: a redirect would carry the key elsewhere) or fails
+//     mid-stream (an error in place of the rest of its stream, a broken
+//     connection) is a 502 — or, once a stream has begun, the end of the
+//     stream in the client's API's error form.
 //   - Config.AuthToken (--auth-token-env) makes clients present a token,
 //     for listening beyond loopback; Route.MaxTokens caps max_tokens for a
 //     backend with a small context; Config.Record (--record DIR) keeps each
 //     exchange: the request sent to the backend, its raw answer, and what
 //     the client received.
-//   - Bounded: request bodies (Config.MaxBody), the wait for the backend's
-//     headers and between its reads; a client that goes away cancels its
-//     backend request. The backend URL comes only from the configuration.
+//   - Bounded: request bodies (Config.MaxBody), the backend's connection
+//     and TLS handshake, the wait for its headers and between its reads (an
+//     error body included); a client that goes away cancels its backend
+//     request. The backend URL comes only from the configuration.
 //     Credentials pass through (or come from the route's KeyEnv) and are
 //     never logged.
 //

@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -39,11 +40,19 @@ func New(cfg Config) (*Handler, error) {
 		return nil, err
 	}
 	h := &Handler{cfg: cfg, mux: http.NewServeMux(), log: slog.New(slog.NewTextHandler(io.Discard, nil))}
-	h.client = &http.Client{Transport: &http.Transport{
-		Proxy:                 http.ProxyFromEnvironment,
-		ResponseHeaderTimeout: cfg.FirstByte,
-		MaxIdleConnsPerHost:   64,
-	}}
+	dial := min(cfg.FirstByte, 30*time.Second)
+	h.client = &http.Client{
+		Transport: &http.Transport{
+			Proxy:                 http.ProxyFromEnvironment,
+			DialContext:           (&net.Dialer{Timeout: dial, KeepAlive: 30 * time.Second}).DialContext,
+			TLSHandshakeTimeout:   dial,
+			ResponseHeaderTimeout: cfg.FirstByte,
+			MaxIdleConnsPerHost:   64,
+		},
+		// The backend is the configured URL, never where it redirects:
+		// a redirect would carry the key elsewhere.
+		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
+	}
 	h.mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
 		io.WriteString(w, `{"status":"ok"}`)
@@ -157,6 +166,13 @@ func (h *Handler) serve(w http.ResponseWriter, r *http.Request, api *clientAPI) 
 	if route.Model != "" {
 		backendModel = route.Model
 	}
+	if mct, ok := breq["max_completion_tokens"]; ok {
+		// Chat's newer name for max_tokens: one field for every backend.
+		if _, has := breq["max_tokens"]; !has {
+			breq["max_tokens"] = mct
+		}
+		delete(breq, "max_completion_tokens")
+	}
 	if route.MaxTokens > 0 {
 		var n int
 		if json.Unmarshal(breq["max_tokens"], &n) != nil || n > route.MaxTokens {
@@ -201,8 +217,14 @@ func (h *Handler) serve(w http.ResponseWriter, r *http.Request, api *clientAPI) 
 		}
 	}
 	if bres.StatusCode/100 != 2 {
+		stall := time.AfterFunc(h.cfg.Idle, cancel) // an error body that stalls is cut at the idle limit
 		msg, _ := io.ReadAll(io.LimitReader(backendBody, 64<<10))
-		writeError(w, api, bres.StatusCode, "the backend answered "+bres.Status+": "+backendMessage(msg))
+		stall.Stop()
+		status := bres.StatusCode
+		if status < 400 {
+			status = http.StatusBadGateway // a redirect (not followed) or an answer no client API has
+		}
+		writeError(w, api, status, "the backend answered "+bres.Status+": "+backendMessage(msg))
 		h.log.Info("request", "api", api.name, "model", model, "backend_status", bres.StatusCode)
 		return
 	}
@@ -223,21 +245,32 @@ func (h *Handler) serve(w http.ResponseWriter, r *http.Request, api *clientAPI) 
 		}
 	}
 	var calls, errs int
+	failure := "" // what the backend's stream said of a failure the events do not carry
 	count := func(e syntax.Event) {
 		switch {
 		case e.Type == syntax.Call && !e.Partial:
 			calls++
 		case e.Type == syntax.Error:
 			errs++
+			if e.Message == native.ProviderError {
+				failure = "the backend reported an error: " + e.Raw
+			}
 		}
 	}
+	opts.Mode = syntax.TokenMode // a whole response too: a call that fails after it began is told apart
 	if stream {
-		opts.Mode = syntax.TokenMode
 		w.Header().Set("Content-Type", "text/event-stream")
 		w.Header().Set("Cache-Control", "no-cache")
 		w.WriteHeader(http.StatusOK)
 		enc, _ := native.NewStream(api.name, w, meta)
-		p := native.Syntax.New(check(func(e syntax.Event) { count(e); enc.Event(e) }), opts)
+		p := native.Syntax.New(check(func(e syntax.Event) {
+			count(e)
+			if e.Type == syntax.End && failure != "" {
+				enc.(native.Failer).Fail(false, failure)
+				return
+			}
+			enc.Event(e)
+		}), opts)
 		err = h.copy(ctx, cancel, p, backendBody, func() {
 			if f, ok := enc.(syntax.Flusher); ok {
 				f.Flush()
@@ -246,6 +279,9 @@ func (h *Handler) serve(w http.ResponseWriter, r *http.Request, api *clientAPI) 
 				f.Flush()
 			}
 		})
+		if err != nil {
+			failure = "the backend's stream broke: " + err.Error()
+		}
 		p.Close()
 		enc.Close()
 	} else {
@@ -253,17 +289,23 @@ func (h *Handler) serve(w http.ResponseWriter, r *http.Request, api *clientAPI) 
 		p := native.Syntax.New(check(func(e syntax.Event) { count(e); evs = append(evs, e) }), opts)
 		err = h.copy(ctx, cancel, p, backendBody, func() {})
 		p.Close()
-		doc, werr := api.whole(evs, meta)
-		if werr != nil {
-			writeError(w, api, http.StatusBadGateway, werr.Error())
-			return
+		if err != nil {
+			failure = "the backend's stream broke: " + err.Error()
 		}
-		w.Header().Set("Content-Type", "application/json")
-		w.Write(doc)
+		doc, werr := api.whole(evs, meta)
+		switch {
+		case failure != "":
+			writeError(w, api, http.StatusBadGateway, failure)
+		case werr != nil:
+			writeError(w, api, http.StatusBadGateway, werr.Error())
+		default:
+			w.Header().Set("Content-Type", "application/json")
+			w.Write(doc)
+		}
 	}
 	attrs := []any{"api", api.name, "model", model, "backend_model", backendModel, "stream", stream, "calls", calls, "errors", errs, "ms", time.Since(start).Milliseconds()}
-	if err != nil {
-		attrs = append(attrs, "read_error", err.Error())
+	if failure != "" {
+		attrs = append(attrs, "failure", failure)
 	}
 	h.log.Info("request", attrs...)
 }

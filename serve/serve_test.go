@@ -554,3 +554,96 @@ func TestModelsFromTheBackend(t *testing.T) {
 		t.Errorf("models: %s", body)
 	}
 }
+
+// A backend that fails where the events cannot say it — an error in place
+// of the rest of its stream, a broken connection — gives the client its
+// API's error form (streamed) or error (whole), never a clean finish; a
+// whole response whose call turned out malformed is an error too, as the
+// stream would be.
+func TestBackendFailuresReachTheClient(t *testing.T) {
+	providerErr := newBackend(t, chunk(content("Half an answer"), ""), `{"error":{"message":"CUDA out of memory","type":"server_error"}}`)
+	malformed := newBackend(t, chunk(content("<tool_call>\n{\"name\": \"get_weather\", \"arguments\": {\"city\": Paris}}\n</tool_call>"), ""), chunk(`{}`, "stop"))
+	broken := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/event-stream")
+		io.WriteString(w, "data: "+chunk(content("Half an answer"), "")+"\n\n")
+		w.(http.Flusher).Flush()
+		conn, _, _ := w.(http.Hijacker).Hijack()
+		conn.Close()
+	}))
+	defer broken.Close()
+	for _, c := range []struct {
+		name, url, want string
+	}{
+		{"provider error", providerErr.srv.URL, "CUDA out of memory"},
+		{"broken stream", broken.URL, "stream broke"},
+		{"malformed call", malformed.srv.URL, "malformed"},
+	} {
+		h, _ := serve.New(serve.Config{Routes: []serve.Route{{Backend: c.url + "/v1", Syntax: "hermes"}}})
+		srv := httptest.NewServer(h)
+		for _, path := range []string{"/v1/chat/completions", "/v1/messages", "/v1/responses"} {
+			body := `{"model":"m","max_tokens":9,"stream":%v,"messages":[{"role":"user","content":"hi"}],"input":"hi"}`
+			_, out := post(t, srv.URL+path, fmt.Sprintf(body, true))
+			if strings.Contains(out, `"finish_reason":"stop"`) || strings.Contains(out, `"stop_reason":"end_turn"`) || strings.Contains(out, "response.completed") || !strings.Contains(out, "error") {
+				t.Errorf("%s, %s streamed: a clean finish:\n%s", c.name, path, out)
+			}
+			code, out := post(t, srv.URL+path, fmt.Sprintf(body, false))
+			if code != http.StatusBadGateway || !strings.Contains(out, c.want) {
+				t.Errorf("%s, %s whole: %d %s", c.name, path, code, out)
+			}
+		}
+		srv.Close()
+	}
+}
+
+// The backend is the configured URL: a redirect is not followed (it would
+// carry the key elsewhere); max_completion_tokens is max_tokens, capped.
+func TestRedirectAndMaxCompletionTokens(t *testing.T) {
+	var elsewhere bool
+	other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { elsewhere = true }))
+	defer other.Close()
+	redirect := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, other.URL+"/v1/chat/completions", http.StatusTemporaryRedirect)
+	}))
+	defer redirect.Close()
+	h, _ := serve.New(serve.Config{Routes: []serve.Route{{Backend: redirect.URL + "/v1"}}})
+	srv := httptest.NewServer(h)
+	defer srv.Close()
+	if code, out := post(t, srv.URL+"/v1/chat/completions", `{"model":"m","messages":[{"role":"user","content":"hi"}]}`, "Authorization", "Bearer k"); code != http.StatusBadGateway || !strings.Contains(out, "307") || elsewhere {
+		t.Errorf("a redirect: %d %s, followed %v", code, out, elsewhere)
+	}
+	b := newBackend(t, hermesTurn...)
+	for api, field := range map[string]string{"openai": "max_tokens", "anthropic": "max_tokens", "ollama": "num_predict"} {
+		h, _ := serve.New(serve.Config{Routes: []serve.Route{{Backend: b.srv.URL, API: api, MaxTokens: 4096}}})
+		srv := httptest.NewServer(h)
+		post(t, srv.URL+"/v1/chat/completions", `{"model":"m","max_completion_tokens":128000,"messages":[{"role":"user","content":"hi"}]}`)
+		srv.Close()
+		b.mu.Lock()
+		got := string(b.got[field])
+		if api == "ollama" {
+			var opts map[string]json.RawMessage
+			json.Unmarshal(b.got["options"], &opts)
+			got = string(opts[field])
+		}
+		if got != "4096" || b.got["max_completion_tokens"] != nil {
+			t.Errorf("%s: the backend got %s %s, max_completion_tokens %s", api, field, got, b.got["max_completion_tokens"])
+		}
+		b.mu.Unlock()
+	}
+}
+
+// Tools in a prompt make one system message, first: the client's system
+// and developer text (strings or parts), then the tools' prompt.
+func TestToolsInPromptOneSystemMessage(t *testing.T) {
+	b := newBackend(t, hermesTurn...)
+	srv := newServer(t, b, serve.Route{Syntax: "hermes", ToolsIn: "prompt"})
+	post(t, srv.URL+"/v1/chat/completions", `{"model":"m",
+	 "tools":[{"type":"function","function":{"name":"get_weather","parameters":{"type":"object","properties":{"city":{"type":"string"}}}}}],
+	 "messages":[{"role":"developer","content":[{"type":"text","text":"Dev rules."}]},{"role":"system","content":"Sys rules."},{"role":"user","content":"hi"}]}`)
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	var msgs []struct{ Role, Content string }
+	json.Unmarshal(b.got["messages"], &msgs)
+	if len(msgs) != 2 || msgs[0].Role != "system" || !strings.HasPrefix(msgs[0].Content, "Dev rules.\n\nSys rules.\n\n") || msgs[1].Role != "user" {
+		t.Errorf("the backend got messages %s", b.got["messages"])
+	}
+}

@@ -146,27 +146,40 @@ func chatToolChoice(raw json.RawMessage) json.RawMessage {
 	return nil
 }
 
-// turn is what a whole response is made of: the model's events (without
-// results, errors and the end; a call without an id given one unique to
-// the response, id), and whether a call was cut off.
-func turn(evs []syntax.Event, id string) (kept []syntax.Event, calls, cut bool) {
-	n := 0
+// turn is what a whole response is made of, from token-mode events: the
+// model's events (without fragments, results, errors and the end; a call
+// without an id given one unique to the response, id), whether a call was
+// cut off, and the error of a call that turned out malformed after it began
+// — which, as in a stream, makes the response the API's error.
+func turn(evs []syntax.Event, id string) (kept []syntax.Event, calls, cut bool, err error) {
+	n, open := 0, 0
 	for _, e := range evs {
-		switch e.Type {
-		case syntax.Think, syntax.Respond, syntax.Execute:
+		switch {
+		case e.Partial && e.Type == syntax.Call && e.Param == "" && e.Delta == "":
+			open++
+		case e.Partial:
+		case e.Type == syntax.Think, e.Type == syntax.Respond, e.Type == syntax.Execute:
 			kept = append(kept, e)
-		case syntax.Call:
+		case e.Type == syntax.Call:
 			if e.ID == "" {
 				n++
 				e.ID = fmt.Sprintf("call_%s_%d", id, n)
 			}
 			kept = append(kept, e)
 			calls = true
-		case syntax.Error:
-			cut = cut || e.Code == syntax.CodeTruncated || e.Code == syntax.CodeOverLimit
+			open = max(open-1, 0)
+		case e.Type == syntax.Error:
+			c := e.Code == syntax.CodeTruncated || e.Code == syntax.CodeOverLimit
+			cut = cut || c
+			if open > 0 && !c && err == nil {
+				err = fmt.Errorf("the model wrote a malformed call: %s", e.Message)
+			}
+			if open > 0 {
+				open--
+			}
 		}
 	}
-	return kept, calls, cut
+	return kept, calls, cut, err
 }
 
 // firstMessage renders evs in the native form and returns the first
@@ -190,7 +203,10 @@ func firstMessage(form string, evs []syntax.Event) (map[string]json.RawMessage, 
 
 // wholeChat is a chat.completion response of evs.
 func wholeChat(evs []syntax.Event, o native.StreamOptions) ([]byte, error) {
-	kept, calls, cut := turn(evs, o.ID)
+	kept, calls, cut, err := turn(evs, o.ID)
+	if err != nil {
+		return nil, err
+	}
 	msg, err := firstMessage("openai", kept)
 	if err != nil {
 		return nil, err
@@ -215,7 +231,10 @@ func wholeChat(evs []syntax.Event, o native.StreamOptions) ([]byte, error) {
 
 // wholeMessage is an Anthropic Messages response of evs.
 func wholeMessage(evs []syntax.Event, o native.StreamOptions) ([]byte, error) {
-	kept, calls, cut := turn(evs, o.ID)
+	kept, calls, cut, err := turn(evs, o.ID)
+	if err != nil {
+		return nil, err
+	}
 	msg, err := firstMessage("anthropic", kept)
 	if err != nil {
 		return nil, err
@@ -332,7 +351,10 @@ func responsesRequest(req map[string]json.RawMessage) (map[string]json.RawMessag
 
 // wholeResponse is a Responses response object of evs.
 func wholeResponse(evs []syntax.Event, o native.StreamOptions) ([]byte, error) {
-	kept, _, cut := turn(evs, o.ID)
+	kept, _, cut, err := turn(evs, o.ID)
+	if err != nil {
+		return nil, err
+	}
 	resp, err := firstMessage("openai-responses", kept)
 	if err != nil {
 		return nil, err
@@ -387,16 +409,25 @@ func toolsInPrompt(req map[string]json.RawMessage, s syntax.Syntax) error {
 		if err != nil {
 			return fmt.Errorf("tools: %v", err)
 		}
-		sys := map[string]string{"role": "system", "content": p.Text}
-		if len(list) > 0 {
-			var first struct{ Role, Content string }
-			if json.Unmarshal(list[0], &first) == nil && first.Role == "system" {
-				sys["content"] = first.Content + "\n\n" + p.Text
-				list = list[1:]
+		// One system message, first (chat templates refuse another): the
+		// client's system and developer text, then the tools' prompt.
+		text := ""
+		var rest []json.RawMessage
+		for _, m := range list {
+			var sys struct {
+				Role    string          `json:"role"`
+				Content json.RawMessage `json:"content"`
 			}
+			if json.Unmarshal(m, &sys) == nil && (sys.Role == "system" || sys.Role == "developer") {
+				if t := systemText(sys.Content); t != "" {
+					text += t + "\n\n"
+				}
+				continue
+			}
+			rest = append(rest, m)
 		}
-		b, _ := json.Marshal(sys)
-		list = append([]json.RawMessage{b}, list...)
+		b, _ := json.Marshal(map[string]string{"role": "system", "content": text + p.Text})
+		list = append([]json.RawMessage{b}, rest...)
 	}
 	req["messages"], _ = json.Marshal(list)
 	delete(req, "tools")

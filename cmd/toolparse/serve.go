@@ -81,7 +81,10 @@ func runServe(args []string, stdout, stderr io.Writer, ready func(addr string, s
 		fmt.Fprintf(stderr, "toolparse serve: %v\n", err)
 		return 2
 	}
-	srv := &http.Server{Handler: h, ReadHeaderTimeout: 30 * time.Second}
+	// No write timeout: a stream lasts as long as the model writes (the
+	// handler bounds the backend's silences); a request's body must come
+	// within five minutes.
+	srv := &http.Server{Handler: h, ReadHeaderTimeout: 30 * time.Second, ReadTimeout: 5 * time.Minute, IdleTimeout: 2 * time.Minute}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	go func() {

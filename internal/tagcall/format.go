@@ -113,7 +113,11 @@ func (f *Param) keyInTag(rest []byte, final bool) (n, keyAt, keyLen int) {
 			return i + len(f.KeyClose), 0, i
 		case c == '\n' && i > 0 && f.NewlineEndsKey:
 			return i, 0, i
-		case full || c == '\n' || c == '\r' && !f.NewlineEndsKey:
+		case c == '\r' && i > 0 && f.NewlineEndsKey && i+1 < len(rest) && rest[i+1] == '\n':
+			return i, 0, i // a CRLF line end
+		case c == '\r' && f.NewlineEndsKey && i+1 == len(rest) && !final:
+			return -1, 0, 0 // a CR at the end: its LF may follow
+		case full || c == '\n' || c == '\r':
 			return 0, 0, 0
 		case partial:
 			if final {

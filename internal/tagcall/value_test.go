@@ -131,3 +131,25 @@ func TestManyParamsStaySmall(t *testing.T) {
 		}
 	}
 }
+
+// A key in its tag ends at a line end when the model dropped the tag's
+// closer (NewlineEndsKey), a CRLF one included; a CR alone is no key byte.
+func TestKeyLineEnds(t *testing.T) {
+	f := Param{Open: "<parameter=", KeyClose: ">", Close: "</parameter>", TrimNewline: true, NewlineEndsKey: true}
+	for _, c := range []struct {
+		rest    string
+		final   bool
+		n, klen int
+	}{
+		{"path>\nx", true, 5, 4},
+		{"path\nx", true, 4, 4},
+		{"path\r\nx", true, 4, 4},
+		{"path\r", false, -1, 0},
+		{"pa\rth>", true, 0, 0},
+	} {
+		n, _, klen := f.readKey([]byte(c.rest), c.final)
+		if n != c.n || klen != c.klen {
+			t.Errorf("%q: n %d, key length %d; want %d, %d", c.rest, n, klen, c.n, c.klen)
+		}
+	}
+}

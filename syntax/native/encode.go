@@ -522,6 +522,30 @@ func (e *encoder) end(why stop, msg string) error {
 
 func (e *encoder) Flush() error { return e.w.Flush() }
 
+// Fail ends the stream with the open response in the form's truncation
+// form (cut) or error form, for a server whose backend failed in a way the
+// events do not say (a broken connection, a provider's error). The calls
+// of the response that were not finished are not calls. A stream whose
+// last response already ended is left as it is; one that wrote nothing
+// gets an empty response that ends so.
+func (e *encoder) Fail(cut bool, msg string) error {
+	e.errs = e.errs[:0]
+	e.streaming, e.queue = e.streaming[:0], e.queue[:0]
+	if e.began && !e.open {
+		return e.w.Flush()
+	}
+	why := stopError
+	if cut {
+		why = stopCut
+	}
+	var err error
+	if !e.open {
+		err = e.begin()
+	}
+	e.calls = false
+	return errors.Join(err, e.end(why, msg), e.w.Flush())
+}
+
 func (e *encoder) Close() error {
 	e.errs = e.errs[:0]
 	var err error

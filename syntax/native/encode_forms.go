@@ -53,10 +53,19 @@ func (o StreamOptions) id(prefix string, n int) string {
 // Options.Mode TokenMode, with o set.
 func NewStream(form string, w io.Writer, o StreamOptions) (syntax.Renderer, error) {
 	e, err := newStream(form, w, o)
-	if err == nil && o.ID != "" {
+	if err != nil {
+		return nil, err
+	}
+	if o.ID != "" {
 		e.idPrefix = "call_" + o.ID + "_" // ids made for calls are unique across responses
 	}
-	return e, err
+	return e, nil
+}
+
+// A Failer ends an open response in its form's truncation or error form
+// (the stream encoders of NewStream are Failers).
+type Failer interface {
+	Fail(cut bool, msg string) error
 }
 
 func newStream(form string, w io.Writer, o StreamOptions) (*encoder, error) {

@@ -503,6 +503,10 @@ func (p *parser) anthropicEvent(d fields, typ string, span syntax.Span) {
 	}
 }
 
+// ProviderError is the message of the error event for an error a provider
+// sent in place of the rest of a stream (its own error is the event's Raw).
+const ProviderError = "the provider reported an error in the stream"
+
 // streamError reads an error the provider sent in place of the rest of a
 // stream: the calls of the open message were never finished, so none of
 // them is a call, and those already complete get no execute.
@@ -512,7 +516,7 @@ func (p *parser) streamError(d fields, span syntax.Span) {
 	if raw == nil {
 		raw = d.get("message")
 	}
-	p.Errorf(syntax.CodeTruncated, p.docStart, span, jsonscan.Compact(raw), "the provider reported an error in the stream")
+	p.Errorf(syntax.CodeTruncated, p.docStart, span, jsonscan.Compact(raw), "%s", ProviderError)
 }
 
 // blockKeys are the keys of the first content blocks of a message, made
