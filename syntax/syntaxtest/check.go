@@ -468,9 +468,11 @@ func checkTokens(tok, want []syntax.Event, input []byte, fail func(string, ...an
 			// (an error instead of its call) stays open. The call is the
 			// oldest open one of its name whose deltas give its args and
 			// that no error followed; else one whose deltas give its args;
-			// else the oldest of its name, whose deltas are then wrong. A
-			// call that did not stream (its arguments came whole) has no
-			// partial events.
+			// else the oldest of its name that no error followed, whose
+			// deltas are then wrong. A call that did not stream (its
+			// arguments came whole) has no partial events: one whose name is
+			// only that of calls an error followed (which failed) is such a
+			// call.
 			match, rank := -1, 0
 			for i, c := range open {
 				if c.name != e.Name {
@@ -482,6 +484,8 @@ func checkTokens(tok, want []syntax.Event, input []byte, fail func(string, ...an
 					if !c.reported {
 						r = 3
 					}
+				} else if c.reported {
+					continue
 				}
 				if r > rank {
 					match, rank = i, r
