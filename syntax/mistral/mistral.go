@@ -394,6 +394,10 @@ func (p *parser) nameBytes(data []byte, eof bool) int {
 		p.Keep(&p.blk, data[:i])
 		return i
 	}
+	if p.blk.Over { // the name went past the limit: its bytes are not kept
+		p.broken(syntax.CodeOverLimit, fmt.Sprintf("a call longer than the limit of %d bytes", p.Options().BlockLimit()))
+		return scan.Again
+	}
 	name := string(p.blk.Bytes[p.bodyOff:])
 	if have >= maxName {
 		p.broken(syntax.CodeMalformed, fmt.Sprintf("a tool name longer than %d bytes", maxName))
@@ -436,6 +440,10 @@ func (p *parser) callID(data []byte, eof bool) int {
 	if i > 0 {
 		p.Keep(&p.blk, data[:i])
 		return i
+	}
+	if p.blk.Over { // the id went past the limit: its bytes are not kept
+		p.broken(syntax.CodeOverLimit, fmt.Sprintf("a call longer than the limit of %d bytes", p.Options().BlockLimit()))
+		return scan.Again
 	}
 	id := string(p.blk.Bytes[p.bodyOff:])
 	if m, wait := marker(data, eof, []string{argsTok}); wait {
