@@ -21,8 +21,12 @@ type backendAPI struct {
 	// build makes the request's path (after the base URL) and body from the
 	// Chat Completions request chat, for the backend model.
 	build func(chat map[string]json.RawMessage, model string) (path string, body []byte, err error)
-	// key sets a key on the request as the API takes it.
-	key func(req *http.Request, key string)
+	// auth sets a key (when there is one) and the headers the API wants on
+	// every request.
+	auth func(req *http.Request, key string)
+	// models is where the API lists its models, and the JSON member and
+	// item member that hold their ids.
+	models struct{ path, list, id string }
 }
 
 var backendAPIs = map[string]*backendAPI{
@@ -33,19 +37,29 @@ var backendAPIs = map[string]*backendAPI{
 			b, err := json.Marshal(chat)
 			return "/chat/completions", b, err
 		},
-		key: bearer,
+		auth:   header("Authorization", "Bearer "),
+		models: struct{ path, list, id string }{"/models", "data", "id"},
 	},
-	"anthropic": {build: anthropicBody, key: func(req *http.Request, key string) {
-		req.Header.Set("x-api-key", key)
-	}},
-	"ollama":           {build: ollamaBody, key: bearer},
-	"openai-responses": {build: responsesBody, key: bearer},
-	"gemini": {build: geminiBody, key: func(req *http.Request, key string) {
-		req.Header.Set("x-goog-api-key", key)
-	}},
+	"openai-responses": {build: responsesBody, auth: header("Authorization", "Bearer "),
+		models: struct{ path, list, id string }{"/models", "data", "id"}},
+	"anthropic": {build: anthropicBody, auth: func(req *http.Request, key string) {
+		req.Header.Set("anthropic-version", "2023-06-01")
+		header("x-api-key", "")(req, key)
+	}, models: struct{ path, list, id string }{"/v1/models", "data", "id"}},
+	"ollama": {build: ollamaBody, auth: header("Authorization", "Bearer "),
+		models: struct{ path, list, id string }{"/api/tags", "models", "name"}},
+	"gemini": {build: geminiBody, auth: header("x-goog-api-key", ""),
+		models: struct{ path, list, id string }{"/v1beta/models", "models", "name"}},
 }
 
-func bearer(req *http.Request, key string) { req.Header.Set("Authorization", "Bearer "+key) }
+// header sets a key, when there is one, as header name with prefix.
+func header(name, prefix string) func(*http.Request, string) {
+	return func(req *http.Request, key string) {
+		if key != "" {
+			req.Header.Set(name, prefix+key)
+		}
+	}
+}
 
 // chatParts are the parts of a Chat Completions request the other APIs
 // are written from.
@@ -75,23 +89,8 @@ func parts(chat map[string]json.RawMessage) (*chatParts, error) {
 	if err := json.Unmarshal(chat["messages"], &msgs); err != nil {
 		return nil, fmt.Errorf("messages: %v", err)
 	}
-	var rest []json.RawMessage
-	for _, m := range msgs {
-		var sys struct {
-			Role    string          `json:"role"`
-			Content json.RawMessage `json:"content"`
-		}
-		if json.Unmarshal(m, &sys) == nil && (sys.Role == "system" || sys.Role == "developer") {
-			if t := systemText(sys.Content); t != "" {
-				if c.system != "" {
-					c.system += "\n\n"
-				}
-				c.system += t
-			}
-			continue
-		}
-		rest = append(rest, m)
-	}
+	system, rest := splitSystem(msgs)
+	c.system = strings.Join(system, "\n\n")
 	body, _ := json.Marshal(map[string]any{"messages": rest})
 	decoded, err := conversation.Decode(bytes.NewReader(body))
 	if err != nil {
@@ -150,6 +149,25 @@ func (c *chatParts) messagesIn(form string) ([]json.RawMessage, error) {
 		out = append(out, b)
 	}
 	return out, nil
+}
+
+// splitSystem takes the system and developer messages out of msgs: their
+// texts, in order, and the other messages.
+func splitSystem(msgs []json.RawMessage) (system []string, rest []json.RawMessage) {
+	for _, m := range msgs {
+		var sys struct {
+			Role    string          `json:"role"`
+			Content json.RawMessage `json:"content"`
+		}
+		if json.Unmarshal(m, &sys) == nil && (sys.Role == "system" || sys.Role == "developer") {
+			if t := systemText(sys.Content); t != "" {
+				system = append(system, t)
+			}
+			continue
+		}
+		rest = append(rest, m)
+	}
+	return system, rest
 }
 
 func set(m map[string]any, k string, v json.RawMessage) {

@@ -87,12 +87,14 @@ type clientAPI struct {
 	// request's members (model and stream are set after).
 	backendRequest func(req map[string]json.RawMessage) (map[string]json.RawMessage, error)
 	whole          func(evs []syntax.Event, o native.StreamOptions) ([]byte, error)
+	// errorBody is an error in the API's shape.
+	errorBody func(status int, msg string) []byte
 }
 
 var (
-	chatAPI      = &clientAPI{name: "openai", backendRequest: chatRequest, whole: wholeChat}
-	messagesAPI  = &clientAPI{name: "anthropic", backendRequest: messagesRequest, whole: wholeMessage}
-	responsesAPI = &clientAPI{name: "openai-responses", backendRequest: responsesRequest, whole: wholeResponse}
+	chatAPI      = &clientAPI{name: "openai", backendRequest: chatRequest, whole: wholeChat, errorBody: openaiError}
+	messagesAPI  = &clientAPI{name: "anthropic", backendRequest: messagesRequest, whole: wholeMessage, errorBody: anthropicError}
+	responsesAPI = &clientAPI{name: "openai-responses", backendRequest: responsesRequest, whole: wholeResponse, errorBody: openaiError}
 )
 
 // guard makes f answer only a client that presents the token.
@@ -344,12 +346,7 @@ func (h *Handler) backend(ctx context.Context, route *Route, client *http.Reques
 	}
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "text/event-stream")
-	if route.API == "anthropic" {
-		req.Header.Set("anthropic-version", "2023-06-01")
-	}
-	if key := h.key(route, client); key != "" {
-		backendAPIs[route.API].key(req, key)
-	}
+	backendAPIs[route.API].auth(req, h.key(route, client))
 	return h.client.Do(req)
 }
 
@@ -404,30 +401,36 @@ func backendMessage(b []byte) string {
 func writeError(w http.ResponseWriter, api *clientAPI, status int, msg string) {
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
-	if api == messagesAPI {
-		typ := "invalid_request_error"
-		switch {
-		case status == http.StatusNotFound:
-			typ = "not_found_error"
-		case status == http.StatusRequestEntityTooLarge:
-			typ = "request_too_large"
-		case status == http.StatusTooManyRequests:
-			typ = "rate_limit_error"
-		case status >= 500:
-			typ = "api_error"
-		case status == http.StatusUnauthorized:
-			typ = "authentication_error"
-		}
-		b, _ := json.Marshal(map[string]any{"type": "error", "error": map[string]string{"type": typ, "message": msg}})
-		w.Write(b)
-		return
+	w.Write(api.errorBody(status, msg))
+}
+
+// anthropicError is an error as Anthropic's API writes one.
+func anthropicError(status int, msg string) []byte {
+	typ := "invalid_request_error"
+	switch {
+	case status == http.StatusNotFound:
+		typ = "not_found_error"
+	case status == http.StatusRequestEntityTooLarge:
+		typ = "request_too_large"
+	case status == http.StatusTooManyRequests:
+		typ = "rate_limit_error"
+	case status >= 500:
+		typ = "api_error"
+	case status == http.StatusUnauthorized:
+		typ = "authentication_error"
 	}
+	b, _ := json.Marshal(map[string]any{"type": "error", "error": map[string]string{"type": typ, "message": msg}})
+	return b
+}
+
+// openaiError is an error as OpenAI's APIs write one.
+func openaiError(status int, msg string) []byte {
 	typ := "invalid_request_error"
 	if status >= 500 {
 		typ = "server_error"
 	}
 	b, _ := json.Marshal(map[string]any{"error": map[string]any{"message": msg, "type": typ, "param": nil, "code": nil}})
-	w.Write(b)
+	return b
 }
 
 func newID() string {
@@ -554,32 +557,17 @@ func (t *teeWriter) Flush() {
 	}
 }
 
-// modelLists are where each backend API lists its models, and the JSON
-// path of the ids in the answer.
-var modelLists = map[string]struct{ path, list, id string }{
-	"openai":           {"/models", "data", "id"},
-	"openai-responses": {"/models", "data", "id"},
-	"anthropic":        {"/v1/models", "data", "id"},
-	"ollama":           {"/api/tags", "models", "name"},
-	"gemini":           {"/v1beta/models", "models", "name"},
-}
-
 // backendModels asks a route's backend for its models (within five
 // seconds); a backend that does not answer lists none.
 func (h *Handler) backendModels(ctx context.Context, rt *Route, client *http.Request) []string {
-	ml := modelLists[rt.API]
+	ml := backendAPIs[rt.API].models
 	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, rt.Backend+ml.path, nil)
 	if err != nil {
 		return nil
 	}
-	if rt.API == "anthropic" {
-		req.Header.Set("anthropic-version", "2023-06-01")
-	}
-	if key := h.key(rt, client); key != "" {
-		backendAPIs[rt.API].key(req, key)
-	}
+	backendAPIs[rt.API].auth(req, h.key(rt, client))
 	res, err := h.client.Do(req)
 	if err != nil {
 		return nil

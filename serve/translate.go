@@ -411,22 +411,9 @@ func toolsInPrompt(req map[string]json.RawMessage, s syntax.Syntax) error {
 		}
 		// One system message, first (chat templates refuse another): the
 		// client's system and developer text, then the tools' prompt.
-		text := ""
-		var rest []json.RawMessage
-		for _, m := range list {
-			var sys struct {
-				Role    string          `json:"role"`
-				Content json.RawMessage `json:"content"`
-			}
-			if json.Unmarshal(m, &sys) == nil && (sys.Role == "system" || sys.Role == "developer") {
-				if t := systemText(sys.Content); t != "" {
-					text += t + "\n\n"
-				}
-				continue
-			}
-			rest = append(rest, m)
-		}
-		b, _ := json.Marshal(map[string]string{"role": "system", "content": text + p.Text})
+		system, rest := splitSystem(list)
+		text := strings.Join(append(system, p.Text), "\n\n")
+		b, _ := json.Marshal(map[string]string{"role": "system", "content": text})
 		list = append([]json.RawMessage{b}, rest...)
 	}
 	req["messages"], _ = json.Marshal(list)
