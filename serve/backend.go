@@ -1,17 +1,13 @@
 package serve
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/url"
 	"strings"
 
-	"github.com/toolparse/toolparse/conversation"
 	"github.com/toolparse/toolparse/registry"
-	"github.com/toolparse/toolparse/syntax"
-	"github.com/toolparse/toolparse/syntax/native"
 )
 
 // backendAPI is a backend's API: how a request, made in Chat Completions'
@@ -20,7 +16,7 @@ import (
 type backendAPI struct {
 	// build makes the request's path (after the base URL) and body from the
 	// Chat Completions request chat, for the backend model.
-	build func(chat map[string]json.RawMessage, model string) (path string, body []byte, err error)
+	build func(chat map[string]json.RawMessage, model string, n *notes) (path string, body []byte, err error)
 	// auth sets a key (when there is one) and the headers the API wants on
 	// every request.
 	auth func(req *http.Request, key string)
@@ -31,7 +27,7 @@ type backendAPI struct {
 
 var backendAPIs = map[string]*backendAPI{
 	"openai": {
-		build: func(chat map[string]json.RawMessage, model string) (string, []byte, error) {
+		build: func(chat map[string]json.RawMessage, model string, _ *notes) (string, []byte, error) {
 			chat["model"], _ = json.Marshal(model)
 			chat["stream"] = json.RawMessage("true")
 			b, err := json.Marshal(chat)
@@ -65,13 +61,14 @@ func header(name, prefix string) func(*http.Request, string) {
 // are written from.
 type chatParts struct {
 	system    string
-	conv      *conversation.Conversation
+	history   json.RawMessage // the messages but the system ones
 	tools     []chatTool
 	choice    string // auto, required, none, or "" (the API's default)
 	forced    string // the one tool the choice names
 	maxTokens json.RawMessage
 	temp, p   json.RawMessage
 	stop      []string
+	n         *notes
 }
 
 type chatTool struct {
@@ -80,8 +77,9 @@ type chatTool struct {
 	Parameters  json.RawMessage `json:"parameters,omitempty"`
 }
 
-func parts(chat map[string]json.RawMessage) (*chatParts, error) {
-	c := &chatParts{maxTokens: chat["max_tokens"], temp: chat["temperature"], p: chat["top_p"]}
+func parts(chat map[string]json.RawMessage, n *notes) (*chatParts, error) {
+	c := &chatParts{maxTokens: chat["max_tokens"], temp: chat["temperature"], p: chat["top_p"], n: n}
+	n.unread(chat, "model", "messages", "tools", "tool_choice", "max_tokens", "max_completion_tokens", "temperature", "top_p", "stop", "stream")
 	if c.maxTokens == nil {
 		c.maxTokens = chat["max_completion_tokens"]
 	}
@@ -91,12 +89,8 @@ func parts(chat map[string]json.RawMessage) (*chatParts, error) {
 	}
 	system, rest := splitSystem(msgs)
 	c.system = strings.Join(system, "\n\n")
-	body, _ := json.Marshal(map[string]any{"messages": rest})
-	decoded, err := conversation.Decode(bytes.NewReader(body))
-	if err != nil {
-		return nil, fmt.Errorf("messages: %v", err)
-	}
-	c.conv = conversation.Read(decoded, native.Syntax, syntax.Options{})
+	list, _ := json.Marshal(rest)
+	c.history = list
 	if t, ok := chat["tools"]; ok {
 		var tools []struct {
 			Type     string   `json:"type"`
@@ -106,9 +100,11 @@ func parts(chat map[string]json.RawMessage) (*chatParts, error) {
 			return nil, fmt.Errorf("tools: %v", err)
 		}
 		for _, tl := range tools {
-			if tl.Function.Name != "" {
-				c.tools = append(c.tools, tl.Function)
+			if tl.Function.Name == "" {
+				n.add("tool of type %q: no function form; not carried", tl.Type)
+				continue
 			}
+			c.tools = append(c.tools, tl.Function)
 		}
 	}
 	if tc, ok := chat["tool_choice"]; ok {
@@ -133,22 +129,13 @@ func parts(chat map[string]json.RawMessage) (*chatParts, error) {
 	return c, nil
 }
 
-// messagesIn writes the conversation in a native form.
+// messagesIn writes the history in a native form.
 func (c *chatParts) messagesIn(form string) ([]json.RawMessage, error) {
 	s, err := registry.Lookup(form)
 	if err != nil {
 		return nil, err
 	}
-	written, _ := conversation.Write(c.conv, s, syntax.Options{}) // losses: another provider's state
-	var out []json.RawMessage
-	for _, m := range written {
-		b, err := json.Marshal(m)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, b)
-	}
-	return out, nil
+	return rewrite(c.history, "messages", s, c.n)
 }
 
 // splitSystem takes the system and developer messages out of msgs: their
@@ -178,8 +165,8 @@ func set(m map[string]any, k string, v json.RawMessage) {
 
 // anthropicBody is the request for Anthropic's Messages API (POST
 // /v1/messages, the base URL without /v1 as its SDK takes it).
-func anthropicBody(chat map[string]json.RawMessage, model string) (string, []byte, error) {
-	c, err := parts(chat)
+func anthropicBody(chat map[string]json.RawMessage, model string, n *notes) (string, []byte, error) {
+	c, err := parts(chat, n)
 	if err != nil {
 		return "", nil, err
 	}
@@ -228,8 +215,8 @@ func anthropicBody(chat map[string]json.RawMessage, model string) (string, []byt
 
 // ollamaBody is the request for Ollama's own chat API (POST /api/chat, the
 // base URL without /v1).
-func ollamaBody(chat map[string]json.RawMessage, model string) (string, []byte, error) {
-	c, err := parts(chat)
+func ollamaBody(chat map[string]json.RawMessage, model string, n *notes) (string, []byte, error) {
+	c, err := parts(chat, n)
 	if err != nil {
 		return "", nil, err
 	}
@@ -265,8 +252,8 @@ func ollamaBody(chat map[string]json.RawMessage, model string) (string, []byte, 
 
 // responsesBody is the request for OpenAI's Responses API (POST /responses,
 // the base URL with /v1), stateless.
-func responsesBody(chat map[string]json.RawMessage, model string) (string, []byte, error) {
-	c, err := parts(chat)
+func responsesBody(chat map[string]json.RawMessage, model string, n *notes) (string, []byte, error) {
+	c, err := parts(chat, n)
 	if err != nil {
 		return "", nil, err
 	}
@@ -307,8 +294,8 @@ func responsesBody(chat map[string]json.RawMessage, model string) (string, []byt
 
 // geminiBody is the request for Gemini's streamGenerateContent (the base
 // URL as the genai SDK takes it, without the version).
-func geminiBody(chat map[string]json.RawMessage, model string) (string, []byte, error) {
-	c, err := parts(chat)
+func geminiBody(chat map[string]json.RawMessage, model string, n *notes) (string, []byte, error) {
+	c, err := parts(chat, n)
 	if err != nil {
 		return "", nil, err
 	}

@@ -67,6 +67,10 @@
 //
 // # Choices where the rules are silent
 //
+//   - What a translation cannot carry (a request field the backend's API has
+//     no field for, a tool the provider runs itself, another provider's
+//     state in the history, what the client's API cannot write) is named in
+//     the request's log line (not_carried), never dropped without a word.
 //   - The backend is always asked for a stream, whatever the client asked:
 //     a whole response is built from the same events, so both read the
 //     model's output alike.

@@ -85,8 +85,8 @@ type clientAPI struct {
 	name string // the native form the responses are written in
 	// backendRequest turns the client's request into a Chat Completions
 	// request's members (model and stream are set after).
-	backendRequest func(req map[string]json.RawMessage) (map[string]json.RawMessage, error)
-	whole          func(evs []syntax.Event, o native.StreamOptions) ([]byte, error)
+	backendRequest func(req map[string]json.RawMessage, n *notes) (map[string]json.RawMessage, error)
+	whole          func(evs []syntax.Event, o native.StreamOptions, n *notes) ([]byte, error)
 	// errorBody is an error in the API's shape.
 	errorBody func(status int, msg string) []byte
 }
@@ -159,7 +159,8 @@ func (h *Handler) serve(w http.ResponseWriter, r *http.Request, api *clientAPI) 
 		writeError(w, api, http.StatusNotFound, fmt.Sprintf("model %q: no route serves it", model))
 		return
 	}
-	breq, err := api.backendRequest(req)
+	var n notes // what is not carried, reported in the request's log line
+	breq, err := api.backendRequest(req, &n)
 	if err != nil {
 		writeError(w, api, http.StatusBadRequest, err.Error())
 		return
@@ -186,12 +187,12 @@ func (h *Handler) serve(w http.ResponseWriter, r *http.Request, api *clientAPI) 
 		if textSyntax.Name == registry.AutoName {
 			textSyntax, _ = registry.Lookup(promptDefault)
 		}
-		if err := toolsInPrompt(breq, textSyntax); err != nil {
+		if err := toolsInPrompt(breq, textSyntax, &n); err != nil {
 			writeError(w, api, http.StatusBadRequest, err.Error())
 			return
 		}
 	}
-	path, out, err := backendAPIs[route.API].build(breq, backendModel)
+	path, out, err := backendAPIs[route.API].build(breq, backendModel, &n)
 	if err != nil {
 		writeError(w, api, http.StatusBadRequest, err.Error())
 		return
@@ -271,7 +272,7 @@ func (h *Handler) serve(w http.ResponseWriter, r *http.Request, api *clientAPI) 
 				enc.(native.Failer).Fail(false, failure)
 				return
 			}
-			enc.Event(e)
+			n.err(enc.Event(e))
 		}), opts)
 		err = h.copy(ctx, cancel, p, backendBody, func() {
 			if f, ok := enc.(syntax.Flusher); ok {
@@ -285,7 +286,7 @@ func (h *Handler) serve(w http.ResponseWriter, r *http.Request, api *clientAPI) 
 			failure = "the backend's stream broke: " + err.Error()
 		}
 		p.Close()
-		enc.Close()
+		n.err(enc.Close())
 	} else {
 		var evs []syntax.Event
 		p := native.Syntax.New(check(func(e syntax.Event) { count(e); evs = append(evs, e) }), opts)
@@ -294,7 +295,7 @@ func (h *Handler) serve(w http.ResponseWriter, r *http.Request, api *clientAPI) 
 		if err != nil {
 			failure = "the backend's stream broke: " + err.Error()
 		}
-		doc, werr := api.whole(evs, meta)
+		doc, werr := api.whole(evs, meta, &n)
 		switch {
 		case failure != "":
 			writeError(w, api, http.StatusBadGateway, failure)
@@ -308,6 +309,9 @@ func (h *Handler) serve(w http.ResponseWriter, r *http.Request, api *clientAPI) 
 	attrs := []any{"api", api.name, "model", model, "backend_model", backendModel, "stream", stream, "calls", calls, "errors", errs, "ms", time.Since(start).Milliseconds()}
 	if failure != "" {
 		attrs = append(attrs, "failure", failure)
+	}
+	if len(n.list) > 0 {
+		attrs = append(attrs, "not_carried", strings.Join(n.list, "; "))
 	}
 	h.log.Info("request", attrs...)
 }

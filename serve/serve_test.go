@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -645,5 +646,28 @@ func TestToolsInPromptOneSystemMessage(t *testing.T) {
 	json.Unmarshal(b.got["messages"], &msgs)
 	if len(msgs) != 2 || msgs[0].Role != "system" || !strings.HasPrefix(msgs[0].Content, "Dev rules.\n\nSys rules.\n\n") || msgs[1].Role != "user" {
 		t.Errorf("the backend got messages %s", b.got["messages"])
+	}
+}
+
+// What a translation cannot carry is never dropped without a word: the
+// request's log line names it (a field the backend's API has none for, a
+// tool the provider runs itself, another provider's state in the history).
+func TestNotCarriedIsLogged(t *testing.T) {
+	b := newBackend(t, hermesTurn...)
+	h, err := serve.New(serve.Config{Routes: []serve.Route{{Backend: b.srv.URL + "/v1", Syntax: "hermes"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var log strings.Builder
+	h.SetLogger(slog.New(slog.NewTextHandler(&log, nil)))
+	srv := httptest.NewServer(h)
+	defer srv.Close()
+	post(t, srv.URL+"/v1/messages", `{"model":"m","max_tokens":99,"thinking":{"type":"adaptive"},"metadata":{"user_id":"u"},
+	 "tools":[{"type":"web_search_20250305","name":"web_search"}],
+	 "messages":[{"role":"user","content":"hi"},{"role":"assistant","content":[{"type":"thinking","thinking":"hm","signature":"EqQB"},{"type":"text","text":"Hello."}]},{"role":"user","content":"go"}]}`)
+	for _, want := range []string{"thinking: not carried", "metadata: not carried", `tool \"web_search\"`, "anthropic state"} {
+		if !strings.Contains(log.String(), want) {
+			t.Errorf("the log does not say %q:\n%s", want, log.String())
+		}
 	}
 }

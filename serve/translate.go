@@ -5,6 +5,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/toolparse/toolparse/conversation"
@@ -15,9 +17,58 @@ import (
 	"github.com/toolparse/toolparse/syntax/native"
 )
 
+// notes are what a request's translation could not carry: each reported
+// once, in the request's log line, never dropped without a word.
+type notes struct{ list []string }
+
+func (n *notes) add(format string, args ...any) {
+	msg := fmt.Sprintf(format, args...)
+	if !slices.Contains(n.list, msg) {
+		n.list = append(n.list, msg)
+	}
+}
+
+// err adds what a renderer or conversation.Write reports as not carried.
+func (n *notes) err(err error) {
+	if err != nil {
+		for _, line := range strings.Split(err.Error(), "\n") {
+			n.add("%s", line)
+		}
+	}
+}
+
+// unread notes the members of req that the translation did not read.
+func (n *notes) unread(req map[string]json.RawMessage, read ...string) {
+	for _, k := range slices.Sorted(maps.Keys(req)) {
+		if !slices.Contains(read, k) {
+			n.add("%s: not carried to the backend", k)
+		}
+	}
+}
+
+// rewrite reads a history (raw, the array of member key: messages or input
+// items) with native and writes it in the syntax or form s, one message each.
+func rewrite(raw json.RawMessage, key string, s syntax.Syntax, n *notes) ([]json.RawMessage, error) {
+	msgs, err := conversation.Decode(bytes.NewReader(append(append([]byte(`{"`+key+`":`), raw...), '}')))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", key, err)
+	}
+	written, err := conversation.Write(conversation.Read(msgs, native.Syntax, syntax.Options{}), s, syntax.Options{})
+	n.err(err) // another provider's state (signatures), what s cannot carry
+	var out []json.RawMessage
+	for _, m := range written {
+		b, err := json.Marshal(m)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %v", key, err)
+		}
+		out = append(out, b)
+	}
+	return out, nil
+}
+
 // chatRequest is a Chat Completions client's request as the backend's API
 // is written from: as it is (model and stream are set for the backend).
-func chatRequest(req map[string]json.RawMessage) (map[string]json.RawMessage, error) {
+func chatRequest(req map[string]json.RawMessage, _ *notes) (map[string]json.RawMessage, error) {
 	if _, ok := req["messages"]; !ok {
 		return nil, fmt.Errorf("messages: the request has none")
 	}
@@ -29,36 +80,28 @@ func chatRequest(req map[string]json.RawMessage) (map[string]json.RawMessage, er
 // Completions request: its system text first, its messages in the openai
 // form (tool_use blocks as tool_calls, tool_result blocks as tool
 // messages), its tools as functions, and the sampling fields Chat has.
-// What Chat has no field for (thinking, metadata, cache_control,
-// context_management, output_config) is dropped.
-func messagesRequest(req map[string]json.RawMessage) (map[string]json.RawMessage, error) {
+// What Chat has no field for (thinking, metadata, context_management,
+// output_config, …) is noted as not carried.
+func messagesRequest(req map[string]json.RawMessage, n *notes) (map[string]json.RawMessage, error) {
 	out := map[string]json.RawMessage{}
 	raw, ok := req["messages"]
 	if !ok {
 		return nil, fmt.Errorf("messages: the request has none")
 	}
-	msgs, err := conversation.Decode(bytes.NewReader(append(append([]byte(`{"messages":`), raw...), '}')))
-	if err != nil {
-		return nil, fmt.Errorf("messages: %v", err)
-	}
 	openai, _ := registry.Lookup("openai")
-	conv := conversation.Read(msgs, native.Syntax, syntax.Options{})
-	written, _ := conversation.Write(conv, openai, syntax.Options{}) // losses: another provider's state (signatures)
+	written, err := rewrite(raw, "messages", openai, n)
+	if err != nil {
+		return nil, err
+	}
 	var list []json.RawMessage
 	if sys := systemText(req["system"]); sys != "" {
 		m, _ := json.Marshal(map[string]string{"role": "system", "content": sys})
 		list = append(list, m)
 	}
-	for _, m := range written {
-		b, err := json.Marshal(m)
-		if err != nil {
-			return nil, fmt.Errorf("messages: %v", err)
-		}
-		list = append(list, b)
-	}
-	out["messages"], _ = json.Marshal(list)
+	out["messages"], _ = json.Marshal(append(list, written...))
+	n.unread(req, "model", "messages", "system", "tools", "tool_choice", "max_tokens", "temperature", "top_p", "stop_sequences", "stream")
 	if t, ok := req["tools"]; ok {
-		tools, err := chatTools(t)
+		tools, err := chatTools(t, n)
 		if err != nil {
 			return nil, err
 		}
@@ -103,7 +146,7 @@ func systemText(raw json.RawMessage) string {
 // chatTools are Anthropic tools as Chat functions. A tool the provider runs
 // itself (web_search_…, a typed tool with no input_schema) has no function
 // form: it is left out.
-func chatTools(raw json.RawMessage) ([]map[string]any, error) {
+func chatTools(raw json.RawMessage, n *notes) ([]map[string]any, error) {
 	var tools []struct {
 		Name        string          `json:"name"`
 		Description string          `json:"description"`
@@ -115,6 +158,7 @@ func chatTools(raw json.RawMessage) ([]map[string]any, error) {
 	var out []map[string]any
 	for _, t := range tools {
 		if t.Name == "" || len(t.InputSchema) == 0 {
+			n.add("tool %q: a tool the provider runs itself has no function form; not carried", t.Name)
 			continue
 		}
 		fn := map[string]any{"name": t.Name, "parameters": t.InputSchema}
@@ -184,13 +228,13 @@ func turn(evs []syntax.Event, id string) (kept []syntax.Event, calls, cut bool, 
 
 // firstMessage renders evs in the native form and returns the first
 // message it wrote as a JSON object's members.
-func firstMessage(form string, evs []syntax.Event) (map[string]json.RawMessage, error) {
+func firstMessage(form string, evs []syntax.Event, n *notes) (map[string]json.RawMessage, error) {
 	s, err := registry.Lookup(form)
 	if err != nil {
 		return nil, err
 	}
 	var buf bytes.Buffer
-	syntax.Render(s.Render(&buf, syntax.Options{}), evs) // what the form cannot carry is the stream's loss too
+	n.err(syntax.Render(s.Render(&buf, syntax.Options{}), evs))
 	m := map[string]json.RawMessage{}
 	line, _ := bufio.NewReader(&buf).ReadBytes('\n')
 	if len(bytes.TrimSpace(line)) > 0 {
@@ -202,12 +246,12 @@ func firstMessage(form string, evs []syntax.Event) (map[string]json.RawMessage, 
 }
 
 // wholeChat is a chat.completion response of evs.
-func wholeChat(evs []syntax.Event, o native.StreamOptions) ([]byte, error) {
+func wholeChat(evs []syntax.Event, o native.StreamOptions, n *notes) ([]byte, error) {
 	kept, calls, cut, err := turn(evs, o.ID)
 	if err != nil {
 		return nil, err
 	}
-	msg, err := firstMessage("openai", kept)
+	msg, err := firstMessage("openai", kept, n)
 	if err != nil {
 		return nil, err
 	}
@@ -230,12 +274,12 @@ func wholeChat(evs []syntax.Event, o native.StreamOptions) ([]byte, error) {
 }
 
 // wholeMessage is an Anthropic Messages response of evs.
-func wholeMessage(evs []syntax.Event, o native.StreamOptions) ([]byte, error) {
+func wholeMessage(evs []syntax.Event, o native.StreamOptions, n *notes) ([]byte, error) {
 	kept, calls, cut, err := turn(evs, o.ID)
 	if err != nil {
 		return nil, err
 	}
-	msg, err := firstMessage("anthropic", kept)
+	msg, err := firstMessage("anthropic", kept, n)
 	if err != nil {
 		return nil, err
 	}
@@ -266,7 +310,7 @@ func wholeMessage(evs []syntax.Event, o native.StreamOptions) ([]byte, error) {
 // tools nested as Chat's, and the sampling fields. A request that names a
 // stored response (previous_response_id) cannot be served: nothing is
 // stored.
-func responsesRequest(req map[string]json.RawMessage) (map[string]json.RawMessage, error) {
+func responsesRequest(req map[string]json.RawMessage, n *notes) (map[string]json.RawMessage, error) {
 	if p, ok := req["previous_response_id"]; ok && string(p) != "null" {
 		return nil, fmt.Errorf("previous_response_id: this server stores no response; send the whole input (store: false)")
 	}
@@ -286,20 +330,16 @@ func responsesRequest(req map[string]json.RawMessage) (map[string]json.RawMessag
 		m, _ := json.Marshal(map[string]string{"role": "user", "content": text})
 		list = append(list, m)
 	} else {
-		msgs, err := conversation.Decode(bytes.NewReader(append(append([]byte(`{"input":`), raw...), '}')))
-		if err != nil {
-			return nil, fmt.Errorf("input: %v", err)
-		}
 		openai, _ := registry.Lookup("openai")
-		written, _ := conversation.Write(conversation.Read(msgs, native.Syntax, syntax.Options{}), openai, syntax.Options{})
-		for _, m := range written {
-			b, err := json.Marshal(m)
-			if err != nil {
-				return nil, fmt.Errorf("input: %v", err)
-			}
-			list = append(list, b)
+		written, err := rewrite(raw, "input", openai, n)
+		if err != nil {
+			return nil, err
 		}
+		list = append(list, written...)
 	}
+	// store, include and reasoning ask for what a stateless server with a
+	// Chat backend has not: they are read and have no effect.
+	n.unread(req, "model", "input", "instructions", "tools", "tool_choice", "max_output_tokens", "temperature", "top_p", "stream", "store", "include", "previous_response_id")
 	out["messages"], _ = json.Marshal(list)
 	if t, ok := req["tools"]; ok {
 		var tools []struct {
@@ -314,7 +354,8 @@ func responsesRequest(req map[string]json.RawMessage) (map[string]json.RawMessag
 		var fns []map[string]any
 		for _, tl := range tools {
 			if tl.Type != "function" || tl.Name == "" {
-				continue // a hosted tool (web_search, …) or a namespace: no function form
+				n.add("tool of type %q: no function form; not carried", tl.Type) // a hosted tool (web_search, …) or a namespace
+				continue
 			}
 			fn := map[string]any{"name": tl.Name}
 			if tl.Description != "" {
@@ -350,12 +391,12 @@ func responsesRequest(req map[string]json.RawMessage) (map[string]json.RawMessag
 }
 
 // wholeResponse is a Responses response object of evs.
-func wholeResponse(evs []syntax.Event, o native.StreamOptions) ([]byte, error) {
+func wholeResponse(evs []syntax.Event, o native.StreamOptions, n *notes) ([]byte, error) {
 	kept, _, cut, err := turn(evs, o.ID)
 	if err != nil {
 		return nil, err
 	}
-	resp, err := firstMessage("openai-responses", kept)
+	resp, err := firstMessage("openai-responses", kept, n)
 	if err != nil {
 		return nil, err
 	}
@@ -386,19 +427,10 @@ const promptDefault = "hermes"
 // request, a prompt that teaches them in s is added to the system message,
 // and the history's calls and results are written as s writes them (the
 // model reads back its own format).
-func toolsInPrompt(req map[string]json.RawMessage, s syntax.Syntax) error {
-	msgs, err := conversation.Decode(bytes.NewReader(append(append([]byte(`{"messages":`), req["messages"]...), '}')))
+func toolsInPrompt(req map[string]json.RawMessage, s syntax.Syntax, n *notes) error {
+	list, err := rewrite(req["messages"], "messages", s, n)
 	if err != nil {
-		return fmt.Errorf("messages: %v", err)
-	}
-	written, _ := conversation.Write(conversation.Read(msgs, native.Syntax, syntax.Options{}), s, syntax.Options{})
-	var list []json.RawMessage
-	for _, m := range written {
-		b, err := json.Marshal(m)
-		if err != nil {
-			return fmt.Errorf("messages: %v", err)
-		}
-		list = append(list, b)
+		return err
 	}
 	if tools, ok := req["tools"]; ok && len(tools) > 2 {
 		set, err := schema.Load(tools)
