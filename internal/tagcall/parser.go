@@ -86,9 +86,6 @@ func (p *parser) step(data []byte, eof bool) int {
 	case inProbe:
 		return p.probe(data, eof)
 	case inCall:
-		if !p.f.named() {
-			return p.wordCall(data, eof)
-		}
 		return p.call(data, eof)
 	case afterCall:
 		return p.afterCall(data, eof)
@@ -305,10 +302,13 @@ func (p *parser) openCall(wrapped bool) {
 	p.readCall(false)
 }
 
-// call keeps the call's bytes up to its first Function.Close and reads
-// them as they come.
+// call keeps the call's bytes up to its first closer (Function.Close, or
+// Scope.Close for a word name) and reads them as they come.
 func (p *parser) call(data []byte, eof bool) int {
 	closer := p.f.Function.Close
+	if !p.f.named() {
+		closer = p.f.Scope.Close
+	}
 	if i := bytes.Index(data, []byte(closer)); i >= 0 {
 		n := i + len(closer)
 		p.Keep(&p.blk, data[:i])
@@ -317,9 +317,13 @@ func (p *parser) call(data []byte, eof bool) int {
 			p.readCall(true)
 		}
 		p.Keep(&p.blk, data[i:n])
-		p.state = afterCall
 		p.callEnd = p.Offset() + int64(n)
 		p.endCall()
+		if !p.f.named() {
+			p.closeCall(p.callEnd) // Scope.Close ended it: nothing follows that is the call's
+			return n
+		}
+		p.state = afterCall
 		return n
 	}
 	n := len(data)
