@@ -11,7 +11,6 @@ import (
 
 	"github.com/toolparse/toolparse/registry"
 	"github.com/toolparse/toolparse/syntax"
-	"github.com/toolparse/toolparse/syntax/syntaxtest"
 )
 
 // nodeCase is one stream for node/streams.mjs, with what its SDK should
@@ -48,40 +47,27 @@ func TestStreamsThroughNodeSDKs(t *testing.T) {
 		t.Fatal(err)
 	}
 	var cases []nodeCase
-	for _, s := range registry.Builtin() {
-		gs, err := syntaxtest.ReadGoldens(filepath.Join("..", "syntax", s.Name, "testdata"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, gc := range gs {
-			if gc.Options.Content != nil {
-				continue
+	eachTurn(t, []int{7}, func(name string, _ int, turn []syntax.Event, cut, failed bool) {
+		for _, v := range native.Variants {
+			if v.Name != "openai" && v.Name != "openai-responses" && v.Name != "anthropic" {
+				continue // the npm SDKs read these three
 			}
-			topts := gc.Options
-			topts.Mode = syntax.TokenMode
-			evs := syntax.ParseChunks(s, syntaxtest.Split(gc.Input, 7), topts)
-			turn, cut, failed := firstTurn(evs)
-			for _, v := range native.Variants {
-				if v.Name != "openai" && v.Name != "openai-responses" && v.Name != "anthropic" {
-					continue // the npm SDKs read these three
-				}
-				var buf bytes.Buffer
-				syntax.Render(v.Render(&buf, syntax.Options{Mode: syntax.TokenMode}), append(slices.Clip(turn), syntax.Event{Type: syntax.End}))
-				w := want(turn, failed)
-				c := nodeCase{Name: s.Name + "/" + filepath.Base(gc.Path), Form: v.Name, Stream: buf.String()}
-				c.Want.Text, c.Want.Calls, c.Want.Err, c.Want.Cut = w.Text, w.Calls, w.Err, cut
-				if c.Want.Calls == nil {
-					c.Want.Calls = []string{}
-				}
-				if v.Name == "openai" && c.Want.Text != nil {
-					// Chat Completions has no reasoning field: openai's types
-					// leave reasoning_content out.
-					delete(c.Want.Text, "think")
-				}
-				cases = append(cases, c)
+			var buf bytes.Buffer
+			syntax.Render(v.Render(&buf, syntax.Options{Mode: syntax.TokenMode}), append(slices.Clip(turn), syntax.Event{Type: syntax.End}))
+			w := want(turn, failed)
+			c := nodeCase{Name: name, Form: v.Name, Stream: buf.String()}
+			c.Want.Text, c.Want.Calls, c.Want.Err, c.Want.Cut = w.Text, w.Calls, w.Err, cut
+			if c.Want.Calls == nil {
+				c.Want.Calls = []string{}
 			}
+			if v.Name == "openai" && c.Want.Text != nil {
+				// Chat Completions has no reasoning field: openai's types
+				// leave reasoning_content out.
+				delete(c.Want.Text, "think")
+			}
+			cases = append(cases, c)
 		}
-	}
+	})
 	file := filepath.Join(t.TempDir(), "cases.json")
 	b, err := json.Marshal(cases)
 	if err != nil {

@@ -63,6 +63,33 @@ func (g *got) call(name, args string) {
 	g.Calls = append(g.Calls, fmt.Sprintf("%s(%s)", name, a))
 }
 
+// eachTurn calls f with the first turn (firstTurn) of every golden case of
+// every built-in syntax, parsed in token mode in chunks of each size (0:
+// whole), named "syntax/file".
+func eachTurn(t *testing.T, sizes []int, f func(name string, size int, turn []syntax.Event, cut, failed bool)) {
+	t.Helper()
+	for _, s := range registry.Builtin() {
+		gs, err := syntaxtest.ReadGoldens(filepath.Join("..", "syntax", s.Name, "testdata"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, gc := range gs {
+			if gc.Options.Content != nil {
+				continue
+			}
+			opts := gc.Options
+			opts.Mode = syntax.TokenMode
+			for _, size := range sizes {
+				if size == 0 {
+					size = len(gc.Input) + 1
+				}
+				turn, cut, failed := firstTurn(syntax.ParseChunks(s, syntaxtest.Split(gc.Input, size), opts))
+				f(s.Name+"/"+filepath.Base(gc.Path), size, turn, cut, failed)
+			}
+		}
+	}
+}
+
 // firstTurn is the events up to the end of the first response a stream
 // form writes: the first execute, or a call that fails after it began to
 // stream (cut: by the end of the input or a limit; failed: by an error).
@@ -326,65 +353,51 @@ func TestStreamsThroughTheSDKs(t *testing.T) {
 		t.Fatal(err)
 	}
 	n := 0
-	for _, s := range registry.Builtin() {
-		gs, err := syntaxtest.ReadGoldens(filepath.Join("..", "syntax", s.Name, "testdata"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, gc := range gs {
-			if gc.Options.Content != nil {
+	eachTurn(t, []int{0, 3}, func(name string, size int, turn []syntax.Event, cut, failed bool) {
+		for _, v := range native.Variants {
+			read := clients[v.Name]
+			if read == nil {
+				t.Fatalf("no SDK reads the %s form", v.Name)
+			}
+			var buf bytes.Buffer
+			// What the form cannot carry (results, errors, hosted tools) is
+			// reported and left out; a refusal is text to want.
+			syntax.Render(v.Render(&buf, syntax.Options{Mode: syntax.TokenMode}), append(slices.Clip(turn), syntax.Event{Type: syntax.End}))
+			w := want(turn, failed)
+			if sig := unreadableSignature(buf.Bytes()); sig != "" {
+				t.Logf("%s as %s: skipped: the case's thoughtSignature %q is no base64, which genai (whose field is bytes) refuses", name, v.Name, sig)
 				continue
 			}
-			topts := gc.Options
-			topts.Mode = syntax.TokenMode
-			for _, size := range []int{len(gc.Input) + 1, 3} {
-				evs := syntax.ParseChunks(s, syntaxtest.Split(gc.Input, size), topts)
-				turn, cut, failed := firstTurn(evs)
-				for _, v := range native.Variants {
-					read := clients[v.Name]
-					if read == nil {
-						t.Fatalf("no SDK reads the %s form", v.Name)
-					}
-					var buf bytes.Buffer
-					err := syntax.Render(v.Render(&buf, syntax.Options{Mode: syntax.TokenMode}), append(slices.Clip(turn), syntax.Event{Type: syntax.End}))
-					_ = err // what the form cannot carry: results, errors, hosted tools (a refusal is text to want)
-					w := want(turn, failed)
-					if sig := unreadableSignature(buf.Bytes()); sig != "" {
-						t.Logf("%s/%s as %s: skipped: the case's thoughtSignature %q is no base64, which genai (whose field is bytes) refuses", s.Name, filepath.Base(gc.Path), v.Name, sig)
-						continue
-					}
-					g := read(t, buf.Bytes())
-					slices.Sort(g.Calls)
-					if g.Err && !w.Err {
-						t.Errorf("%s/%s as %s: the SDK failed on the stream:\n%s", s.Name, filepath.Base(gc.Path), v.Name, buf.Bytes())
-						continue
-					}
-					if w.Err {
-						if !g.Err && g.Stop != "MALFORMED_FUNCTION_CALL" {
-							t.Errorf("%s/%s as %s: a call failed after it streamed, but the SDK saw no error (stop %q)", s.Name, filepath.Base(gc.Path), v.Name, g.Stop)
-						}
-						continue
-					}
-					if cut {
-						// The SDK holds the call cut off as the provider's own
-						// cut leaves it; the stop reason says not to run it.
-						if !slices.Contains(cutStops, g.Stop) {
-							t.Errorf("%s/%s as %s: a call was cut off after it streamed, but the stop reason is %q", s.Name, filepath.Base(gc.Path), v.Name, g.Stop)
-						}
-						if len(g.Calls) > len(w.Calls)+1 {
-							t.Errorf("%s/%s as %s: calls %v, want %v and the one cut off", s.Name, filepath.Base(gc.Path), v.Name, g.Calls, w.Calls)
-						}
-						continue
-					}
-					g.Err, g.Stop = false, ""
-					if !equal(w, g) {
-						t.Errorf("%s/%s as %s, %d-byte chunks: the SDK made\n  %+v\nof a turn that is\n  %+v\nstream:\n%s", s.Name, filepath.Base(gc.Path), v.Name, size, g, w, buf.Bytes())
-					}
-					n++
-				}
+			g := read(t, buf.Bytes())
+			slices.Sort(g.Calls)
+			if g.Err && !w.Err {
+				t.Errorf("%s as %s: the SDK failed on the stream:\n%s", name, v.Name, buf.Bytes())
+				continue
 			}
+			if w.Err {
+				if !g.Err && g.Stop != "MALFORMED_FUNCTION_CALL" {
+					t.Errorf("%s as %s: a call failed after it streamed, but the SDK saw no error (stop %q)", name, v.Name, g.Stop)
+				}
+				continue
+			}
+			if cut {
+				// The SDK holds the call cut off as the provider's own
+				// cut leaves it; the stop reason says not to run it.
+				if !slices.Contains(cutStops, g.Stop) {
+					t.Errorf("%s as %s: a call was cut off after it streamed, but the stop reason is %q", name, v.Name, g.Stop)
+				}
+				if len(g.Calls) > len(w.Calls)+1 {
+					t.Errorf("%s as %s: calls %v, want %v and the one cut off", name, v.Name, g.Calls, w.Calls)
+				}
+				continue
+			}
+			g.Err, g.Stop = false, ""
+			if !equal(w, g) {
+				t.Errorf("%s as %s, %d-byte chunks: the SDK made\n  %+v\nof a turn that is\n  %+v\nstream:\n%s", name, v.Name, size, g, w, buf.Bytes())
+			}
+			n++
 		}
-	}
+	})
 	if n < 500 {
 		t.Errorf("only %d streams read", n)
 	}
