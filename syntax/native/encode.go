@@ -284,7 +284,7 @@ func (e *encoder) opaque(ev *syntax.Event) json.RawMessage {
 	}
 	var own json.RawMessage
 	jsonscan.Members(ev.Opaque, func(k string, v []byte) bool {
-		if k == e.name || k == "openai-responses" && e.name == responsesName {
+		if k == e.name {
 			own = v
 		} else {
 			e.cannot("the %s state of a %s event: not written", k, ev.Type)
