@@ -214,6 +214,29 @@ func TestCutCallIsNoCall(t *testing.T) {
 	}
 }
 
+// A backend's turn cut off by its token limit while it wrote text reaches
+// every client with its API's cut stop reason, streamed and whole — not the
+// clean stop a client would take for the model's last word.
+func TestTextCutByTheLimit(t *testing.T) {
+	b := newBackend(t,
+		chunk(content("The three largest cities are Tokyo,"), ""),
+		chunk(`{}`, "length"))
+	srv := newServer(t, b, serve.Route{})
+	for _, c := range []struct{ path, want, clean string }{
+		{"/v1/chat/completions", `"finish_reason":"length"`, `"finish_reason":"stop"`},
+		{"/v1/messages", `"stop_reason":"max_tokens"`, `"stop_reason":"end_turn"`},
+		{"/v1/responses", `"incomplete_details":{"reason":"max_output_tokens"}`, `"response.completed"`},
+	} {
+		for _, stream := range []bool{true, false} {
+			body := fmt.Sprintf(`{"model":"m","max_tokens":9,"stream":%v,"messages":[{"role":"user","content":"go"}],"input":"go"}`, stream)
+			code, out := post(t, srv.URL+c.path, body)
+			if code != 200 || !strings.Contains(out, c.want) || strings.Contains(out, c.clean) || !strings.Contains(out, "Tokyo,") {
+				t.Errorf("%s stream %v: status %d, want %s and the text:\n%s", c.path, stream, code, c.want, out)
+			}
+		}
+	}
+}
+
 // Bad requests are 4xx in the client's API's error shape; a backend error
 // keeps its status and message; an unreachable backend is a 502.
 func TestErrors(t *testing.T) {

@@ -196,7 +196,7 @@ func chatToolChoice(raw json.RawMessage) json.RawMessage {
 // cut off, and the error of a call that turned out malformed after it began
 // — which, as in a stream, makes the response the API's error.
 func turn(evs []syntax.Event, id string) (kept []syntax.Event, calls, cut bool, err error) {
-	n, open := 0, 0
+	n, open, textCut := 0, 0, false
 	for _, e := range evs {
 		switch {
 		case e.Partial && e.Type == syntax.Call && e.Param == "" && e.Delta == "":
@@ -214,7 +214,11 @@ func turn(evs []syntax.Event, id string) (kept []syntax.Event, calls, cut bool, 
 			open = max(open-1, 0)
 		case e.Type == syntax.Error:
 			c := e.Code == syntax.CodeTruncated || e.Code == syntax.CodeOverLimit
-			cut = cut || c
+			if open > 0 {
+				cut = cut || c
+			} else {
+				textCut = textCut || c
+			}
 			if open > 0 && !c && err == nil {
 				err = fmt.Errorf("the model wrote a malformed call: %s", e.Message)
 			}
@@ -223,7 +227,9 @@ func turn(evs []syntax.Event, id string) (kept []syntax.Event, calls, cut bool, 
 			}
 		}
 	}
-	return kept, calls, cut, err
+	// A cut outside any call (text, a thought) ends the response so only
+	// when it holds no call, as the stream encoders do.
+	return kept, calls, cut || textCut && !calls, err
 }
 
 // firstMessage renders evs in the native form and returns the first

@@ -47,6 +47,7 @@ type heldEvent struct {
 // TextDecoded takes a piece of text of the model's: respond text goes to
 // the content syntax's parser when there is one.
 func (p *parser) TextDecoded(t syntax.Type, content []byte, span syntax.Span) {
+	p.msg.textLast = p.msg.textLast || len(content) > 0
 	cs := p.Options().Content
 	if t != syntax.Respond || cs == nil {
 		p.ct.started = p.ct.started || cs != nil

@@ -53,7 +53,10 @@
 // being written when a message is cut off by its token limit (finish_reason
 // "length", stop_reason "max_tokens", response.incomplete), is an error,
 // never a call. Calls emitted in a message that never ended get an error
-// instead of execute.
+// instead of execute. A message cut off by its token limit while it wrote
+// text or a thought, and a stream that ends inside such a message, get a
+// truncated error with no raw after the text (kept): a cut is never taken
+// for the model's last word.
 //
 // Gemini 3 and Vertex may stream a call's arguments: a functionCall part
 // with its name and willContinue:true opens the call, parts of partialArgs
@@ -252,6 +255,10 @@
 //     reason. A key given twice in a raw-valued call (an array of its
 //     values) cannot be streamed as the string it began as: such a call ends
 //     the response in the error form too.
+//   - A truncated or over_limit error outside any call (text or a thought
+//     cut off) ends the response in the form's truncation too, unless the
+//     response holds calls: they are complete, and the calls' stop reason
+//     lets the client run them.
 //   - A response ends at an execute (the calls' stop reason) or at the end
 //     of the events; what follows an execute starts a new response. Results
 //     are not in a response stream (they go back in the next request), nor

@@ -93,6 +93,10 @@ type encoder struct {
 		sent        bool   // fragments were written
 		sep         bool   // the run's first text goes after a blank line
 	}
+	// cut is the message of an error that cut off what the response was
+	// writing outside a call (text, a thought): the response ends in the
+	// form's truncation unless it holds calls, which the cut did not touch.
+	cut       string
 	streaming []*streamCall
 	queue     []syntax.Event // seq: events waiting for the streaming call
 	made      int            // ids made, across the stream
@@ -147,7 +151,16 @@ func (e *encoder) event(ev *syntax.Event) error {
 			e.queue = e.queue[:0]
 			return e.end(why, ev.Message)
 		}
-		e.cannot("an error event (%s): a stream holds no errors but a call's; not written", ev.Code)
+		if (ev.Code == syntax.CodeTruncated || ev.Code == syntax.CodeOverLimit) && (e.open || !e.began) {
+			if err := e.begin(); err != nil {
+				return err
+			}
+			if e.cut == "" {
+				e.cut = ev.Message
+			}
+			return nil
+		}
+		e.cannot("an error event (%s): a stream holds no errors but a call's and a cut; not written", ev.Code)
 	case syntax.Result:
 		e.cannot("results: a response stream holds the model's turn only (results go back in the next request); not written")
 	case syntax.HostedCall, syntax.HostedResult:
@@ -178,7 +191,7 @@ func (e *encoder) begin() error {
 		return nil
 	}
 	clear(e.seen)
-	e.open, e.calls, e.slots, e.began = true, false, 0, true
+	e.open, e.calls, e.slots, e.began, e.cut = true, false, 0, true, ""
 	return e.f.start()
 }
 
@@ -515,6 +528,9 @@ func (e *encoder) end(why stop, msg string) error {
 	}
 	if why == stopEnd && e.calls {
 		why = stopCalls
+	}
+	if why == stopEnd && e.cut != "" {
+		why, msg = stopCut, e.cut
 	}
 	e.open = false
 	return e.f.finish(why, msg)

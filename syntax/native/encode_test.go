@@ -242,3 +242,40 @@ func BenchmarkEncode300K(b *testing.B) {
 		})
 	}
 }
+
+// A response cut off while it wrote text (a truncated error outside any
+// call) ends in the form's truncation, which reads back as the same text and
+// a truncated error; a cut after complete calls leaves them calls.
+func TestStreamCutText(t *testing.T) {
+	cut := syntax.Event{Type: syntax.Error, Code: syntax.CodeTruncated, Message: "the message was cut off (finish_reason length): its last text is incomplete"}
+	text := syntax.Event{Type: syntax.Respond, Content: "The three largest cities are"}
+	call := syntax.Event{Type: syntax.Call, Name: "ls", Args: json.RawMessage(`{"path":"."}`), ID: "call_1"}
+	end := syntax.Event{Type: syntax.End}
+	for _, v := range native.Syntax.Variants {
+		if v.Render == nil {
+			continue
+		}
+		for _, c := range []struct {
+			name string
+			evs  []syntax.Event
+			want []syntax.Type
+		}{
+			{"text", []syntax.Event{text, cut, end}, []syntax.Type{syntax.Respond, syntax.Error, syntax.End}},
+			{"nothing", []syntax.Event{cut, end}, []syntax.Type{syntax.End}},
+			{"calls", []syntax.Event{text, call, cut, end}, []syntax.Type{syntax.Respond, syntax.Call, syntax.Execute, syntax.End}},
+		} {
+			stream, _ := encode(t, v, c.evs)
+			back := syntax.Parse(native.Syntax, stream, syntax.Options{})
+			var got []syntax.Type
+			for _, e := range back {
+				got = append(got, e.Type)
+				if e.Type == syntax.Error && (e.Code != syntax.CodeTruncated || e.Raw != "") {
+					t.Errorf("%s/%s: %+v, want a truncated error with no raw", v.Name, c.name, e)
+				}
+			}
+			if !slices.Equal(got, c.want) {
+				t.Errorf("%s/%s: read back %v, want %v\nstream:\n%s", v.Name, c.name, got, c.want, stream)
+			}
+		}
+	}
+}

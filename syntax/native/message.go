@@ -56,8 +56,11 @@ type message struct {
 	used    int // bytes the open calls cost, against MaxBlock
 	emitted int // valid calls emitted
 	seen    int // calls started
-	first   syntax.Pos
-	gemini  *call // the Gemini call being streamed with willContinue, if any
+	// textLast says text or a thought came after the message's last call
+	// began: what a cut off message was writing.
+	textLast bool
+	first    syntax.Pos
+	gemini   *call // the Gemini call being streamed with willContinue, if any
 }
 
 func (m *message) reset() {
@@ -66,6 +69,7 @@ func (m *message) reset() {
 		m.byKey = map[string]*call{}
 	}
 	m.nOpen, m.used, m.emitted, m.seen = 0, 0, 0, 0
+	m.textLast = false
 	m.gemini = nil
 }
 
@@ -254,6 +258,7 @@ func callAt[T text](p *parser, key, id, name T, span syntax.Span) *call {
 			p.msg.first = p.docStart
 		}
 		p.msg.seen++
+		p.msg.textLast = false
 		p.msg.nOpen++
 		c.js.Reset(p.Options().DepthLimit())
 		p.msg.byKey[c.key] = c
@@ -537,6 +542,12 @@ func (p *parser) endMessage(span syntax.Span, cut string) {
 		}
 		p.completeCall(c, reason)
 	}
+	if cut != "" && last < 0 && p.msg.textLast {
+		// Text or a thought was being written, not a call: its end is
+		// missing. Said, so that the cut is not taken for a clean end.
+		p.Errorf(syntax.CodeTruncated, p.docStart, span, nil,
+			"the message was cut off (%s): its last text is incomplete", cut)
+	}
 	if p.msg.emitted+p.contentDone() > 0 {
 		p.Emit(syntax.Event{Type: syntax.Execute, Span: span})
 	}
@@ -545,13 +556,14 @@ func (p *parser) endMessage(span syntax.Span, cut string) {
 
 // endOfStream reports what the stream left unfinished.
 func (p *parser) endOfStream() {
-	p.abandon("the stream ended before the call was complete", "the stream ended before the message did")
+	p.abandon("the stream ended before the call was complete", "the stream ended before the message did", true)
 }
 
 // abandon ends a message that will never end: its open calls are truncated
 // errors (cut says why), and if it emitted calls, one truncated error
-// (ended says why) stands for the execute they do not get.
-func (p *parser) abandon(cut, ended string) {
+// (ended says why) stands for the execute they do not get; with textCut,
+// one says so of a message that ends in text (the stream ended in it).
+func (p *parser) abandon(cut, ended string, textCut bool) {
 	p.EndRun()
 	p.endContent(syntax.Span{Start: p.Offset(), End: p.Offset()})
 	calls := p.msg.calls
@@ -566,6 +578,10 @@ func (p *parser) abandon(cut, ended string) {
 		}
 		p.Errorf(syntax.CodeTruncated, first, syntax.Span{Start: first.Offset, End: first.Offset}, nil,
 			"%s: its %d call(s) get no execute", ended, n)
+	} else if textCut && len(calls) == 0 && p.msg.textLast {
+		at := p.Pos()
+		p.Errorf(syntax.CodeTruncated, at, syntax.Span{Start: at.Offset, End: at.Offset}, nil,
+			"%s: its last text may be incomplete", ended)
 	}
 	p.msg.reset()
 }

@@ -436,7 +436,7 @@ func (p *parser) anthropicEvent(d fields, typ string, span syntax.Span) {
 		// A message_start while a message is open (a proxy's retry, or a
 		// stream that lost its end) ends the message before it: that one
 		// never ended, so nothing of it is executed.
-		p.abandon("a new message started before the call was complete", "a new message started before this one ended")
+		p.abandon("a new message started before the call was complete", "a new message started before this one ended", false)
 	case "content_block_start":
 		b := d.obj("content_block")
 		switch typ := b.s("type"); {
@@ -511,7 +511,7 @@ const ProviderError = "the provider reported an error in the stream"
 // stream: the calls of the open message were never finished, so none of
 // them is a call, and those already complete get no execute.
 func (p *parser) streamError(d fields, span syntax.Span) {
-	p.abandon("the provider reported an error in the stream before the call was complete", "the stream ended in an error")
+	p.abandon("the provider reported an error in the stream before the call was complete", "the stream ended in an error", false)
 	raw := d.get("error")
 	if raw == nil {
 		raw = d.get("message")

@@ -21,6 +21,7 @@ func (p *parser) refuse(raw []byte, span syntax.Span) {
 		return
 	}
 	p.Core.EndRun() // a text run before it ends
+	p.msg.textLast = true
 	if !p.refusing {
 		p.refusing, p.refusalSpan = true, span
 	} else if len(p.refusal)+len(s) > p.Options().BlockLimit() {
