@@ -29,7 +29,8 @@ func qwenBackend(t *testing.T) *httptest.Server {
 			io.WriteString(w, `data: {"choices":[{"index":0,"delta":{"content":`+b+`},"finish_reason":null}]}`+"\n\n")
 			w.(http.Flusher).Flush()
 		}
-		io.WriteString(w, `data: {"choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}`+"\n\ndata: [DONE]\n\n")
+		io.WriteString(w, `data: {"choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}`+"\n\n")
+		io.WriteString(w, `data: {"choices":[],"usage":{"prompt_tokens":300,"completion_tokens":42,"total_tokens":342}}`+"\n\ndata: [DONE]\n\n")
 	}))
 	t.Cleanup(srv.Close)
 	return srv
@@ -82,12 +83,18 @@ func TestServeThroughTheSDKs(t *testing.T) {
 	if m := acc.Choices[0].Message; len(m.ToolCalls) != 1 || m.ToolCalls[0].Function.Name != "write_file" || m.ToolCalls[0].Function.Arguments != args || acc.Choices[0].FinishReason != "tool_calls" || m.Content != "I'll write it." {
 		t.Errorf("openai stream: %+v", acc.Choices)
 	}
+	if acc.Usage.PromptTokens != 300 || acc.Usage.CompletionTokens != 42 {
+		t.Errorf("openai stream usage: %+v", acc.Usage)
+	}
 	whole, err := oc.Chat.Completions.New(ctx, params)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if m := whole.Choices[0].Message; len(m.ToolCalls) != 1 || m.ToolCalls[0].Function.Arguments != args || whole.Choices[0].FinishReason != "tool_calls" {
 		t.Errorf("openai whole: %+v", whole.Choices)
+	}
+	if whole.Usage.TotalTokens != 342 {
+		t.Errorf("openai whole usage: %+v", whole.Usage)
 	}
 
 	rs := oc.Responses.NewStreaming(ctx, responses.ResponseNewParams{Model: "gpt-5-codex", Input: responses.ResponseNewParamsInputUnion{OfString: openai.String("write a.go")}})
@@ -103,6 +110,8 @@ func TestServeThroughTheSDKs(t *testing.T) {
 	}
 	if final == nil || len(final.Output) != 2 || final.Output[1].Type != "function_call" || final.Output[1].Arguments.OfString != args {
 		t.Errorf("responses stream: %+v", final)
+	} else if final.Usage.InputTokens != 300 || final.Usage.OutputTokens != 42 {
+		t.Errorf("responses stream usage: %+v", final.Usage)
 	}
 
 	ac := anthropic.NewClient(aoption.WithBaseURL(srv.URL), aoption.WithAPIKey("k"), aoption.WithMaxRetries(0))
@@ -120,11 +129,17 @@ func TestServeThroughTheSDKs(t *testing.T) {
 	if len(msg.Content) != 2 || msg.Content[1].Type != "tool_use" || msg.Content[1].Name != "write_file" || string(msg.Content[1].Input) != args || msg.StopReason != "tool_use" {
 		t.Errorf("anthropic stream: %+v", msg)
 	}
+	if msg.Usage.OutputTokens != 42 {
+		t.Errorf("anthropic stream usage: %+v", msg.Usage)
+	}
 	wm, err := ac.Messages.New(ctx, mp)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(wm.Content) != 2 || wm.Content[1].Name != "write_file" || wm.StopReason != "tool_use" || wm.Model != "claude-sonnet-4-5" {
 		t.Errorf("anthropic whole: %+v", wm)
+	}
+	if wm.Usage.InputTokens != 300 || wm.Usage.OutputTokens != 42 {
+		t.Errorf("anthropic whole usage: %+v", wm.Usage)
 	}
 }

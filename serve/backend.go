@@ -30,6 +30,7 @@ var backendAPIs = map[string]*backendAPI{
 		build: func(chat map[string]json.RawMessage, model string, _ *notes) (string, []byte, error) {
 			chat["model"], _ = json.Marshal(model)
 			chat["stream"] = json.RawMessage("true")
+			chat["stream_options"] = json.RawMessage(`{"include_usage":true}`) // the counts, in a last chunk
 			b, err := json.Marshal(chat)
 			return "/chat/completions", b, err
 		},

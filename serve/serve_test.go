@@ -237,6 +237,34 @@ func TestTextCutByTheLimit(t *testing.T) {
 	}
 }
 
+// The backend's token counts reach every client in its API's fields,
+// streamed and whole; a Chat backend is asked for them.
+func TestUsageCrosses(t *testing.T) {
+	b := newBackend(t,
+		chunk(content("Hello."), ""),
+		chunk(`{}`, "stop"),
+		`{"id":"c1","object":"chat.completion.chunk","created":1,"model":"m","choices":[],"usage":{"prompt_tokens":1200,"completion_tokens":90,"total_tokens":1290,"prompt_tokens_details":{"cached_tokens":1024}}}`)
+	srv := newServer(t, b, serve.Route{})
+	for _, c := range []struct{ path, want string }{
+		{"/v1/chat/completions", `"usage":{"prompt_tokens":1200,"completion_tokens":90,"total_tokens":1290,"prompt_tokens_details":{"cached_tokens":1024}}`},
+		{"/v1/messages", `"usage":{"input_tokens":176,"cache_read_input_tokens":1024,"output_tokens":90}`},
+		{"/v1/responses", `"usage":{"input_tokens":1200,"output_tokens":90,"total_tokens":1290,"input_tokens_details":{"cached_tokens":1024},"output_tokens_details":{"reasoning_tokens":0}}`},
+	} {
+		for _, stream := range []bool{true, false} {
+			body := fmt.Sprintf(`{"model":"m","max_tokens":9,"stream":%v,"messages":[{"role":"user","content":"go"}],"input":"go"}`, stream)
+			code, out := post(t, srv.URL+c.path, body)
+			if code != 200 || !strings.Contains(out, c.want) {
+				t.Errorf("%s stream %v: status %d, want %s:\n%s", c.path, stream, code, c.want, out)
+			}
+		}
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if got := string(b.got["stream_options"]); got != `{"include_usage":true}` {
+		t.Errorf("stream_options sent to the backend: %s", got)
+	}
+}
+
 // Bad requests are 4xx in the client's API's error shape; a backend error
 // keeps its status and message; an unreachable backend is a 502.
 func TestErrors(t *testing.T) {

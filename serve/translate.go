@@ -275,7 +275,7 @@ func wholeChat(evs []syntax.Event, o native.StreamOptions, n *notes) ([]byte, er
 	return json.Marshal(map[string]any{
 		"id": "chatcmpl-" + o.ID, "object": "chat.completion", "created": o.Created, "model": o.Model,
 		"choices": []map[string]any{{"index": 0, "message": msg, "finish_reason": finish, "logprobs": nil}},
-		"usage":   map[string]int{"prompt_tokens": 0, "completion_tokens": 0, "total_tokens": 0},
+		"usage":   usage(evs, "openai", `{"prompt_tokens":0,"completion_tokens":0,"total_tokens":0}`),
 	})
 }
 
@@ -305,7 +305,7 @@ func wholeMessage(evs []syntax.Event, o native.StreamOptions, n *notes) ([]byte,
 		msg["stop_reason"] = json.RawMessage(`"end_turn"`)
 	}
 	msg["stop_sequence"] = json.RawMessage(`null`)
-	msg["usage"] = json.RawMessage(`{"input_tokens":0,"output_tokens":0}`)
+	msg["usage"] = usage(evs, "anthropic", `{"input_tokens":0,"output_tokens":0}`)
 	return json.Marshal(msg)
 }
 
@@ -418,7 +418,7 @@ func wholeResponse(evs []syntax.Event, o native.StreamOptions, n *notes) ([]byte
 		resp["status"] = json.RawMessage(`"incomplete"`)
 		resp["incomplete_details"] = json.RawMessage(`{"reason":"max_output_tokens"}`)
 	}
-	resp["usage"] = json.RawMessage(`{"input_tokens":0,"output_tokens":0,"total_tokens":0}`)
+	resp["usage"] = usage(evs, "openai-responses", `{"input_tokens":0,"output_tokens":0,"total_tokens":0}`)
 	return json.Marshal(resp)
 }
 
@@ -459,4 +459,17 @@ func toolsInPrompt(req map[string]json.RawMessage, s syntax.Syntax, n *notes) er
 	delete(req, "tool_choice")
 	delete(req, "parallel_tool_calls")
 	return nil
+}
+
+// usage is the backend's counts for the response (its last usage event)
+// in the client's API's form, or none (zeros) when it gave none.
+func usage(evs []syntax.Event, form, none string) json.RawMessage {
+	for i := len(evs) - 1; i >= 0; i-- {
+		if evs[i].Type == syntax.Usage {
+			if u, ok := native.UsageJSON(form, evs[i].Value); ok {
+				return u
+			}
+		}
+	}
+	return json.RawMessage(none)
 }

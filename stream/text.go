@@ -153,6 +153,8 @@ func (t *Text) Event(e syntax.Event) error {
 		if e.Raw != "" {
 			t.w.WriteString(strings.Repeat(" ", 9) + t.paint(ansiDim, indent(t.fold(e.Raw))) + "\n")
 		}
+	case syntax.Usage:
+		t.w.WriteString(t.paint(ansiDim, label(e.Type)+string(e.Value)) + "\n")
 	case syntax.End:
 		t.w.WriteString(t.paint(ansiDim, "end") + "\n")
 	default:

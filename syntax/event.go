@@ -22,6 +22,7 @@ const (
 	Result       Type = "result"        // the outcome of one call
 	HostedCall   Type = "hosted_call"   // a tool the provider runs itself: never for the agent to run
 	HostedResult Type = "hosted_result" // the outcome of a hosted call, as the provider reports it
+	Usage        Type = "usage"         // the tokens a response took, as its provider counted them
 	End          Type = "end"           // the end of the stream; exactly one closes every stream
 	Error        Type = "error"         // input that could not be used, with its code and position
 )
@@ -99,6 +100,12 @@ func (s Span) Len() int64 { return s.End - s.Start }
 //     Custom marks a call whose input is free text (args {"input": text}).
 //   - Respond: Refusal marks text in which the model declines to answer.
 //   - Execute, End: nothing more.
+//   - Usage: Value, the tokens a provider counted for the response before
+//     it, {"input_tokens", "output_tokens"} with "cached_input_tokens" and
+//     "reasoning_tokens" when it counts them (input counts the cached
+//     tokens, output the reasoning ones); in JSON, "content". Only a
+//     provider's stream or response has it (package native reads each
+//     one's fields); it is no part of a conversation.
 //   - Result: Tool, Status, Value (any JSON value), and ID, the id of the
 //     call it answers, when the source gives one.
 //   - HostedCall, HostedResult: as Call and Result, for a tool the provider

@@ -58,6 +58,13 @@
 // truncated error with no raw after the text (kept): a cut is never taken
 // for the model's last word.
 //
+// The tokens a response took, where the provider counts them (Chat's usage,
+// in a last chunk when stream_options.include_usage asked for it; Responses'
+// response usage; Anthropic's message_start and message_delta usage;
+// Gemini's usageMetadata at finishReason; Ollama's prompt_eval_count and
+// eval_count), are one usage event after the message (see usage.go for the
+// fields); each stream form writes them back in its own.
+//
 // Gemini 3 and Vertex may stream a call's arguments: a functionCall part
 // with its name and willContinue:true opens the call, parts of partialArgs
 // ({jsonPath, stringValue|numberValue|boolValue|nullValue}) build its

@@ -53,7 +53,7 @@ type streamForm interface {
 	callStop(c *streamCall, args []byte, state json.RawMessage) error
 	// finish ends the response (msg: the error's, for stopCut and
 	// stopError).
-	finish(why stop, msg string) error
+	finish(why stop, msg string, u *tokens) error
 }
 
 // streamCall is a call being written.
@@ -96,7 +96,16 @@ type encoder struct {
 	// cut is the message of an error that cut off what the response was
 	// writing outside a call (text, a thought): the response ends in the
 	// form's truncation unless it holds calls, which the cut did not touch.
-	cut       string
+	cut string
+	// usage is the response's counts, when a usage event gave them; the
+	// end of a response waits in pend for a usage event that comes after
+	// it (a Chat stream's usage chunk follows its finish_reason).
+	usage *tokens
+	pend  struct {
+		on  bool
+		why stop
+		msg string
+	}
 	streaming []*streamCall
 	queue     []syntax.Event // seq: events waiting for the streaming call
 	made      int            // ids made, across the stream
@@ -127,6 +136,11 @@ func (e *encoder) Event(ev syntax.Event) error {
 }
 
 func (e *encoder) event(ev *syntax.Event) error {
+	if e.pend.on && ev.Type != syntax.Usage {
+		if err := e.finish(); err != nil {
+			return err
+		}
+	}
 	if e.seq && len(e.streaming) > 0 && !e.belongs(ev) {
 		e.queue = append(e.queue, *ev)
 		return nil
@@ -165,10 +179,32 @@ func (e *encoder) event(ev *syntax.Event) error {
 		e.cannot("results: a response stream holds the model's turn only (results go back in the next request); not written")
 	case syntax.HostedCall, syntax.HostedResult:
 		e.cannot("a %s: not written in the stream form", ev.Type)
+	case syntax.Usage:
+		u, ok := usageOf(ev.Value)
+		switch {
+		case !ok:
+			e.cannot("a usage event whose value is not token counts: not written")
+		case e.pend.on:
+			e.usage = &u
+			return e.finish()
+		case e.open:
+			e.usage = &u
+		default:
+			e.cannot("a usage event outside a response: not written")
+		}
 	case syntax.End:
-		return e.end(stopEnd, "")
+		return errors.Join(e.end(stopEnd, ""), e.finish())
 	}
 	return nil
+}
+
+// finish writes the end of the response that ended, if one waits.
+func (e *encoder) finish() error {
+	if !e.pend.on {
+		return nil
+	}
+	e.pend.on = false
+	return e.f.finish(e.pend.why, e.pend.msg, e.usage)
 }
 
 // belongs reports whether ev goes on the call streaming first (a form that
@@ -191,7 +227,7 @@ func (e *encoder) begin() error {
 		return nil
 	}
 	clear(e.seen)
-	e.open, e.calls, e.slots, e.began, e.cut = true, false, 0, true, ""
+	e.open, e.calls, e.slots, e.began, e.cut, e.usage = true, false, 0, true, "", nil
 	return e.f.start()
 }
 
@@ -533,7 +569,8 @@ func (e *encoder) end(why stop, msg string) error {
 		why, msg = stopCut, e.cut
 	}
 	e.open = false
-	return e.f.finish(why, msg)
+	e.pend.on, e.pend.why, e.pend.msg = true, why, msg
+	return nil
 }
 
 func (e *encoder) Flush() error { return e.w.Flush() }
@@ -548,7 +585,7 @@ func (e *encoder) Fail(cut bool, msg string) error {
 	e.errs = e.errs[:0]
 	e.streaming, e.queue = e.streaming[:0], e.queue[:0]
 	if e.began && !e.open {
-		return e.w.Flush()
+		return errors.Join(e.finish(), e.w.Flush())
 	}
 	why := stopError
 	if cut {
@@ -559,7 +596,7 @@ func (e *encoder) Fail(cut bool, msg string) error {
 		err = e.begin()
 	}
 	e.calls = false
-	return errors.Join(err, e.end(why, msg), e.w.Flush())
+	return errors.Join(err, e.end(why, msg), e.finish(), e.w.Flush())
 }
 
 func (e *encoder) Close() error {
@@ -569,7 +606,7 @@ func (e *encoder) Close() error {
 		// Events that wrote nothing still make a response: an empty turn.
 		err = e.begin()
 	}
-	err = errors.Join(err, e.end(stopEnd, ""))
+	err = errors.Join(err, e.end(stopEnd, ""), e.finish())
 	return errors.Join(append(e.errs, err, e.w.Flush())...)
 }
 

@@ -95,6 +95,7 @@ func newStream(form string, w io.Writer, o StreamOptions) (*encoder, error) {
 type chatStream struct {
 	w    *bufio.Writer
 	b    []byte // the chunk being made, reused
+	top  string // every chunk's start, up to its choices
 	head string // every chunk's start, up to its delta
 	kind syntax.Type
 	ref  bool
@@ -104,7 +105,7 @@ func newChatStream(w *bufio.Writer, o StreamOptions) *chatStream {
 	h := syntax.AppendQuote([]byte(`{"id":`), o.id("chatcmpl-", 1))
 	h = strconv.AppendInt(append(h, `,"object":"chat.completion.chunk","created":`...), o.Created, 10)
 	h = syntax.AppendQuote(append(h, `,"model":`...), o.model())
-	return &chatStream{w: w, head: string(append(h, `,"choices":[{"index":0,"delta":`...))}
+	return &chatStream{w: w, top: string(h), head: string(append(h, `,"choices":[{"index":0,"delta":`...))}
 }
 
 // send ends the chunk b (its delta written) with finish_reason and writes it.
@@ -161,7 +162,7 @@ func (s *chatStream) callDelta(c *streamCall, frag []byte) error {
 
 func (s *chatStream) callStop(*streamCall, []byte, json.RawMessage) error { return nil }
 
-func (s *chatStream) finish(why stop, msg string) error {
+func (s *chatStream) finish(why stop, msg string, u *tokens) error {
 	var err error
 	switch why {
 	case stopError:
@@ -169,6 +170,10 @@ func (s *chatStream) finish(why stop, msg string) error {
 		err = sse(s.w, "", append(e, `,"type":"invalid_tool_call","code":null}}`...))
 	default:
 		err = s.send(append(append(s.b[:0], s.head...), `{}`...), [...]string{stopEnd: "stop", stopCalls: "tool_calls", stopCut: "length"}[why])
+		if err == nil && u != nil {
+			// The usage chunk, as stream_options.include_usage asks for it.
+			err = sse(s.w, "", append(u.appendChat(append(append(s.b[:0], s.top...), `,"choices":[],"usage":`...), false), '}'))
+		}
 	}
 	if err != nil {
 		return err
@@ -298,7 +303,7 @@ func (s *anthropicStream) callStop(*streamCall, []byte, json.RawMessage) error {
 	return s.blockStop()
 }
 
-func (s *anthropicStream) finish(why stop, msg string) error {
+func (s *anthropicStream) finish(why stop, msg string, u *tokens) error {
 	if why == stopError {
 		e := syntax.AppendQuote([]byte(`{"type":"error","error":{"type":"api_error","message":`), msg)
 		return s.event("error", append(e, "}}"...))
@@ -325,7 +330,11 @@ func (s *anthropicStream) finish(why stop, msg string) error {
 		d = syntax.AppendQuote(append(d, `,"stop_details":{"type":"refusal","explanation":`...), string(s.refusal))
 		d = append(d, '}')
 	}
-	d = append(d, `},"usage":{"output_tokens":0}}`...)
+	if u != nil {
+		d = append(u.appendAnthropic(append(d, `},"usage":`...)), '}')
+	} else {
+		d = append(d, `},"usage":{"output_tokens":0}}`...)
+	}
 	if err := s.event("message_delta", d); err != nil {
 		return err
 	}
@@ -339,7 +348,7 @@ type geminiStream struct {
 	o       StreamOptions
 }
 
-func (s *geminiStream) chunk(part []byte, finish string) error {
+func (s *geminiStream) chunk(part []byte, finish string, u *tokens) error {
 	d := []byte(`{"candidates":[{"content":{"parts":[`)
 	d = append(d, part...)
 	d = append(d, `],"role":"model"}`...)
@@ -350,7 +359,10 @@ func (s *geminiStream) chunk(part []byte, finish string) error {
 	}
 	d = append(d, `,"index":0}]`...)
 	if finish != "" {
-		d = append(d, `,"usageMetadata":{"promptTokenCount":0,"candidatesTokenCount":0,"totalTokenCount":0}`...)
+		if u == nil {
+			u = &tokens{}
+		}
+		d = u.appendGemini(append(d, `,"usageMetadata":`...))
 	}
 	d = syntax.AppendQuote(append(d, `,"modelVersion":`...), s.o.model())
 	d = append(d, '}')
@@ -369,7 +381,7 @@ func (s *geminiStream) textDelta(text string) error {
 	if s.thought {
 		p = append(p, `,"thought":true`...)
 	}
-	return s.chunk(append(p, '}'), "")
+	return s.chunk(append(p, '}'), "", nil)
 }
 
 func (s *geminiStream) textStop(state json.RawMessage) error {
@@ -381,7 +393,7 @@ func (s *geminiStream) textStop(state json.RawMessage) error {
 			p = append(p, `,"thought":true`...)
 		}
 		p = syntax.AppendQuote(append(p, `,"thoughtSignature":`...), sig)
-		return s.chunk(append(p, '}'), "")
+		return s.chunk(append(p, '}'), "", nil)
 	}
 	return nil
 }
@@ -399,12 +411,12 @@ func (s *geminiStream) callStop(c *streamCall, args []byte, state json.RawMessag
 	if sig := geminiSignature(state); sig != "" {
 		p = syntax.AppendQuote(append(p, `,"thoughtSignature":`...), sig)
 	}
-	return s.chunk(append(p, '}'), "")
+	return s.chunk(append(p, '}'), "", nil)
 }
 
-func (s *geminiStream) finish(why stop, _ string) error {
+func (s *geminiStream) finish(why stop, _ string, u *tokens) error {
 	reason := [...]string{stopEnd: "STOP", stopCalls: "STOP", stopCut: "MAX_TOKENS", stopError: "MALFORMED_FUNCTION_CALL"}[why]
-	return s.chunk([]byte(`{"text":""}`), reason)
+	return s.chunk([]byte(`{"text":""}`), reason, u)
 }
 
 // ollamaStream writes Ollama /api/chat NDJSON (calls whole).
@@ -421,7 +433,7 @@ func (s *ollamaStream) head(d []byte) []byte {
 	return append(d, `,"message":{"role":"assistant","content":`...)
 }
 
-func (s *ollamaStream) line(msg []byte, done string) error {
+func (s *ollamaStream) line(msg []byte, done string, u *tokens) error {
 	d := append(s.head(nil), `""`...)
 	d = append(d, msg...)
 	d = append(d, `},"done":`...)
@@ -431,6 +443,9 @@ func (s *ollamaStream) line(msg []byte, done string) error {
 		d = append(d, `true,"done_reason":"`...)
 		d = append(d, done...)
 		d = append(d, '"')
+		if u != nil {
+			d = u.appendOllama(d)
+		}
 	}
 	d = append(d, "}\n"...)
 	_, err := s.w.Write(d)
@@ -446,7 +461,7 @@ func (s *ollamaStream) textStart(t syntax.Type, _ bool) error {
 
 func (s *ollamaStream) textDelta(text string) error {
 	if s.think {
-		return s.line(syntax.AppendQuote([]byte(`,"thinking":`), text), "")
+		return s.line(syntax.AppendQuote([]byte(`,"thinking":`), text), "", nil)
 	}
 	d := syntax.AppendQuote(s.head(nil), text)
 	d = append(d, `},"done":false}`+"\n"...)
@@ -465,16 +480,16 @@ func (s *ollamaStream) callStop(c *streamCall, args []byte, _ json.RawMessage) e
 	m = append(m, `,"arguments":`...)
 	m = append(m, args...)
 	m = append(m, `}}]`...)
-	return s.line(m, "")
+	return s.line(m, "", nil)
 }
 
-func (s *ollamaStream) finish(why stop, msg string) error {
+func (s *ollamaStream) finish(why stop, msg string, u *tokens) error {
 	if why == stopError {
 		d := syntax.AppendQuote([]byte(`{"error":`), msg)
 		_, err := s.w.Write(append(d, "}\n"...))
 		return err
 	}
-	return s.line(nil, [...]string{stopEnd: "stop", stopCalls: "stop", stopCut: "length"}[why])
+	return s.line(nil, [...]string{stopEnd: "stop", stopCalls: "stop", stopCut: "length"}[why], u)
 }
 
 // responsesStream writes OpenAI Responses events. The protocol repeats
@@ -754,7 +769,7 @@ func (s *responsesStream) callStop(c *streamCall, args []byte, _ json.RawMessage
 	return s.event("response.output_item.done", append(d, whole...))
 }
 
-func (s *responsesStream) finish(why stop, msg string) error {
+func (s *responsesStream) finish(why stop, msg string, u *tokens) error {
 	if err := s.closeItem(); err != nil {
 		return err
 	}
@@ -766,12 +781,16 @@ func (s *responsesStream) finish(why stop, msg string) error {
 		}
 	}
 	s.items = kept
+	usage := ""
+	if u != nil {
+		usage = string(u.appendChat([]byte(`,"usage":`), true))
+	}
 	switch why {
 	case stopCut:
-		return s.event("response.incomplete", s.response("incomplete", `,"incomplete_details":{"reason":"max_output_tokens"}`))
+		return s.event("response.incomplete", s.response("incomplete", `,"incomplete_details":{"reason":"max_output_tokens"}`+usage))
 	case stopError:
 		d := syntax.AppendQuote([]byte(`"code":"invalid_tool_call","message":`), msg)
 		return s.event("error", append(d, `,"param":null`...))
 	}
-	return s.event("response.completed", s.response("completed", ""))
+	return s.event("response.completed", s.response("completed", usage))
 }

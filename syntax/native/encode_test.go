@@ -268,6 +268,9 @@ func TestStreamCutText(t *testing.T) {
 			back := syntax.Parse(native.Syntax, stream, syntax.Options{})
 			var got []syntax.Type
 			for _, e := range back {
+				if e.Type == syntax.Usage {
+					continue // the form's counts (zeros): TestStreamUsage
+				}
 				got = append(got, e.Type)
 				if e.Type == syntax.Error && (e.Code != syntax.CodeTruncated || e.Raw != "") {
 					t.Errorf("%s/%s: %+v, want a truncated error with no raw", v.Name, c.name, e)
@@ -275,6 +278,52 @@ func TestStreamCutText(t *testing.T) {
 			}
 			if !slices.Equal(got, c.want) {
 				t.Errorf("%s/%s: read back %v, want %v\nstream:\n%s", v.Name, c.name, got, c.want, stream)
+			}
+		}
+	}
+}
+
+// A usage event reaches every stream form's counts, before the calls' stop
+// or after it (a Chat stream's usage chunk follows its finish chunk), and
+// reads back as the same counts, but those the form has no field for.
+func TestStreamUsage(t *testing.T) {
+	usage := syntax.Event{Type: syntax.Usage, Value: json.RawMessage(`{"input_tokens":1200,"output_tokens":90,"cached_input_tokens":1024,"reasoning_tokens":40}`)}
+	text := syntax.Event{Type: syntax.Respond, Content: "Looking."}
+	call := syntax.Event{Type: syntax.Call, Name: "ls", Args: json.RawMessage(`{"path":"."}`), ID: "call_1"}
+	execute, end := syntax.Event{Type: syntax.Execute}, syntax.Event{Type: syntax.End}
+	want := map[string]string{
+		"openai":           `{"input_tokens":1200,"output_tokens":90,"cached_input_tokens":1024,"reasoning_tokens":40}`,
+		"openai-responses": `{"input_tokens":1200,"output_tokens":90,"cached_input_tokens":1024,"reasoning_tokens":40}`,
+		"gemini":           `{"input_tokens":1200,"output_tokens":90,"cached_input_tokens":1024,"reasoning_tokens":40}`,
+		"anthropic":        `{"input_tokens":1200,"output_tokens":90,"cached_input_tokens":1024,"reasoning_tokens":40}`,
+		"ollama":           `{"input_tokens":1200,"output_tokens":90}`,
+	}
+	for _, v := range native.Syntax.Variants {
+		if v.Render == nil {
+			continue
+		}
+		for _, evs := range [][]syntax.Event{
+			{text, usage, end},
+			{text, call, execute, usage, end},
+			{text, call, usage, execute, end},
+		} {
+			stream, _ := encode(t, v, evs)
+			var got []string
+			calls := 0
+			for _, e := range syntax.Parse(native.Syntax, stream, syntax.Options{}) {
+				switch e.Type {
+				case syntax.Usage:
+					got = append(got, string(e.Value))
+				case syntax.Call:
+					calls++
+				}
+			}
+			wantCalls := 0
+			if len(evs) > 3 {
+				wantCalls = 1
+			}
+			if len(got) != 1 || got[0] != want[v.Name] || calls != wantCalls {
+				t.Errorf("%s, %d events: usage read back %v (%d calls), want %s\nstream:\n%s", v.Name, len(evs), got, calls, want[v.Name], stream)
 			}
 		}
 	}

@@ -171,6 +171,10 @@ func (p *parser) walk(b []byte) bool {
 			first(&f.typ, r.value())
 		case "object":
 			first(&f.object, r.value())
+		case "usage":
+			if nul(r.value()) != nil {
+				return false // counts: the general reader gives them
+			}
 		case "output", "input", "candidates", "messages", "contents":
 			// A whole response or a conversation: left to the general
 			// reader at once, not walked twice.

@@ -56,6 +56,10 @@ type parser struct {
 	afterData bool // just after "data:": "[DONE]" may follow
 	lines     bool // the input is JSON lines: a document was read whole on a line of its own
 
+	// Anthropic's message_start usage, for the usage event at message_delta.
+	started tokens
+	startOK bool
+
 	// The document being read.
 	docStart syntax.Pos
 	docEnd   int64 // the offset just past the bytes it took so far

@@ -75,6 +75,8 @@ func (p *parser) document(raw []byte, span syntax.Span) {
 		incomplete := d.s("status") == "incomplete"
 		p.responsesOutput(d.arr("output"), span, incomplete)
 		p.endMessage(span, cutReason(incomplete, "status incomplete"))
+		u, ok := chatUsage(d.obj("usage"), true)
+		p.emitUsage(u, ok, span)
 	case d.isArr("input") && typ == "" && kind == "":
 		// A Responses request's input: the conversation so far (the
 		// results of the last turn's calls, user messages, earlier output).
@@ -213,6 +215,8 @@ func (p *parser) message(d fields, span syntax.Span) {
 	}
 	p.EndRun()
 	p.endMessage(span, anthropicCut(d.s("stop_reason")))
+	u, ok := anthropicUsage(d.obj("usage"))
+	p.emitUsage(u, ok, span)
 }
 
 // reasoning reads a Chat message's or delta's reasoning: reasoning_content
@@ -338,6 +342,8 @@ func (p *parser) chatCompletion(d fields, span syntax.Span) {
 			p.endMessage(span, "")
 		}
 	}
+	u, ok := chatUsage(d.obj("usage"), false)
+	p.emitUsage(u, ok, span)
 }
 
 // ollama reads an Ollama /api/chat or /api/generate response or stream
@@ -375,6 +381,8 @@ func (p *parser) ollama(d fields, span syntax.Span) {
 	if d.boolean("done") {
 		p.EndRun()
 		p.endMessage(span, cutReason(d.s("done_reason") == "length", "done_reason length"))
+		u, ok := ollamaUsage(d)
+		p.emitUsage(u, ok, span)
 	}
 }
 
@@ -437,6 +445,7 @@ func (p *parser) anthropicEvent(d fields, typ string, span syntax.Span) {
 		// stream that lost its end) ends the message before it: that one
 		// never ended, so nothing of it is executed.
 		p.abandon("a new message started before the call was complete", "a new message started before this one ended", false)
+		p.started, p.startOK = anthropicUsage(d.obj("message").obj("usage"))
 	case "content_block_start":
 		b := d.obj("content_block")
 		switch typ := b.s("type"); {
@@ -494,6 +503,17 @@ func (p *parser) anthropicEvent(d fields, typ string, span syntax.Span) {
 				p.EndRun()
 			}
 			p.endMessage(span, anthropicCut(stop))
+		}
+		if u, ok := anthropicUsage(d.obj("usage")); ok || p.startOK {
+			// message_delta's counts are the message's so far; an input
+			// it leaves out is message_start's.
+			if !ok || u.Input == 0 {
+				u.Input, u.Cached = p.started.Input, p.started.Cached
+			}
+			u.Output = max(u.Output, p.started.Output)
+			u.Reasoning = max(u.Reasoning, p.started.Reasoning)
+			p.startOK = false
+			p.emitUsage(u, true, span)
 		}
 	case "message_stop":
 		p.EndRun()
@@ -606,6 +626,8 @@ func (p *parser) responsesEvent(d fields, typ string, span syntax.Span) {
 			}
 		}
 		p.endMessage(span, cut)
+		u, ok := chatUsage(d.obj("response").obj("usage"), true)
+		p.emitUsage(u, ok, span)
 	}
 }
 
@@ -704,6 +726,8 @@ func (p *parser) gemini(d fields, span syntax.Span) {
 		if finish := cand.s("finishReason"); finish != "" {
 			p.EndRun()
 			p.endMessage(span, cutReason(finish == "MAX_TOKENS", "finishReason MAX_TOKENS"))
+			u, ok := geminiUsage(d.obj("usageMetadata"))
+			p.emitUsage(u, ok, span)
 		}
 	}
 }

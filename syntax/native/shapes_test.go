@@ -142,10 +142,15 @@ func TestWholeAndStreamedAgree(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			for j := range want {
-				want[j].Pos = syntax.Pos{} // an error's position differs
+			kept := want[:0]
+			for _, e := range want {
+				if e.Type == syntax.Usage {
+					continue // recordings of two responses: their counts differ, or one has none
+				}
+				e.Pos = syntax.Pos{} // an error's position differs
+				kept = append(kept, e)
 			}
-			evs[i] = syntaxtest.EncodeJSONL(want)
+			evs[i] = syntaxtest.EncodeJSONL(kept)
 		}
 		if !bytes.Equal(evs[0], evs[1]) {
 			t.Errorf("%s and %s give different events:\n%s\n%s", pair[0], pair[1], evs[0], evs[1])
@@ -197,7 +202,7 @@ func TestHostedCut(t *testing.T) {
 // anthropic-refusal-no-details.json of github.com/vercel/ai, compacted.
 func TestAnthropicRefusalNoDetails(t *testing.T) {
 	in := `{"model":"claude-fable-5","id":"msg_01RefusalNoDetailsAbcdefghij","type":"message","role":"assistant","content":[],"stop_reason":"refusal","stop_details":null,"stop_sequence":null,"usage":{"input_tokens":18,"output_tokens":5}}` + "\n"
-	expect(t, in, lines(`{"type":"end"}`))
+	expect(t, in, lines(`{"type":"usage","content":{"input_tokens":18,"output_tokens":5}}`, `{"type":"end"}`))
 }
 
 // A call's arguments given whole are checked and compacted as they arrive;

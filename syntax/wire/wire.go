@@ -171,6 +171,8 @@ func (r *Renderer) Event(e syntax.Event) error {
 			what = "hosted result of " + e.Tool
 		}
 		return CannotCarry(r.name, "a %s (run by the provider; %s has no form for it): not written", what, r.name)
+	case syntax.Usage:
+		return nil // the counts of a response: no part of the conversation, nothing the model needs back
 	case syntax.End:
 		err := r.flush()
 		if m, ok := r.u.(EndMarker); ok {
@@ -313,7 +315,7 @@ func (r *Renderer) flushResults() error {
 func Normalize(evs []syntax.Event) []syntax.Event {
 	var out []syntax.Event
 	for _, e := range evs {
-		if e.Partial || e.Type == syntax.Error {
+		if e.Partial || e.Type == syntax.Error || e.Type == syntax.Usage {
 			continue
 		}
 		e.Span, e.Pos, e.Raw, e.Strings = syntax.Span{}, syntax.Pos{}, "", false
