@@ -17,7 +17,8 @@ import (
 // newDetector returns a detector for format f, reading input as opts says.
 func newDetector(f *Format, opts syntax.Options) syntax.Detector {
 	d := &detector{f: f, shared: f.callOpeners(), at: -1, prose: -1, wsFor: -1}
-	if opts.ThinkOpen {
+	d.lead, _ = f.leadAndWake()
+	if opts.ThinkOpen && f.Think.Close != "" {
 		d.state, d.prose = detOpenThink, 0
 	}
 	return d
@@ -34,6 +35,7 @@ const (
 
 type detector struct {
 	f      *Format
+	lead   byte
 	shared []string
 	state  detectState
 	pos    int // every marker that starts before pos is decided
@@ -76,7 +78,7 @@ func (d *detector) Look(seen []byte, eof bool) syntax.Evidence {
 			d.pos = max(d.pos, len(seen)-len(closer)+1)
 			return d.evidence(seen, -1)
 		}
-		j := bytes.IndexByte(seen[d.pos:], '<')
+		j := bytes.IndexByte(seen[d.pos:], d.lead)
 		if j < 0 {
 			d.pos = len(seen)
 			break
@@ -167,12 +169,33 @@ func (d *detector) evidence(seen []byte, pending int) syntax.Evidence {
 	return ev
 }
 
-// callAt reports whether b, which starts with '<', starts a call as the
+// callAt reports whether b, which starts with a marker's lead byte, starts a call as the
 // parser reads it: 1 yes, 0 no, -1 when more input is needed. ws is where,
 // in b, white space after a tag was read up to by an earlier call that
 // needed more input (0 when none), and callAt returns where it read it up
 // to this time, so that a long run of white space is read once.
 func (f *Format) callAt(b []byte, eof bool, ws int) (int, int) {
+	if f.JSON != nil {
+		full, partial := scan.MatchPrefix(b, f.Scope.Open)
+		switch {
+		case full && f.Own:
+			return 1, 0
+		case full:
+			// What the parser's jsonOpen decides.
+			i := max(ws, len(f.Scope.Open))
+			i += skipWS(b[i:])
+			switch {
+			case i < len(b) && (b[i] == '{' || b[i] == '['):
+				return 1, i
+			case i == len(b) && !eof:
+				return -1, i
+			}
+			return 0, i
+		case partial && !eof:
+			return -1, 0
+		}
+		return 0, 0
+	}
 	if !f.named() {
 		n, _, _ := f.wordTag(b, eof)
 		switch {

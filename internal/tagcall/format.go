@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"io"
 
+	"github.com/toolparse/toolparse/internal/jsoncall"
 	"github.com/toolparse/toolparse/syntax"
 	"github.com/toolparse/toolparse/syntax/scan"
 )
@@ -48,6 +49,19 @@ type Format struct {
 
 	// Param is how the call's arguments are written.
 	Param Param
+
+	// JSON, when set, makes a call block hold JSON in place of a name and
+	// parameters: after Scope.Open and white space, an object (one call) or
+	// an array of call objects, their members named by *JSON; then white
+	// space and Scope.Close — or, with Scope.Close empty, the value's end
+	// ends the block (Granite 3's <|tool_call|>[…]). Scope.Open followed by
+	// anything else is text. Function and Param are then unused.
+	JSON *jsoncall.Keys
+
+	// Answer is a pair of markers some formats write around their answer
+	// (Command R7B's <|START_RESPONSE|>…<|END_RESPONSE|>): dropped where
+	// they stand in text, the text around them kept.
+	Answer Tags
 
 	// Own says the Think and Scope tags are no other format's, so that
 	// each is evidence of this one by itself (Seed's <seed:think> and
@@ -210,7 +224,37 @@ func (f *Format) callOpeners() []string {
 
 // textMarkers are the markers that end a text run.
 func (f *Format) textMarkers() []string {
-	return nonEmpty(append([]string{f.Think.Open, f.Result.Open}, f.callOpeners()...))
+	return nonEmpty(append([]string{f.Think.Open, f.Result.Open, f.Answer.Open, f.Answer.Close}, f.callOpeners()...))
+}
+
+// leadAndWake are the byte every marker starts with ('<' unless the
+// format's markers start otherwise: Phi-4-mini's functools[) and the bytes
+// markers end with, for scan.Core.WakeOn.
+func (f *Format) leadAndWake() (byte, *scan.ByteSet) {
+	lead, ends := byte(0), ""
+	for _, m := range append(f.textMarkers(), f.thinkMarkers()...) {
+		if m == "" {
+			continue
+		}
+		if lead != 0 && m[0] != lead {
+			// Text is scanned for one byte: a description whose markers
+			// start otherwise is wrong (a test of each format makes one).
+			panic("tagcall: the markers of format " + f.Name + " do not all start with one byte")
+		}
+		lead = m[0]
+	}
+	if lead == 0 {
+		lead = '<'
+	}
+	for _, m := range append(f.textMarkers(), f.Think.Close, f.Result.Close, f.Scope.Close, f.Function.Close, f.Param.Close) {
+		if m != "" {
+			ends += m[len(m)-1:]
+		}
+	}
+	if f.JSON != nil && f.Scope.Close == "" {
+		ends += "]}" // a value's end ends the block
+	}
+	return lead, scan.Bytes(ends)
 }
 
 // nonEmpty drops the markers a format does not have.
@@ -226,7 +270,7 @@ func nonEmpty(list []string) []string {
 
 // thinkMarkers are the markers that end reasoning the prompt opened.
 func (f *Format) thinkMarkers() []string {
-	return append([]string{f.Think.Close}, f.callOpeners()...)
+	return nonEmpty(append([]string{f.Think.Close}, f.callOpeners()...))
 }
 
 // named reports whether the call is named in a Function tag.

@@ -3,6 +3,7 @@ package tagcall
 import (
 	"bytes"
 
+	"github.com/toolparse/toolparse/internal/jsoncall"
 	"github.com/toolparse/toolparse/syntax"
 	"github.com/toolparse/toolparse/syntax/scan"
 )
@@ -18,6 +19,8 @@ const (
 	inCall             // a call's bytes, up to its first Function.Close (or Scope.Close for a word name)
 	afterCall          // Function form, after Function.Close: white space, then Scope.Close or not
 	inResponse         // Result.Open … Result.Close
+	inJSONOpen         // JSON form, after Scope.Open: white space, then '{' or '[', or it was text
+	inJSON             // JSON form: a block's value and closer
 )
 
 type parser struct {
@@ -26,6 +29,8 @@ type parser struct {
 	state pstate
 
 	textMarkers, thinkMarkers []string // what ends a text run, reasoning the prompt opened
+	lead                      byte          // the byte every marker starts with
+	wake                      *scan.ByteSet // the bytes markers end with
 
 	thinkStart syntax.Pos
 
@@ -52,24 +57,28 @@ type parser struct {
 
 	batch Batch // the calls since the last execute or results
 
+	jb jsonBlock // the open JSON block (JSON form)
+
 	names Names // the call names read
 }
 
 func newParser(f *Format, h syntax.Handler, opts syntax.Options) syntax.Parser {
 	p := &parser{f: f, textMarkers: f.textMarkers(), thinkMarkers: f.thinkMarkers()}
+	p.lead, p.wake = f.leadAndWake()
 	p.Init(h, opts, p.step, p.finish)
-	p.WakeOn(wakeSet)
+	p.WakeOn(p.wake)
+	if f.JSON != nil {
+		p.jb.args = jsoncall.ArgStream{Keys: *f.JSON, Emit: p.Emit, JSON: &p.jb.js}
+	}
 	p.rd.OnParam = p.onParam
 	p.rd.OnDelta = p.onDelta
-	if opts.ThinkOpen {
+	if opts.ThinkOpen && f.Think.Close != "" { // a format with no reasoning tags has none to open
 		p.state = inOpenThink
 		p.BeginRun(syntax.Think, 0)
 		p.thinkStart = syntax.Pos{Line: 1, Column: 1}
 	}
 	return p
 }
-
-var wakeSet = scan.Bytes(">") // every marker ends in '>'
 
 func (p *parser) step(data []byte, eof bool) int {
 	switch p.state {
@@ -91,17 +100,29 @@ func (p *parser) step(data []byte, eof bool) int {
 		return p.afterCall(data, eof)
 	case inResponse:
 		return p.response(data, eof)
+	case inJSONOpen:
+		return p.jsonOpen(data, eof)
+	case inJSON:
+		return p.jsonBody(data, eof)
 	}
 	return p.text(data, eof)
 }
 
 // text handles input outside blocks: respond text and the markers.
 func (p *parser) text(data []byte, eof bool) int {
-	if n := p.TextBefore(syntax.Respond, data, '<'); n > 0 {
+	if n := p.TextBefore(syntax.Respond, data, p.lead); n > 0 {
 		return n
 	}
 	off := p.Offset()
-	if full, partial := scan.MatchPrefix(data, p.f.Think.Open); full {
+	for _, m := range [...]string{p.f.Answer.Open, p.f.Answer.Close} {
+		if full, partial := scan.MatchPrefix(data, m); full && m != "" {
+			p.EndRun() // the answer's markers are dropped: its text is a run of its own
+			return len(m)
+		} else if partial && !eof {
+			return 0
+		}
+	}
+	if full, partial := scan.MatchPrefix(data, p.f.Think.Open); full && p.f.Think.Open != "" {
 		p.BeginRun(syntax.Think, off)
 		p.thinkStart = p.Pos()
 		p.state = inThink
@@ -118,7 +139,7 @@ func (p *parser) text(data []byte, eof bool) int {
 	if n := p.opener(data, eof, syntax.Respond, inText); n != 0 {
 		return max(n, 0)
 	}
-	n := scan.TextUntil(data, '<', func(rest []byte) bool { return startsAny(rest, eof, p.textMarkers) })
+	n := scan.TextUntil(data, p.lead, func(rest []byte) bool { return startsAny(rest, eof, p.textMarkers) })
 	p.Text(syntax.Respond, data[:n], off)
 	return n
 }
@@ -138,7 +159,7 @@ func startsAny(rest []byte, eof bool, markers []string) bool {
 // openThink handles reasoning opened by the prompt (Options.ThinkOpen): it
 // ends at Think.Close or at a call opener, whichever comes first.
 func (p *parser) openThink(data []byte, eof bool) int {
-	if n := p.TextBefore(syntax.Think, data, '<'); n > 0 {
+	if n := p.TextBefore(syntax.Think, data, p.lead); n > 0 {
 		return n
 	}
 	off := p.Offset()
@@ -152,7 +173,7 @@ func (p *parser) openThink(data []byte, eof bool) int {
 	if n := p.opener(data, eof, syntax.Think, inOpenThink); n != 0 {
 		return max(n, 0)
 	}
-	n := scan.TextUntil(data, '<', func(rest []byte) bool { return startsAny(rest, eof, p.thinkMarkers) })
+	n := scan.TextUntil(data, p.lead, func(rest []byte) bool { return startsAny(rest, eof, p.thinkMarkers) })
 	p.Text(syntax.Think, data[:n], off)
 	return n
 }
@@ -161,6 +182,15 @@ func (p *parser) openThink(data []byte, eof bool) int {
 // the bytes taken, -1 when more input is needed, 0 when data starts with
 // none. t and back say what a held tag is when it turns out to be text.
 func (p *parser) opener(data []byte, eof bool, t syntax.Type, back pstate) int {
+	if p.f.JSON != nil {
+		if full, partial := scan.MatchPrefix(data, p.f.Scope.Open); full {
+			p.hold(data[:len(p.f.Scope.Open)], t, back, inJSONOpen)
+			return len(p.f.Scope.Open)
+		} else if partial && !eof {
+			return -1
+		}
+		return 0
+	}
 	if !p.f.named() {
 		return p.wordOpener(data, eof)
 	}
@@ -470,7 +500,9 @@ func (p *parser) finish(end int64) {
 	switch p.state {
 	case afterCall: // Function.Close and white space, then the end: the call is complete
 		p.closeCall(p.callEnd)
-	case inWrapper, inProbe:
+	case inJSON:
+		p.closeJSON(end, false)
+	case inWrapper, inProbe, inJSONOpen:
 		if p.heldType == syntax.Think {
 			p.EndRun()
 		}

@@ -92,6 +92,17 @@ func (u *units) Calls(calls []syntax.Event) error {
 		}
 		u.batch, u.executed, u.answered, u.results = u.batch[:0], false, 0, false
 	}
+	if u.f.JSON != nil {
+		b, err := u.renderJSON(calls)
+		if err != nil && first == nil {
+			first = err
+		}
+		u.w.Write(b)
+		for _, c := range calls {
+			u.batch = append(u.batch, c.Name)
+		}
+		return first
+	}
 	for _, c := range calls {
 		b, err := u.renderCall(c)
 		if err != nil && first == nil {
@@ -225,4 +236,57 @@ func (f *Format) closeCall(b *bytes.Buffer) {
 		b.WriteString(f.Function.Close + "\n")
 	}
 	b.WriteString(f.Scope.Close + "\n")
+}
+
+// renderJSON writes a batch's calls as one block of the JSON form: an array
+// of call objects (the id under its key, when the format has one and the
+// call an id). The block is parsed back before it is written.
+func (u *units) renderJSON(calls []syntax.Event) ([]byte, error) {
+	f, keys := u.f, *u.f.JSON
+	var b bytes.Buffer
+	b.WriteString(f.Scope.Open + "[")
+	for i, c := range calls {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.Write(syntax.AppendQuote([]byte(`{"`+keys.Name+`": `), c.Name))
+		if keys.ID != "" && c.ID != "" {
+			b.Write(syntax.AppendQuote([]byte(`, "`+keys.ID+`": `), c.ID))
+		}
+		b.WriteString(`, "` + keys.Args + `": `)
+		b.Write(c.ArgsJSON())
+		b.WriteString("}")
+	}
+	b.WriteString("]" + f.Scope.Close + "\n")
+	var got []syntax.Event
+	p := f.New(func(e syntax.Event) {
+		if e.Type == syntax.Call {
+			got = append(got, e)
+		}
+	}, syntax.Options{})
+	p.Write(b.Bytes())
+	p.Close()
+	ok := len(got) == len(calls)
+	for i := 0; ok && i < len(got); i++ {
+		ok = got[i].Name == calls[i].Name && bytes.Equal(got[i].Args, calls[i].ArgsJSON()) && (keys.ID == "" || got[i].ID == calls[i].ID)
+	}
+	if !ok {
+		return b.Bytes(), u.cannot("calls %s: their names or arguments do not survive the %s form", names(calls), f.Name)
+	}
+	if keys.ID == "" {
+		for _, c := range calls {
+			if c.ID != "" {
+				return b.Bytes(), u.cannot("call %s: its id (the %s form has none)", c.Name, f.Name)
+			}
+		}
+	}
+	return b.Bytes(), nil
+}
+
+func names(calls []syntax.Event) string {
+	var s []string
+	for _, c := range calls {
+		s = append(s, c.Name)
+	}
+	return strings.Join(s, ", ")
 }

@@ -1,0 +1,257 @@
+package tagcall
+
+import (
+	"bytes"
+	"strconv"
+
+	"github.com/toolparse/toolparse/internal/jsoncall"
+	"github.com/toolparse/toolparse/internal/jsonscan"
+	"github.com/toolparse/toolparse/syntax"
+	"github.com/toolparse/toolparse/syntax/scan"
+)
+
+// The JSON form (Format.JSON): Scope.Open, white space, a JSON object (one
+// call) or an array of call objects, white space, Scope.Close — or, with no
+// Scope.Close, the value's end ends the block:
+//
+//	<TOOLCALL>[{"name": "get_weather", "arguments": {"city": "Paris"}}]</TOOLCALL>
+//	<|tool_call|>[{"name": "get_weather", "arguments": {"city": "Paris"}}]
+//
+// The block is one unit: a problem anywhere in it (JSON that does not
+// parse, an element that is no call, text between the value and the
+// closer) makes it one error with its text, and none of its calls is
+// delivered.
+
+// JSON block phases.
+const (
+	phaseJSON   = iota // scanning the JSON value
+	phaseAfter         // the value is complete: white space, then Scope.Close
+	phaseSearch        // a problem was found: the next Scope.Close ends the block
+)
+
+// jsonBlock is the state of an open JSON block.
+type jsonBlock struct {
+	js          jsonscan.JSON
+	args        jsoncall.ArgStream // token mode: streams the calls' arguments
+	phase       int
+	valueAt     int // where the value starts in the parser's block
+	valueEnd    int // where it ends, once complete
+	problem     string
+	problemAt   int // offset in the block of the first problem
+	problemCode syntax.Code
+}
+
+// jsonOpen reads what follows Scope.Open in the JSON form: white space,
+// then '{' or '[' opens a block; Scope.Close right away is an empty block
+// (an error); anything else makes the tag text.
+func (p *parser) jsonOpen(data []byte, eof bool) int {
+	if n, ok := p.holdSpace(data); ok {
+		return n
+	}
+	if len(data) == 0 {
+		return 0
+	}
+	if data[0] == '{' || data[0] == '[' {
+		p.openJSON()
+		return scan.Again
+	}
+	if c := p.f.Scope.Close; c != "" {
+		full, partial := scan.MatchPrefix(data, c)
+		switch {
+		case full:
+			p.openJSON()
+			p.Keep(&p.blk, data[:len(c)])
+			p.jb.setProblem(syntax.CodeMalformed, p.jb.valueAt, "an empty block: it must hold a call object or an array of them")
+			p.closeJSON(p.Offset()+int64(len(c)), true)
+			return len(c)
+		case partial && !eof:
+			return 0
+		}
+	}
+	p.unhold()
+	return scan.Again
+}
+
+// openJSON starts the block whose opener and white space are held.
+func (p *parser) openJSON() {
+	p.EndRun()
+	p.batch.Open()
+	p.state = inJSON
+	p.start = p.heldPos
+	p.blk.Reset()
+	p.Keep(&p.blk, p.held)
+	jb := &p.jb
+	jb.phase, jb.problem, jb.valueAt = phaseJSON, "", len(p.held)
+	jb.js.Reset(p.Options().DepthLimit())
+	jb.args.Reset()
+	p.held = p.held[:0]
+	p.WakeOn(nil) // a value's end completes the block (with no closer, nothing else does)
+}
+
+func (jb *jsonBlock) setProblem(code syntax.Code, at int, msg string) {
+	if jb.problem == "" {
+		jb.problem, jb.problemAt, jb.problemCode = msg, at, code
+	}
+}
+
+// jsonBody takes the bytes of the open block.
+func (p *parser) jsonBody(data []byte, eof bool) int {
+	jb, closer := &p.jb, p.f.Scope.Close
+	token := p.Options().Mode == syntax.TokenMode
+	used := 0
+	for used < len(data) {
+		rest := data[used:]
+		switch jb.phase {
+		case phaseJSON:
+			if !jb.js.Started() && !p.blk.Over && len(p.blk.Bytes) == jb.valueAt {
+				jb.args.Depth = 0 // an object is the call; an array holds calls
+				if rest[0] == '[' {
+					jb.args.Depth = 1
+				}
+			}
+			rest = p.blk.Fit(rest, p.Options().BlockLimit()) // deltas never run past the limit
+			var n int
+			if token {
+				n = jb.args.Scan(rest, p.Offset()+int64(used))
+			} else {
+				n = jb.js.Scan(rest)
+			}
+			p.Keep(&p.blk, rest[:n])
+			if p.blk.Over {
+				jb.args.Stop()
+			}
+			used += n
+			switch {
+			case jb.js.Done():
+				jb.valueEnd = len(p.blk.Bytes)
+				if closer == "" {
+					p.closeJSON(p.Offset()+int64(used), true)
+					return used
+				}
+				jb.phase = phaseAfter
+			case jb.js.Err() != nil:
+				jb.setProblem(jb.js.Err().Code(), int(p.blk.Len), "invalid JSON: "+jb.js.Err().Msg())
+				if closer == "" {
+					// Nothing marks the block's end: it ends at the problem.
+					p.closeJSON(p.Offset()+int64(used), true)
+					return used
+				}
+				jb.phase = phaseSearch
+			case n == 0:
+				return used // the block is over the limit: more input decides
+			}
+		case phaseAfter:
+			i := skipWS(rest)
+			p.Keep(&p.blk, rest[:i])
+			used += i
+			if i == len(rest) {
+				break
+			}
+			full, partial := scan.MatchPrefix(rest[i:], closer)
+			if full {
+				p.Keep(&p.blk, rest[i:i+len(closer)])
+				used += len(closer)
+				p.closeJSON(p.Offset()+int64(used), true)
+				return used
+			}
+			if partial && !eof {
+				return used
+			}
+			jb.setProblem(syntax.CodeMalformed, int(p.blk.Len), "text after the JSON value (only white space may come before "+closer+")")
+			jb.phase = phaseSearch
+		case phaseSearch:
+			if i := bytes.Index(rest, []byte(closer)); i >= 0 {
+				n := i + len(closer)
+				p.Keep(&p.blk, rest[:n])
+				used += n
+				p.closeJSON(p.Offset()+int64(used), true)
+				return used
+			}
+			n := len(rest)
+			if !eof {
+				n -= scan.PartialSuffix(rest, closer)
+			}
+			p.Keep(&p.blk, rest[:n])
+			used += n
+			if n < len(rest) {
+				return used
+			}
+		}
+	}
+	return used
+}
+
+// closeJSON ends the open block at end: its calls, or its error. closed
+// says the block ended as the format says (not cut off by the input's end).
+func (p *parser) closeJSON(end int64, closed bool) {
+	p.state = inText
+	p.WakeOn(p.wake)
+	jb := &p.jb
+	span := syntax.Span{Start: p.start.Offset, End: end}
+	var raw []byte
+	if !p.blk.Over {
+		raw = p.blk.Bytes
+	}
+	switch {
+	case p.blk.Over:
+		p.Errorf(syntax.CodeOverLimit, p.start, span, nil, "a tool call block longer than the limit of %d bytes", p.Options().BlockLimit())
+		return
+	case !closed:
+		what := p.f.Scope.Close
+		if what == "" {
+			what = "its JSON value ended"
+		}
+		p.Errorf(syntax.CodeTruncated, p.start, span, raw, "unterminated tool call block: the stream ended before %s", what)
+		return
+	case jb.problem != "":
+		p.Errorf(jb.problemCode, p.start, span, raw, "tool call block at %s: %s", scan.Advance(p.start, raw[:jb.problemAt]), jb.problem)
+		return
+	}
+	value := p.blk.Bytes[jb.valueAt:jb.valueEnd]
+	base := p.start.Offset + int64(jb.valueAt)
+	// Read twice: once to find a problem anywhere in the value (the block
+	// is then one error), then to hand each call on as it is read.
+	if msg, at := p.jsonCalls(value, base, nil); msg != "" {
+		p.Errorf(syntax.CodeMalformed, p.start, span, raw, "tool call block at %s: %s", scan.Advance(p.start, raw[:jb.valueAt+at]), msg)
+		return
+	}
+	pos, last := p.start, 0 // positions advance call by call: one pass over the block
+	p.jsonCalls(value, base, func(e syntax.Event) {
+		k := int(e.Span.Start - p.start.Offset)
+		pos, last = scan.Advance(pos, p.blk.Bytes[last:k]), k
+		e.Pos = pos
+		p.Emit(e)
+		p.batch.Add(e.Name, p.start.Offset, e.Span.End) // the execute's span takes the block's opener
+	})
+	p.batch.Extend(end)
+}
+
+// jsonCalls reads the calls of a block's value (an object, or an array of
+// objects), handing each to emit when it is not nil. On a problem it
+// returns a message and the offset within value it is about.
+func (p *parser) jsonCalls(value []byte, base int64, emit func(syntax.Event)) (msg string, at int) {
+	keys := *p.f.JSON
+	one := func(start int, what string) int {
+		name, id, args, problem, end := jsoncall.ReadCallAt(value, start, keys)
+		if problem != "" {
+			msg, at = what+" "+problem, start
+			return -1
+		}
+		if emit != nil {
+			emit(syntax.Event{Type: syntax.Call, Name: p.names.Intern([]byte(name)), Args: args, ID: id,
+				Span: syntax.Span{Start: base + int64(start), End: base + int64(end)}})
+		}
+		return end
+	}
+	i := jsonscan.SkipSpace(value, 0)
+	if value[i] == '{' {
+		one(i, "the call")
+		return msg, at
+	}
+	n := 0
+	jsonscan.EachElement(value, func(start int) int {
+		n++
+		return one(start, "element "+strconv.Itoa(n))
+	})
+	return msg, at
+}
