@@ -28,7 +28,7 @@ type parser struct {
 	f     *Format
 	state pstate
 
-	textMarkers, thinkMarkers []string // what ends a text run, reasoning the prompt opened
+	textMarkers, thinkMarkers []string      // what ends a text run, reasoning the prompt opened
 	lead                      byte          // the byte every marker starts with
 	wake                      *scan.ByteSet // the bytes markers end with
 
