@@ -67,6 +67,13 @@ type Route struct {
 	// KeyEnv names the environment variable holding the backend's key;
 	// without it the client's credentials pass through.
 	KeyEnv string `yaml:"key_env"`
+	// Hold holds each response until the backend's turn is over, so that
+	// its calls reach the client complete and checked (no streaming of
+	// arguments); with Retries, a turn whose call failed — malformed, not
+	// JSON, or failing its tool's schema — is asked again, up to Retries
+	// times, with what the model wrote and why it failed.
+	Hold    bool `yaml:"hold"`
+	Retries int  `yaml:"retries"`
 }
 
 // LoadConfig reads a Config from a YAML file.
@@ -111,6 +118,9 @@ func (c *Config) check() error {
 			if _, err := registry.Lookup(r.Syntax); err != nil {
 				return fmt.Errorf("serve: route %d: %w", i+1, err)
 			}
+		}
+		if r.Retries < 0 || r.Retries > 0 && !r.Hold {
+			return fmt.Errorf("serve: route %d: retries %d: a count of 0 or more, with hold", i+1, r.Retries)
 		}
 		switch r.ToolsIn {
 		case "", "native":

@@ -53,11 +53,21 @@
 //     mid-stream (an error in place of the rest of its stream, a broken
 //     connection) is a 502 — or, once a stream has begun, the end of the
 //     stream in the client's API's error form.
+//   - Route.Hold (--hold) holds a response until the backend's turn is
+//     over: its calls reach the client complete and checked against the
+//     request's tools, arguments unstreamed. With Route.Retries (--retries
+//     N) a turn whose call failed to parse or failed its tool's schema is
+//     asked again, up to N times: the request goes back with what the model
+//     wrote of the call and a user message that says why it failed; the
+//     client gets the mended turn (or, when none is left, the failure) and
+//     the log line says how many retries it took. A call cut off by the
+//     token limit is not asked again.
 //   - Config.AuthToken (--auth-token-env) makes clients present a token,
 //     for listening beyond loopback; Route.MaxTokens caps max_tokens for a
 //     backend with a small context; Config.Record (--record DIR) keeps each
 //     exchange: the request sent to the backend, its raw answer, and what
-//     the client received.
+//     the client received (ID.request.json, ID.backend, ID.client; a held
+//     call's retries ID.1.request.json, ID.1.backend, …).
 //   - Bounded: request bodies (Config.MaxBody), the backend's connection
 //     and TLS handshake, the wait for its headers and between its reads (an
 //     error body included); a client that goes away cancels its backend
@@ -92,6 +102,5 @@
 // # Not built yet
 //
 // The opaque state kept across requests for clients whose API has no field
-// for it, replaying a recording through the CLI, and a held-call retry
-// policy.
+// for it, and replaying a recording through the CLI.
 package serve

@@ -16,6 +16,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -201,38 +202,17 @@ func (h *Handler) serve(w http.ResponseWriter, r *http.Request, api *clientAPI) 
 	meta := native.StreamOptions{ID: newID(), Model: model, Created: time.Now().Unix()}
 	ctx, cancel := context.WithCancel(r.Context()) // a client that goes away cancels the backend's request
 	defer cancel()
-	bres, err := h.backend(ctx, route, r, path, out)
-	if err != nil {
-		writeError(w, api, http.StatusBadGateway, "the backend could not be reached: "+err.Error())
-		h.log.Info("request", "api", api.name, "model", model, "backend_error", err.Error())
-		return
-	}
-	defer bres.Body.Close()
-	var backendBody io.Reader = bres.Body
+	var rec *recording
 	if h.cfg.Record != "" {
-		rec, err := h.record(meta.ID, out)
-		if err != nil {
+		if rec, err = h.record(meta.ID); err != nil {
 			h.log.Info("request", "record_error", err.Error())
 		} else {
 			defer rec.close()
-			backendBody = io.TeeReader(bres.Body, rec.backend)
 			w = &teeWriter{ResponseWriter: w, copy: rec.client}
 		}
 	}
-	if bres.StatusCode/100 != 2 {
-		stall := time.AfterFunc(h.cfg.Idle, cancel) // an error body that stalls is cut at the idle limit
-		msg, _ := io.ReadAll(io.LimitReader(backendBody, 64<<10))
-		stall.Stop()
-		status := bres.StatusCode
-		if status < 400 {
-			status = http.StatusBadGateway // a redirect (not followed) or an answer no client API has
-		}
-		writeError(w, api, status, "the backend answered "+bres.Status+": "+backendMessage(msg))
-		h.log.Info("request", "api", api.name, "model", model, "backend_status", bres.StatusCode)
-		return
-	}
 
-	opts := syntax.Options{}
+	opts := syntax.Options{Mode: syntax.TokenMode} // a whole response too: a call that fails after it began is told apart
 	if route.Syntax != "none" {
 		opts.Content = &textSyntax
 	}
@@ -247,58 +227,94 @@ func (h *Handler) serve(w http.ResponseWriter, r *http.Request, api *clientAPI) 
 			h.log.Info("request", "api", api.name, "model", model, "tools_error", err.Error())
 		}
 	}
-	var calls, errs int
-	failure := "" // what the backend's stream said of a failure the events do not carry
-	count := func(e syntax.Event) {
-		switch {
-		case e.Type == syntax.Call && !e.Partial:
-			calls++
-		case e.Type == syntax.Error:
-			errs++
-			if e.Message == native.ProviderError {
-				failure = "the backend reported an error: " + e.Raw
-			}
+	x := &exchange{h: h, ctx: ctx, cancel: cancel, route: route, client: r, rec: rec}
+	attrs := []any{"api", api.name, "model", model, "backend_model", backendModel, "stream", stream}
+	switch {
+	case stream && !route.Hold:
+		body, ok := x.open(w, api, path, out, 0)
+		if !ok {
+			return
 		}
-	}
-	opts.Mode = syntax.TokenMode // a whole response too: a call that fails after it began is told apart
-	if stream {
+		defer body.Close()
 		w.Header().Set("Content-Type", "text/event-stream")
 		w.Header().Set("Cache-Control", "no-cache")
 		w.WriteHeader(http.StatusOK)
 		enc, _ := native.NewStream(api.name, w, meta)
 		p := native.Syntax.New(check(func(e syntax.Event) {
-			count(e)
-			if e.Type == syntax.End && failure != "" {
-				enc.(native.Failer).Fail(false, failure)
+			x.count(e)
+			if e.Type == syntax.End && x.failure != "" {
+				enc.(native.Failer).Fail(false, x.failure)
 				return
 			}
 			n.err(enc.Event(e))
 		}), opts)
-		err = h.copy(ctx, cancel, p, backendBody, func() {
+		if err := h.copy(ctx, cancel, p, body, func() {
 			if f, ok := enc.(syntax.Flusher); ok {
 				f.Flush()
 			}
 			if f, ok := w.(http.Flusher); ok {
 				f.Flush()
 			}
-		})
-		if err != nil {
-			failure = "the backend's stream broke: " + err.Error()
+		}); err != nil {
+			x.failure = "the backend's stream broke: " + err.Error()
 		}
 		p.Close()
 		n.err(enc.Close())
-	} else {
+	default:
+		// The whole turn is read before the client gets any of it: a
+		// whole response, or a held one (Route.Hold), whose calls are
+		// checked and the turn asked again when one failed.
 		var evs []syntax.Event
-		p := native.Syntax.New(check(func(e syntax.Event) { count(e); evs = append(evs, e) }), opts)
-		err = h.copy(ctx, cancel, p, backendBody, func() {})
-		p.Close()
-		if err != nil {
-			failure = "the backend's stream broke: " + err.Error()
+		for attempt := 0; ; attempt++ {
+			body, ok := x.open(w, api, path, out, attempt)
+			if !ok {
+				return
+			}
+			x.calls, x.errs, x.failure = 0, 0, ""
+			evs = evs[:0]
+			p := native.Syntax.New(check(func(e syntax.Event) { x.count(e); evs = append(evs, e) }), opts)
+			err := h.copy(ctx, cancel, p, body, func() {})
+			p.Close()
+			body.Close()
+			if err != nil {
+				x.failure = "the backend's stream broke: " + err.Error()
+			}
+			problem, raw := failedCall(evs)
+			if !route.Hold || problem == "" || x.failure != "" || attempt >= route.Retries {
+				if attempt > 0 {
+					attrs = append(attrs, "retries", attempt)
+				}
+				break
+			}
+			// Ask again, with what the model wrote and why it failed.
+			retry, err := retryRequest(breq, raw, problem)
+			if err == nil {
+				path, out, err = backendAPIs[route.API].build(retry, backendModel, &n)
+			}
+			if err != nil {
+				break
+			}
+			h.log.Info("retry", "api", api.name, "model", model, "attempt", attempt+1, "problem", problem)
+		}
+		if stream {
+			w.Header().Set("Content-Type", "text/event-stream")
+			w.Header().Set("Cache-Control", "no-cache")
+			w.WriteHeader(http.StatusOK)
+			enc, _ := native.NewStream(api.name, w, meta)
+			for _, e := range evs {
+				if e.Type == syntax.End && x.failure != "" {
+					enc.(native.Failer).Fail(false, x.failure)
+					break
+				}
+				n.err(enc.Event(e))
+			}
+			n.err(enc.Close())
+			break
 		}
 		doc, werr := api.whole(evs, meta, &n)
 		switch {
-		case failure != "":
-			writeError(w, api, http.StatusBadGateway, failure)
+		case x.failure != "":
+			writeError(w, api, http.StatusBadGateway, x.failure)
 		case werr != nil:
 			writeError(w, api, http.StatusBadGateway, werr.Error())
 		default:
@@ -306,14 +322,83 @@ func (h *Handler) serve(w http.ResponseWriter, r *http.Request, api *clientAPI) 
 			w.Write(doc)
 		}
 	}
-	attrs := []any{"api", api.name, "model", model, "backend_model", backendModel, "stream", stream, "calls", calls, "errors", errs, "ms", time.Since(start).Milliseconds()}
-	if failure != "" {
-		attrs = append(attrs, "failure", failure)
+	attrs = append(attrs, "calls", x.calls, "errors", x.errs, "ms", time.Since(start).Milliseconds())
+	if x.failure != "" {
+		attrs = append(attrs, "failure", x.failure)
 	}
 	if len(n.list) > 0 {
 		attrs = append(attrs, "not_carried", strings.Join(n.list, "; "))
 	}
 	h.log.Info("request", attrs...)
+}
+
+// exchange is one client request's traffic with the backend.
+type exchange struct {
+	h      *Handler
+	ctx    context.Context
+	cancel context.CancelFunc
+	route  *Route
+	client *http.Request
+	rec    *recording
+
+	calls, errs int
+	failure     string // what the backend's stream said of a failure the events do not carry
+}
+
+// count notes what the events of the backend's answer hold.
+func (x *exchange) count(e syntax.Event) {
+	switch {
+	case e.Type == syntax.Call && !e.Partial:
+		x.calls++
+	case e.Type == syntax.Error:
+		x.errs++
+		if e.Message == native.ProviderError {
+			x.failure = "the backend reported an error: " + e.Raw
+		}
+	}
+}
+
+// open sends the request body out to path on the backend and returns its
+// answer's body (recorded when the server records), or, when the backend
+// cannot be reached or answers with an error, writes the error the client
+// gets and returns false. attempt numbers the request within the
+// exchange (a held call's retries).
+func (x *exchange) open(w http.ResponseWriter, api *clientAPI, path string, out []byte, attempt int) (io.ReadCloser, bool) {
+	h := x.h
+	bres, err := h.backend(x.ctx, x.route, x.client, path, out)
+	if err != nil {
+		writeError(w, api, http.StatusBadGateway, "the backend could not be reached: "+err.Error())
+		h.log.Info("request", "api", api.name, "backend_error", err.Error())
+		return nil, false
+	}
+	body := io.ReadCloser(bres.Body)
+	if x.rec != nil {
+		if copy, err := x.rec.attempt(attempt, out); err != nil {
+			h.log.Info("request", "record_error", err.Error())
+		} else {
+			body = teeBody{io.TeeReader(bres.Body, copy), bres.Body}
+		}
+	}
+	if bres.StatusCode/100 != 2 {
+		defer body.Close()
+		stall := time.AfterFunc(h.cfg.Idle, x.cancel) // an error body that stalls is cut at the idle limit
+		msg, _ := io.ReadAll(io.LimitReader(body, 64<<10))
+		stall.Stop()
+		status := bres.StatusCode
+		if status < 400 {
+			status = http.StatusBadGateway // a redirect (not followed) or an answer no client API has
+		}
+		writeError(w, api, status, "the backend answered "+bres.Status+": "+backendMessage(msg))
+		h.log.Info("request", "api", api.name, "backend_status", bres.StatusCode)
+		return nil, false
+	}
+	return body, true
+}
+
+// teeBody is a backend's body read through a copy.
+type teeBody struct {
+	io.Reader
+	io.Closer
 }
 
 // copy feeds the backend's body to p as it arrives, calling flushed after
@@ -514,33 +599,50 @@ func (h *Handler) countTokens(w http.ResponseWriter, r *http.Request) {
 }
 
 // recording is one exchange's files.
-type recording struct{ backend, client *os.File }
+type recording struct {
+	base   string
+	client *os.File
+	files  []*os.File
+}
 
-// record makes the files of the exchange id: id.request.json (what was
-// sent to the backend), id.backend (its raw answer) and id.client (what
-// the client received).
-func (h *Handler) record(id string, request []byte) (*recording, error) {
+// record makes the files of the exchange id: id.client (what the client
+// received) now, and for each request sent to the backend (see attempt)
+// id.request.json and id.backend (its raw answer) — id.1.request.json and
+// id.1.backend for the first retry of a held call, and so on.
+func (h *Handler) record(id string) (*recording, error) {
 	if err := os.MkdirAll(h.cfg.Record, 0o755); err != nil {
 		return nil, err
 	}
 	base := filepath.Join(h.cfg.Record, id)
+	c, err := os.Create(base + ".client")
+	if err != nil {
+		return nil, err
+	}
+	return &recording{base: base, client: c}, nil
+}
+
+// attempt records the request of the given attempt and returns the file
+// its answer goes to.
+func (r *recording) attempt(n int, request []byte) (io.Writer, error) {
+	base := r.base
+	if n > 0 {
+		base += "." + strconv.Itoa(n)
+	}
 	if err := os.WriteFile(base+".request.json", request, 0o644); err != nil {
 		return nil, err
 	}
-	b, err := os.Create(base + ".backend")
+	f, err := os.Create(base + ".backend")
 	if err != nil {
 		return nil, err
 	}
-	c, err := os.Create(base + ".client")
-	if err != nil {
-		b.Close()
-		return nil, err
-	}
-	return &recording{b, c}, nil
+	r.files = append(r.files, f)
+	return f, nil
 }
 
 func (r *recording) close() {
-	r.backend.Close()
+	for _, f := range r.files {
+		f.Close()
+	}
 	r.client.Close()
 }
 

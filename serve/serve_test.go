@@ -722,3 +722,73 @@ func TestNotCarriedIsLogged(t *testing.T) {
 		}
 	}
 }
+
+// A held route asks the model again when its call fails — malformed, or
+// failing its tool's schema — telling it why, and the client gets only the
+// call that was mended; without retries left, the failure reaches it.
+func TestHeldCallIsAskedAgain(t *testing.T) {
+	bad := []string{chunk(content("<tool_call>\n{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\",}}\n</tool_call>"), ""), chunk(`{}`, "stop")}
+	untyped := []string{chunk(content("<tool_call>\n{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\", \"days\": \"many\"}}\n</tool_call>"), ""), chunk(`{}`, "stop")}
+	good := []string{chunk(content("<tool_call>\n{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\", \"days\": 2}}\n</tool_call>"), ""), chunk(`{}`, "stop")}
+	var mu sync.Mutex
+	var answers [][]string
+	var got []map[string]json.RawMessage
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var req map[string]json.RawMessage
+		json.NewDecoder(r.Body).Decode(&req)
+		mu.Lock()
+		got = append(got, req)
+		a := answers[0]
+		if len(answers) > 1 {
+			answers = answers[1:]
+		}
+		mu.Unlock()
+		w.Header().Set("Content-Type", "text/event-stream")
+		for _, c := range a {
+			fmt.Fprintf(w, "data: %s\n\n", c)
+		}
+		io.WriteString(w, "data: [DONE]\n\n")
+	}))
+	defer srv.Close()
+	const tools = `"tools":[{"type":"function","function":{"name":"get_weather","parameters":{"type":"object","properties":{"city":{"type":"string"},"days":{"type":"integer"}}}}}]`
+	for _, c := range []struct {
+		name    string
+		answers [][]string
+		retries int
+		want    string // in the client's stream
+		asked   int    // requests the backend got
+	}{
+		{"malformed, mended", [][]string{bad, good}, 2, `"finish_reason":"tool_calls"`, 2},
+		{"schema, mended", [][]string{untyped, good}, 2, `"finish_reason":"tool_calls"`, 2},
+		{"malformed, no retry left", [][]string{bad, good}, 0, `"type":"invalid_tool_call"`, 1},
+	} {
+		mu.Lock()
+		answers, got = c.answers, nil
+		mu.Unlock()
+		h, err := serve.New(serve.Config{Routes: []serve.Route{{Backend: srv.URL + "/v1", Syntax: "hermes", Hold: true, Retries: c.retries}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		front := httptest.NewServer(h)
+		code, out := post(t, front.URL+"/v1/chat/completions", `{"model":"m","stream":true,"messages":[{"role":"user","content":"weather?"}],`+tools+`}`)
+		front.Close()
+		mu.Lock()
+		asked, last := len(got), got[len(got)-1]
+		mu.Unlock()
+		if code != 200 || !strings.Contains(out, c.want) || asked != c.asked {
+			t.Errorf("%s: status %d, %d requests, want %s:\n%s", c.name, code, asked, c.want, out)
+			continue
+		}
+		if c.asked > 1 {
+			var msgs []map[string]any
+			json.Unmarshal(last["messages"], &msgs)
+			if n := len(msgs); n != 3 || msgs[1]["role"] != "assistant" || !strings.Contains(fmt.Sprint(msgs[2]["content"]), "could not be used") {
+				t.Errorf("%s: the retry's messages: %v", c.name, msgs)
+			}
+			evs := syntax.Parse(native.Syntax, []byte(out), syntax.Options{})
+			if calls := calls(evs); len(calls) != 1 || calls[0] != `get_weather{"city":"Paris","days":2}` {
+				t.Errorf("%s: calls %v", c.name, calls)
+			}
+		}
+	}
+}

@@ -473,3 +473,40 @@ func usage(evs []syntax.Event, form, none string) json.RawMessage {
 	}
 	return json.RawMessage(none)
 }
+
+// failedCall is the first call of a backend's turn that failed in a way
+// the model can mend when told: malformed, not JSON, or failing its tool's
+// schema (a call cut off by the token limit is not asked again). It
+// returns why, and what the model wrote of it; "" when none failed.
+func failedCall(evs []syntax.Event) (problem, raw string) {
+	for _, e := range evs {
+		switch {
+		case e.Type == syntax.Error && (e.Code == syntax.CodeMalformed || e.Code == syntax.CodeInvalidJSON) && e.Message != native.ProviderError:
+			return e.Message, e.Raw
+		case e.Type == syntax.Call && !e.Partial && e.Invalid != "":
+			return "call " + e.Name + ": " + e.Invalid, e.Name + " " + string(e.ArgsJSON())
+		}
+	}
+	return "", ""
+}
+
+// retryRequest is the Chat Completions request chat asked again: its
+// messages, then what the model wrote of its failed call and a user
+// message that says why it failed.
+func retryRequest(chat map[string]json.RawMessage, raw, problem string) (map[string]json.RawMessage, error) {
+	var msgs []json.RawMessage
+	if err := json.Unmarshal(chat["messages"], &msgs); err != nil {
+		return nil, err
+	}
+	for _, m := range []map[string]string{
+		{"role": "assistant", "content": raw},
+		{"role": "user", "content": "Your last tool call could not be used: " + problem + ". Write the call again, whole and valid."},
+	} {
+		b, _ := json.Marshal(m)
+		msgs = append(msgs, b)
+	}
+	retry := maps.Clone(chat)
+	b, err := json.Marshal(msgs)
+	retry["messages"] = b
+	return retry, err
+}

@@ -33,6 +33,8 @@ func runServe(args []string, stdout, stderr io.Writer, ready func(addr string, s
 	syn := fs.String("syntax", "auto", "how the backend model's text is read: auto, none, or a syntax `NAME`")
 	toolsIn := fs.String("tools-in", "native", "how the request's tools reach the model: native (the backend's tools parameter) or prompt (a system prompt in the --syntax)")
 	keyEnv := fs.String("key-env", "", "the environment `VARIABLE` holding the backend's key (else the client's passes through)")
+	hold := fs.Bool("hold", false, "hold each response until its calls are complete and valid (no streaming of arguments), so that a failed call can be asked again")
+	retries := fs.Int("retries", 0, "with --hold, ask the model again up to `N` times when a call fails to parse or fails its tool's schema, telling it why")
 	maxTokens := fs.Int("max-tokens", 0, "cap the requests' max_tokens at `N` (for a backend with a small context)")
 	authEnv := fs.String("auth-token-env", "", "the environment `VARIABLE` holding the token clients must present (for listening beyond loopback)")
 	record := fs.String("record", "", "keep each exchange (the backend's request and raw answer, what the client got) in `DIR`")
@@ -57,7 +59,7 @@ func runServe(args []string, stdout, stderr io.Writer, ready func(addr string, s
 		}
 	}
 	if *backend != "" {
-		cfg.Routes = append(cfg.Routes, serve.Route{Backend: *backend, API: *api, Model: *model, Syntax: *syn, ToolsIn: *toolsIn, MaxTokens: *maxTokens, KeyEnv: *keyEnv})
+		cfg.Routes = append(cfg.Routes, serve.Route{Backend: *backend, API: *api, Model: *model, Syntax: *syn, ToolsIn: *toolsIn, MaxTokens: *maxTokens, KeyEnv: *keyEnv, Hold: *hold, Retries: *retries})
 	}
 	if *authEnv != "" {
 		if cfg.AuthToken = os.Getenv(*authEnv); cfg.AuthToken == "" {
