@@ -67,7 +67,10 @@
 //     backend with a small context; Config.Record (--record DIR) keeps each
 //     exchange: the request sent to the backend, its raw answer, and what
 //     the client received (ID.request.json, ID.backend, ID.client; a held
-//     call's retries ID.1.request.json, ID.1.backend, …).
+//     call's retries ID.1.request.json, ID.1.backend, …), and ID.replay.json,
+//     the toolparse command line that reads the backend's answer as the
+//     server did and writes the client's stream ("toolparse replay DIR/ID"
+//     runs it; its events are those the client got).
 //   - Bounded: request bodies (Config.MaxBody), the backend's connection
 //     and TLS handshake, the wait for its headers and between its reads (an
 //     error body included); a client that goes away cancels its backend
@@ -102,5 +105,5 @@
 // # Not built yet
 //
 // The opaque state kept across requests for clients whose API has no field
-// for it, and replaying a recording through the CLI.
+// for it.
 package serve

@@ -322,6 +322,11 @@ func (h *Handler) serve(w http.ResponseWriter, r *http.Request, api *clientAPI) 
 			w.Write(doc)
 		}
 	}
+	if rec != nil {
+		if err := rec.replay(api.name, textSyntax.Name, route.Syntax != "none", req["tools"], x.attempts); err != nil {
+			h.log.Info("request", "record_error", err.Error())
+		}
+	}
 	attrs = append(attrs, "calls", x.calls, "errors", x.errs, "ms", time.Since(start).Milliseconds())
 	if x.failure != "" {
 		attrs = append(attrs, "failure", x.failure)
@@ -343,6 +348,7 @@ type exchange struct {
 
 	calls, errs int
 	failure     string // what the backend's stream said of a failure the events do not carry
+	attempts    int    // requests sent to the backend
 }
 
 // count notes what the events of the backend's answer hold.
@@ -365,6 +371,7 @@ func (x *exchange) count(e syntax.Event) {
 // exchange (a held call's retries).
 func (x *exchange) open(w http.ResponseWriter, api *clientAPI, path string, out []byte, attempt int) (io.ReadCloser, bool) {
 	h := x.h
+	x.attempts = attempt + 1
 	bres, err := h.backend(x.ctx, x.route, x.client, path, out)
 	if err != nil {
 		writeError(w, api, http.StatusBadGateway, "the backend could not be reached: "+err.Error())
@@ -637,6 +644,31 @@ func (r *recording) attempt(n int, request []byte) (io.Writer, error) {
 	}
 	r.files = append(r.files, f)
 	return f, nil
+}
+
+// replay writes ID.replay.json: the arguments of the toolparse command
+// line that reads the backend's last answer as the server did and writes
+// it in the client's API's stream form (files named relative to the
+// recording's folder; "toolparse replay DIR/ID" runs it), and ID.tools.json,
+// the request's tools, when it had some.
+func (r *recording) replay(form, syntaxName string, content bool, tools json.RawMessage, attempts int) error {
+	id := filepath.Base(r.base)
+	args := []string{"--syntax", "native", "--mode", "token", "--to", form}
+	if content {
+		args = append(args, "--content-syntax", syntaxName)
+	}
+	if len(tools) > 2 {
+		if err := os.WriteFile(r.base+".tools.json", tools, 0o644); err != nil {
+			return err
+		}
+		args = append(args, "--tools", id+".tools.json")
+	}
+	last := id
+	if attempts > 1 {
+		last += "." + strconv.Itoa(attempts-1)
+	}
+	b, _ := json.Marshal(map[string]any{"args": append(args, last+".backend")})
+	return os.WriteFile(r.base+".replay.json", append(b, '\n'), 0o644)
 }
 
 func (r *recording) close() {

@@ -108,7 +108,7 @@ type config struct {
 
 // subcommands are the words that, standing first among the arguments that
 // are not flags, name a subcommand instead of a FILE.
-var subcommands = map[string]bool{"prompt": true, "detect": true, "serve": true, "help": true}
+var subcommands = map[string]bool{"prompt": true, "detect": true, "serve": true, "replay": true, "help": true}
 
 func newFlags(c *config) *pflag.FlagSet {
 	fs := pflag.NewFlagSet("toolparse", pflag.ContinueOnError)
@@ -139,7 +139,9 @@ func newFlags(c *config) *pflag.FlagSet {
 func usage(w io.Writer, fs *pflag.FlagSet) {
 	fmt.Fprintf(w, "Usage: toolparse [flags] [FILE...]\n"+
 		"       toolparse prompt --syntax NAME --tools FILE\n"+
-		"       toolparse help [prompt]\n\n"+
+		"       toolparse serve --backend URL [flags] | --config FILE\n"+
+		"       toolparse replay DIR/ID\n"+
+		"       toolparse help [prompt|detect|serve]\n\n"+
 		"Reads model output (FILEs, or standard input) in a tool-call syntax and\n"+
 		"writes its events, one JSON object per line. With several FILEs, each\n"+
 		"event names its FILE in \"file\". \"toolparse prompt\" writes a system prompt\n"+
@@ -239,6 +241,8 @@ func dispatch(args []string, stdin io.Reader, stdout, tty, stderr io.Writer) int
 		return runDetect(rest, stdout, stderr)
 	case "serve":
 		return runServe(rest, stdout, stderr, nil)
+	case "replay":
+		return runReplay(rest, stdin, stdout, tty, stderr)
 	case "help":
 		return runHelp(rest, fs, stdout, stderr)
 	}

@@ -713,8 +713,9 @@ func TestServe(t *testing.T) {
 	stops := make(chan func(), 1)
 	done := make(chan int, 1)
 	var errs bytes.Buffer
+	dir := t.TempDir()
 	go func() {
-		done <- runServe([]string{"--listen", "127.0.0.1:0", "--backend", backend.URL + "/v1", "--syntax", "hermes", "--quiet"}, io.Discard, &errs,
+		done <- runServe([]string{"--listen", "127.0.0.1:0", "--backend", backend.URL + "/v1", "--syntax", "hermes", "--quiet", "--record", dir}, io.Discard, &errs,
 			func(addr string, stop func()) { addrs <- addr; stops <- stop })
 	}()
 	var addr string
@@ -731,6 +732,44 @@ func TestServe(t *testing.T) {
 	res.Body.Close()
 	if res.StatusCode != 200 || !strings.Contains(string(body), `"tool_calls":[{"id":`) || !strings.Contains(string(body), `"name":"ls"`) {
 		t.Errorf("status %d: %s", res.StatusCode, body)
+	}
+	// The recording replays: toolparse replay gives the events the client
+	// got (a streamed Anthropic client, with tools).
+	res, err = http.Post("http://"+addr+"/v1/messages", "application/json", strings.NewReader(`{"model":"m","max_tokens":99,"stream":true,"messages":[{"role":"user","content":"ls"}],"tools":[{"name":"ls","input_schema":{"type":"object","properties":{"path":{"type":"string"}}}}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	io.Copy(io.Discard, res.Body)
+	res.Body.Close()
+	replays, _ := filepath.Glob(filepath.Join(dir, "*.replay.json"))
+	var checked int
+	for _, r := range replays {
+		base := strings.TrimSuffix(r, ".replay.json")
+		code, out, stderr := runCLI(t, "", "replay", base)
+		client, err := os.ReadFile(base + ".client")
+		if code != 0 || err != nil {
+			t.Fatalf("replay %s: exit %d, %v: %s", base, code, err, stderr)
+		}
+		if !strings.HasPrefix(string(client), "event: ") {
+			continue // the whole Chat response: the replay writes its stream
+		}
+		view := func(b []byte) string {
+			var v []string
+			native, _ := registry.Lookup("native")
+			for _, e := range syntax.Parse(native, b, syntax.Options{}) {
+				if !e.Partial && e.Type != syntax.End {
+					v = append(v, string(e.Type)+":"+e.Name+string(e.Args)+e.Content)
+				}
+			}
+			return strings.Join(v, "\n")
+		}
+		if got, want := view([]byte(out)), view(client); got != want || !strings.Contains(want, "call:ls") {
+			t.Errorf("replay %s gives\n%s\nthe client got\n%s", base, got, want)
+		}
+		checked++
+	}
+	if checked != 1 {
+		t.Errorf("%d streamed recordings replayed, of %v", checked, replays)
 	}
 	(<-stops)()
 	if code := <-done; code != 0 {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -10,6 +11,9 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"path/filepath"
+	"slices"
+	"strings"
 	"syscall"
 	"time"
 
@@ -104,4 +108,35 @@ func runServe(args []string, stdout, stderr io.Writer, ready func(addr string, s
 		return 1
 	}
 	return 0
+}
+
+// runReplay is "toolparse replay DIR/ID": it runs the command line a
+// recording of "toolparse serve --record DIR" wrote in ID.replay.json —
+// the backend's answer read as the server read it, written in the
+// client's API's stream form — with its files taken from DIR.
+func runReplay(args []string, stdin io.Reader, stdout, tty, stderr io.Writer) int {
+	if len(args) != 1 || strings.HasPrefix(args[0], "-") {
+		fmt.Fprintln(stderr, "toolparse replay: one recording is needed: DIR/ID, as toolparse serve --record DIR named its files")
+		return 2
+	}
+	base := strings.TrimSuffix(args[0], ".replay.json")
+	b, err := os.ReadFile(base + ".replay.json")
+	if err != nil {
+		fmt.Fprintf(stderr, "toolparse replay: %v\n", err)
+		return 2
+	}
+	var rec struct{ Args []string }
+	if err := json.Unmarshal(b, &rec); err != nil || len(rec.Args) == 0 {
+		fmt.Fprintf(stderr, "toolparse replay: %s.replay.json holds no command line\n", base)
+		return 2
+	}
+	dir := filepath.Dir(base)
+	line := slices.Clone(rec.Args)
+	for i, a := range line {
+		// The files: --tools's value and the backend's answer.
+		if i == len(line)-1 || i > 0 && line[i-1] == "--tools" {
+			line[i] = filepath.Join(dir, filepath.Base(a))
+		}
+	}
+	return dispatch(line, stdin, stdout, tty, stderr)
 }
