@@ -1,6 +1,7 @@
 package serve
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -27,7 +28,18 @@ type backendAPI struct {
 
 var backendAPIs = map[string]*backendAPI{
 	"openai": {
-		build: func(chat map[string]json.RawMessage, model string, _ *notes) (string, []byte, error) {
+		build: func(chat map[string]json.RawMessage, model string, n *notes) (string, []byte, error) {
+			if bytes.Contains(chat["messages"], []byte(statePrefix)) {
+				// State in the calls' ids: the ids go back to the calls'
+				// own (a template may write them; Mistral's take 9
+				// characters), the state has no field in this API.
+				openai, _ := registry.Lookup("openai")
+				msgs, err := rewrite(chat["messages"], "messages", openai, n, false)
+				if err != nil {
+					return "", nil, err
+				}
+				chat["messages"], _ = json.Marshal(msgs)
+			}
 			chat["model"], _ = json.Marshal(model)
 			chat["stream"] = json.RawMessage("true")
 			chat["stream_options"] = json.RawMessage(`{"include_usage":true}`) // the counts, in a last chunk
@@ -136,7 +148,7 @@ func (c *chatParts) messagesIn(form string) ([]json.RawMessage, error) {
 	if err != nil {
 		return nil, err
 	}
-	return rewrite(c.history, "messages", s, c.n)
+	return rewrite(c.history, "messages", s, c.n, false)
 }
 
 // splitSystem takes the system and developer messages out of msgs: their

@@ -102,8 +102,18 @@
 //   - A whole response is the first assistant message the events make (one
 //     backend turn is one message).
 //
-// # Not built yet
-//
-// The opaque state kept across requests for clients whose API has no field
-// for it.
+//   - State crosses requests statelessly. What a backend's provider needs
+//     back with the next request (Anthropic thinking signatures, Gemini
+//     thought signatures, Responses' encrypted reasoning) reaches the
+//     client in its API's own field when it has one; when it has none (a
+//     Chat Completions client of a Gemini backend, a Responses client of an
+//     Anthropic one) it rides in the id of the turn's call — "tps_" and the
+//     base64url of the call's id, its state and the turn's thoughts that
+//     hold state — which every client sends back with the call and its
+//     result. The next request's history gives it back to the calls and
+//     thoughts, and the calls their own ids, before it is written for the
+//     backend; a request is translated through Chat Completions' form the
+//     same way, so an Anthropic client's signatures reach an Anthropic
+//     backend too. Nothing is kept here: any replica serves the next
+//     request.
 package serve

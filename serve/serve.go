@@ -240,7 +240,9 @@ func (h *Handler) serve(w http.ResponseWriter, r *http.Request, api *clientAPI) 
 		w.Header().Set("Cache-Control", "no-cache")
 		w.WriteHeader(http.StatusOK)
 		enc, _ := native.NewStream(api.name, w, meta)
+		fl := newFolder(api.name) // state the client's API has no field for rides in call ids
 		p := native.Syntax.New(check(func(e syntax.Event) {
+			e = fl.event(e)
 			x.count(e)
 			if e.Type == syntax.End && x.failure != "" {
 				enc.(native.Failer).Fail(false, x.failure)
@@ -272,7 +274,8 @@ func (h *Handler) serve(w http.ResponseWriter, r *http.Request, api *clientAPI) 
 			}
 			x.calls, x.errs, x.failure = 0, 0, ""
 			evs = evs[:0]
-			p := native.Syntax.New(check(func(e syntax.Event) { x.count(e); evs = append(evs, e) }), opts)
+			fl := newFolder(api.name)
+			p := native.Syntax.New(check(func(e syntax.Event) { e = fl.event(e); x.count(e); evs = append(evs, e) }), opts)
 			err := h.copy(ctx, cancel, p, body, func() {})
 			p.Close()
 			body.Close()

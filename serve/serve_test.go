@@ -15,6 +15,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/toolparse/toolparse/conversation"
+	"github.com/toolparse/toolparse/registry"
 	"github.com/toolparse/toolparse/serve"
 	"github.com/toolparse/toolparse/syntax"
 	"github.com/toolparse/toolparse/syntax/native"
@@ -475,7 +477,7 @@ func TestAuthCapAndRecord(t *testing.T) {
 	}
 	b.mu.Unlock()
 	files, _ := filepath.Glob(filepath.Join(dir, "*"))
-	if len(files) != 3 {
+	if len(files) != 4 {
 		t.Fatalf("recorded %v", files)
 	}
 	for _, f := range files {
@@ -483,7 +485,8 @@ func TestAuthCapAndRecord(t *testing.T) {
 		switch {
 		case strings.HasSuffix(f, ".backend") && !strings.Contains(string(body), "data: [DONE]"),
 			strings.HasSuffix(f, ".client") && string(body) != out,
-			strings.HasSuffix(f, ".request.json") && !strings.Contains(string(body), `"max_tokens":4096`):
+			strings.HasSuffix(f, ".request.json") && !strings.Contains(string(body), `"max_tokens":4096`),
+			strings.HasSuffix(f, ".replay.json") && !strings.Contains(string(body), `"--to","anthropic"`):
 			t.Errorf("%s: %s", f, body)
 		}
 	}
@@ -790,5 +793,84 @@ func TestHeldCallIsAskedAgain(t *testing.T) {
 				t.Errorf("%s: calls %v", c.name, calls)
 			}
 		}
+	}
+}
+
+// The state a backend's provider needs back (a Gemini thought signature on
+// a call, an Anthropic thinking block's signature) crosses to every client
+// and comes back with its next request to the backend — in the client
+// API's own field when it has one, else in the call's id.
+func TestStateCrossesRequests(t *testing.T) {
+	for _, c := range []struct {
+		backend, sig string
+		evs          []syntax.Event
+	}{
+		{"gemini", "SIG_GEMINI", []syntax.Event{
+			{Type: syntax.Call, Name: "get_weather", Args: json.RawMessage(`{"city":"Paris"}`), Opaque: json.RawMessage(`{"gemini":{"thoughtSignature":"SIG_GEMINI"}}`)},
+			{Type: syntax.Execute}, {Type: syntax.End}}},
+		{"anthropic", "SIG_ANTHROPIC", []syntax.Event{
+			{Type: syntax.Think, Content: "Paris, then.", Opaque: json.RawMessage(`{"anthropic":{"type":"thinking","signature":"SIG_ANTHROPIC"}}`)},
+			{Type: syntax.Call, Name: "get_weather", ID: "toolu_1", Args: json.RawMessage(`{"city":"Paris"}`)},
+			{Type: syntax.Execute}, {Type: syntax.End}}},
+	} {
+		var stream strings.Builder
+		enc, _ := native.NewStream(c.backend, &stream, native.StreamOptions{})
+		syntax.Render(enc, c.evs)
+		var mu sync.Mutex
+		var got string
+		backend := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			b, _ := io.ReadAll(r.Body)
+			mu.Lock()
+			got = string(b)
+			mu.Unlock()
+			io.WriteString(w, stream.String())
+		}))
+		h, _ := serve.New(serve.Config{Routes: []serve.Route{{Backend: backend.URL, API: c.backend, Model: "m", Syntax: "none"}}})
+		srv := httptest.NewServer(h)
+		for _, client := range []struct{ path, form, key string }{
+			{"/v1/chat/completions", "openai", "messages"},
+			{"/v1/messages", "anthropic", "messages"},
+			{"/v1/responses", "openai-responses", "input"},
+		} {
+			first := fmt.Sprintf(`{"model":"x","max_tokens":100,"stream":true,%q:[{"role":"user","content":"Weather in Paris?"}]}`, client.key)
+			code, out := post(t, srv.URL+client.path, first)
+			if code != 200 {
+				t.Fatalf("%s → %s: %d %s", c.backend, client.form, code, out)
+			}
+			// The client sends the turn back as its API writes it, with
+			// the call's result.
+			turn := syntax.Parse(native.Syntax, []byte(out), syntax.Options{})
+			var assistant []syntax.Event
+			id := ""
+			for _, e := range turn {
+				if !e.Partial && (e.Type == syntax.Think || e.Type == syntax.Call) {
+					assistant = append(assistant, e)
+				}
+				if e.Type == syntax.Call && !e.Partial {
+					id = e.ID
+				}
+			}
+			conv := &conversation.Conversation{Turns: []conversation.Turn{
+				{Role: "user", Other: &conversation.Message{Role: "user", Content: "Weather in Paris?"}},
+				{Role: "assistant", Events: append(assistant, syntax.Event{Type: syntax.Execute})},
+				{Role: "tool", Events: []syntax.Event{{Type: syntax.Result, Tool: "get_weather", ID: id, Status: syntax.Success, Value: json.RawMessage(`"sunny"`)}}},
+			}}
+			form, _ := registry.Lookup(client.form)
+			msgs, err := conversation.Write(conv, form, syntax.Options{})
+			if err != nil {
+				t.Errorf("%s → %s: the client's history: %v", c.backend, client.form, err)
+			}
+			hist, _ := json.Marshal(msgs)
+			second := fmt.Sprintf(`{"model":"x","max_tokens":100,"stream":true,%q:%s}`, client.key, hist)
+			code, out = post(t, srv.URL+client.path, second)
+			mu.Lock()
+			sent := got
+			mu.Unlock()
+			if code != 200 || !strings.Contains(sent, c.sig) || strings.Contains(sent, "tps_") {
+				t.Errorf("%s → %s → %s: status %d, the backend got %s\n(the client got %s, sent back %s)", c.backend, client.form, c.backend, code, sent, out, hist)
+			}
+		}
+		srv.Close()
+		backend.Close()
 	}
 }

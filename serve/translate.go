@@ -47,13 +47,22 @@ func (n *notes) unread(req map[string]json.RawMessage, read ...string) {
 }
 
 // rewrite reads a history (raw, the array of member key: messages or input
-// items) with native and writes it in the syntax or form s, one message each.
-func rewrite(raw json.RawMessage, key string, s syntax.Syntax, n *notes) ([]json.RawMessage, error) {
+// items) with native and writes it in the syntax or form s, one message
+// each. With folding, the providers' state goes into the calls' ids
+// (fold: s is the Chat Completions form a request is translated through);
+// without, state in ids comes back out (unfold: s is the backend's).
+func rewrite(raw json.RawMessage, key string, s syntax.Syntax, n *notes, folding bool) ([]json.RawMessage, error) {
 	msgs, err := conversation.Decode(bytes.NewReader(append(append([]byte(`{"`+key+`":`), raw...), '}')))
 	if err != nil {
 		return nil, fmt.Errorf("%s: %v", key, err)
 	}
-	written, err := conversation.Write(conversation.Read(msgs, native.Syntax, syntax.Options{}), s, syntax.Options{})
+	c := conversation.Read(msgs, native.Syntax, syntax.Options{})
+	if folding {
+		fold(c)
+	} else {
+		unfold(c)
+	}
+	written, err := conversation.Write(c, s, syntax.Options{})
 	n.err(err) // another provider's state (signatures), what s cannot carry
 	var out []json.RawMessage
 	for _, m := range written {
@@ -89,7 +98,7 @@ func messagesRequest(req map[string]json.RawMessage, n *notes) (map[string]json.
 		return nil, fmt.Errorf("messages: the request has none")
 	}
 	openai, _ := registry.Lookup("openai")
-	written, err := rewrite(raw, "messages", openai, n)
+	written, err := rewrite(raw, "messages", openai, n, true)
 	if err != nil {
 		return nil, err
 	}
@@ -337,7 +346,7 @@ func responsesRequest(req map[string]json.RawMessage, n *notes) (map[string]json
 		list = append(list, m)
 	} else {
 		openai, _ := registry.Lookup("openai")
-		written, err := rewrite(raw, "input", openai, n)
+		written, err := rewrite(raw, "input", openai, n, true)
 		if err != nil {
 			return nil, err
 		}
@@ -434,7 +443,7 @@ const promptDefault = "hermes"
 // and the history's calls and results are written as s writes them (the
 // model reads back its own format).
 func toolsInPrompt(req map[string]json.RawMessage, s syntax.Syntax, n *notes) error {
-	list, err := rewrite(req["messages"], "messages", s, n)
+	list, err := rewrite(req["messages"], "messages", s, n, false)
 	if err != nil {
 		return err
 	}
