@@ -84,21 +84,26 @@
 //     no field for, a tool the provider runs itself, another provider's
 //     state in the history, what the client's API cannot write) is named in
 //     the request's log line (not_carried), never dropped without a word.
+//
 //   - The backend is always asked for a stream, whatever the client asked:
 //     a whole response is built from the same events, so both read the
 //     model's output alike.
+//
 //   - Usage crosses: the backend's counts (a Chat backend is asked for
 //     them with stream_options.include_usage) reach the client in its API's
 //     fields — message_delta's usage, response.completed's, Chat's last
 //     chunk, and the whole responses' usage; a backend that gives none
 //     gives zeros. The end of a streamed response waits for the usage that
 //     follows its stop reason (a Chat backend's last chunk).
+//
 //   - A backend turn cut off by its token limit while the model wrote text
 //     ends with the client API's cut stop reason (length, max_tokens,
 //     incomplete), as a call cut off does; a turn that holds complete
 //     calls ends with the calls' stop reason, so that the client runs them.
+//
 //   - Responses are stateless: a request naming previous_response_id is a
 //     400 that says to send the whole input (Codex CLI does, store false).
+//
 //   - A whole response is the first assistant message the events make (one
 //     backend turn is one message).
 //
