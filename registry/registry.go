@@ -19,6 +19,7 @@ import (
 	"github.com/toolparse/toolparse/syntax/minimax"
 	"github.com/toolparse/toolparse/syntax/mistral"
 	"github.com/toolparse/toolparse/syntax/native"
+	"github.com/toolparse/toolparse/syntax/nemotron"
 	"github.com/toolparse/toolparse/syntax/pythonic"
 	"github.com/toolparse/toolparse/syntax/qwen3coder"
 	"github.com/toolparse/toolparse/syntax/seedoss"
@@ -50,7 +51,7 @@ func New(syntaxes ...syntax.Syntax) (*Registry, error) {
 // Builtin lists the syntaxes that ship with toolparse. The first, xmljson,
 // is auto-detection's fallback in the default registry.
 func Builtin() []syntax.Syntax {
-	return []syntax.Syntax{xmljson.Syntax, caret.Syntax, delimiter.Syntax, native.Syntax, xmltag.Syntax, harmony.Syntax, gemma.Syntax, pythonic.Syntax, llama3.Syntax, mistral.Syntax, qwen3coder.Syntax, glm.Syntax, deepseek.Syntax, minimax.Syntax, hermes.Syntax, kimi.Syntax, seedoss.Syntax}
+	return []syntax.Syntax{xmljson.Syntax, caret.Syntax, delimiter.Syntax, native.Syntax, xmltag.Syntax, harmony.Syntax, gemma.Syntax, pythonic.Syntax, llama3.Syntax, mistral.Syntax, qwen3coder.Syntax, glm.Syntax, deepseek.Syntax, minimax.Syntax, hermes.Syntax, kimi.Syntax, seedoss.Syntax, nemotron.Syntax}
 }
 
 var defaultRegistry = func() *Registry {

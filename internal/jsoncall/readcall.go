@@ -12,6 +12,10 @@ type Keys struct {
 	// first of Args and AltArgs that comes counts. An ID of "" means the
 	// call has no id key.
 	AltArgs string
+	// StringArgs takes args given as a JSON string that holds one object
+	// (decoded once, as [Args] reads them), as the model formats whose
+	// templates write them so allow.
+	StringArgs bool
 }
 
 // IsArgs reports whether key holds a call's args: the syntax's own key or
@@ -96,6 +100,11 @@ func checkCall(keys Keys, name, id string, rawArgs []byte, haveName, nameOK bool
 		return "", "", nil, "has an empty " + quote(keys.Name)
 	case rawArgs == nil || string(rawArgs) == "null":
 		return name, id, []byte("{}"), ""
+	case keys.StringArgs && jsonscan.Kind(rawArgs) == '"':
+		if args, _, ok := Args(rawArgs, 0); ok {
+			return name, id, args, ""
+		}
+		return name, id, nil, "(" + name + ") has " + quote(keys.Args) + " that is a string holding no JSON object"
 	case jsonscan.Kind(rawArgs) != '{':
 		return name, id, nil, "(" + name + ") has " + quote(keys.Args) + " that is " + jsonscan.KindName(jsonscan.Kind(rawArgs)) + ", not an object"
 	}

@@ -103,6 +103,18 @@ func (d *detector) Look(seen []byte, eof bool) syntax.Evidence {
 			}
 			wait = partial && !eof
 		} else {
+			// The answer's markers are the format's own tokens: evidence.
+			for _, m := range [...]string{f.Answer.Open, f.Answer.Close} {
+				full, partial := scan.MatchPrefix(rest, m)
+				if full && m != "" {
+					d.fix(i)
+					d.at = i
+					return d.evidence(seen, -1)
+				}
+				if partial && !eof && m != "" {
+					return d.evidence(seen, i)
+				}
+			}
 			opened := false
 			for _, o := range [...]string{f.Think.Open, f.Result.Open} {
 				full, partial := scan.MatchPrefix(rest, o)

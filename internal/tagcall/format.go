@@ -60,7 +60,8 @@ type Format struct {
 
 	// Answer is a pair of markers some formats write around their answer
 	// (Command R7B's <|START_RESPONSE|>…<|END_RESPONSE|>): dropped where
-	// they stand in text, the text around them kept.
+	// they stand in text, the text around them kept. They are the
+	// format's own tokens: each is evidence of it.
 	Answer Tags
 
 	// Own says the Think and Scope tags are no other format's, so that
