@@ -190,7 +190,7 @@ func (f *Format) callAt(b []byte, eof bool, ws int) (int, int) {
 	if f.JSON != nil {
 		full, partial := scan.MatchPrefix(b, f.Scope.Open)
 		switch {
-		case full && f.Own:
+		case full && (f.Own || f.OwnScope):
 			return 1, 0
 		case full:
 			// What the parser's jsonOpen decides.
@@ -218,7 +218,7 @@ func (f *Format) callAt(b []byte, eof bool, ws int) (int, int) {
 		}
 		return 0, 0
 	}
-	if full, partial := scan.MatchPrefix(b, f.Scope.Open); full && f.Own {
+	if full, partial := scan.MatchPrefix(b, f.Scope.Open); full && (f.Own || f.OwnScope) {
 		return 1, 0 // the format's own tag, whatever follows it
 	} else if full {
 		// What the parser's wrapper state decides.

@@ -64,6 +64,11 @@ type Format struct {
 	// format's own tokens: each is evidence of it.
 	Answer Tags
 
+	// OwnScope says Scope.Open is no other format's, so that it is
+	// evidence of this one by itself, though Think is shared (Nemotron's
+	// <TOOLCALL> beside <think>).
+	OwnScope bool
+
 	// Own says the Think and Scope tags are no other format's, so that
 	// each is evidence of this one by itself (Seed's <seed:think> and
 	// <seed:tool_call>; <think> and <tool_call> are everyone's, and a

@@ -25,14 +25,15 @@ var Syntax = syntax.Syntax{
 // format is the Nemotron Nano v2 form, for the tag-call engine: a JSON
 // array of calls between <TOOLCALL> and </TOOLCALL>, reasoning in <think>
 // (opened by the prompt when thinking is on), and <SPECIAL_12>, the end of
-// the turn, dropped. <think> is everyone's: the evidence is a block
-// opener, <TOOLCALL> and the JSON's first bracket.
+// the turn, dropped. <TOOLCALL> is Nemotron's alone, evidence by itself;
+// <think> is everyone's.
 var format = &tagcall.Format{
-	Name:   "nemotron",
-	Think:  tagcall.Tags{Open: "<think>", Close: "</think>"},
-	Scope:  tagcall.Tags{Open: "<TOOLCALL>", Close: "</TOOLCALL>"},
-	JSON:   &jsoncall.Keys{Name: "name", Args: "arguments", StringArgs: true},
-	Answer: tagcall.Tags{Close: "<SPECIAL_12>"},
+	Name:     "nemotron",
+	Think:    tagcall.Tags{Open: "<think>", Close: "</think>"},
+	Scope:    tagcall.Tags{Open: "<TOOLCALL>", Close: "</TOOLCALL>"},
+	JSON:     &jsoncall.Keys{Name: "name", Args: "arguments", StringArgs: true},
+	Answer:   tagcall.Tags{Close: "<SPECIAL_12>"},
+	OwnScope: true,
 }
 
 const promptRules = `If you decide to call any tool(s), use the following format:
