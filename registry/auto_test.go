@@ -25,6 +25,7 @@ var ambiguous = map[string]string{
 	"llama3/adversarial-braces-is-text.txtar": jsonNotACall,
 	"seedoss/qwen-call-is-text.txtar":         "a Qwen3-Coder call: seedoss reads it as text, qwen3coder as a call, which auto picks",
 	"seedoss/think-tag-is-text.txtar":         "a <think> block, then prose: no syntax's evidence; seedoss reads the tag as text, auto's fallback as reasoning",
+	"granite/unterminated-reasoning.txtar":    "a <think> block cut off, no syntax's evidence: granite words the cut as reasoning's, auto's fallback as <think>'s",
 	"native/not-json.txtar":                   "a line of prose, then SSE: native is evidenced only at the start of the input (else no prose could stream before a decision), so this is prose to auto",
 }
 

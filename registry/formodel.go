@@ -34,7 +34,7 @@ var unread = []struct {
 	{"MiniMax M3 (]<]minimax[>[ invoke XML)", []string{"minimax-m3*"}, []syntax.Fingerprint{{All: []string{"]<]minimax[>["}}}},
 	{"Kimi K3 (<|open|> markup)", []string{"kimi-k3*"}, []syntax.Fingerprint{{All: []string{"<|open|>", "<|close|>"}}}},
 	{"Gemma 2 and 3 (no tool tokens), FunctionGemma", []string{"*functiongemma*", "gemma-3*", "gemma3*", "gemma-2*", "gemma2*"}, nil},
-	{"Granite 3 and Phi-4-mini (<|tool_call|>)", []string{"granite-3*", "granite3*", "phi-4*", "phi4*"}, []syntax.Fingerprint{{All: []string{"<|tool_call|>"}}}},
+	{"Phi-4-mini (functools[ or <|tool_call|>…<|/tool_call|>)", []string{"phi-4*", "phi4*"}, []syntax.Fingerprint{{All: []string{"<|tool_call|>", "<|/tool_call|>"}}}},
 	{"Command R, R+, R7B and A (Action: and <|START_ACTION|>)", []string{"*command-r*", "*command-a*", "c4ai-*", "aya-*"},
 		[]syntax.Fingerprint{{All: []string{"<|START_ACTION|>"}}, {All: []string{"Action:", "```json"}}}},
 	{"Apriel, MiniMax M1 and Jamba (<tool_calls>)", []string{"apriel*", "jamba*"}, []syntax.Fingerprint{{All: []string{"<tool_calls>"}}}},

@@ -12,6 +12,7 @@ import (
 	"github.com/toolparse/toolparse/syntax/delimiter"
 	"github.com/toolparse/toolparse/syntax/gemma"
 	"github.com/toolparse/toolparse/syntax/glm"
+	"github.com/toolparse/toolparse/syntax/granite"
 	"github.com/toolparse/toolparse/syntax/harmony"
 	"github.com/toolparse/toolparse/syntax/hermes"
 	"github.com/toolparse/toolparse/syntax/kimi"
@@ -51,7 +52,7 @@ func New(syntaxes ...syntax.Syntax) (*Registry, error) {
 // Builtin lists the syntaxes that ship with toolparse. The first, xmljson,
 // is auto-detection's fallback in the default registry.
 func Builtin() []syntax.Syntax {
-	return []syntax.Syntax{xmljson.Syntax, caret.Syntax, delimiter.Syntax, native.Syntax, xmltag.Syntax, harmony.Syntax, gemma.Syntax, pythonic.Syntax, llama3.Syntax, mistral.Syntax, qwen3coder.Syntax, glm.Syntax, deepseek.Syntax, minimax.Syntax, hermes.Syntax, kimi.Syntax, seedoss.Syntax, nemotron.Syntax}
+	return []syntax.Syntax{xmljson.Syntax, caret.Syntax, delimiter.Syntax, native.Syntax, xmltag.Syntax, harmony.Syntax, gemma.Syntax, pythonic.Syntax, llama3.Syntax, mistral.Syntax, qwen3coder.Syntax, glm.Syntax, deepseek.Syntax, minimax.Syntax, hermes.Syntax, kimi.Syntax, seedoss.Syntax, nemotron.Syntax, granite.Syntax}
 }
 
 var defaultRegistry = func() *Registry {

@@ -1,0 +1,43 @@
+package granite
+
+import (
+	"github.com/toolparse/toolparse/internal/jsoncall"
+	"github.com/toolparse/toolparse/internal/tagcall"
+	"github.com/toolparse/toolparse/syntax"
+)
+
+// Syntax describes the granite syntax for the registry.
+var Syntax = syntax.Syntax{
+	Name:        "granite",
+	Aliases:     []string{"granite3"},
+	Description: `IBM Granite 3.x: <|tool_call|>[{"name": N, "arguments": {…}}] (no closer); 3.3's <think>…</think><response>…</response>`,
+	New:         format.New,
+	Detect:      format.Detect,
+	Render:      format.Render,
+	Prompt:      promptRules,
+	// Models and Templates: see registry.ForModel and registry.ForTemplate.
+	Models: []string{"granite-3*", "granite3*"},
+	Templates: []syntax.Fingerprint{
+		{All: []string{"<|tool_call|>", "<|start_of_role|>"}, None: []string{"<|/tool_call|>"}},
+	},
+}
+
+// format is the Granite 3 form, for the tag-call engine: a JSON array of
+// calls after the <|tool_call|> token, which nothing closes (the array's
+// end ends the block); Granite 3.3's reasoning in <think> and its answer
+// in <response>, whose tags are dropped. <|tool_call|> is Granite's own
+// token, evidence by itself.
+var format = &tagcall.Format{
+	Name:     "granite",
+	Think:    tagcall.Tags{Open: "<think>", Close: "</think>"},
+	Scope:    tagcall.Tags{Open: "<|tool_call|>"},
+	JSON:     &jsoncall.Keys{Name: "name", Args: "arguments", StringArgs: true},
+	Answer:   tagcall.Tags{Open: "<response>", Close: "</response>"},
+	OwnScope: true,
+}
+
+const promptRules = `To call tools, write <|tool_call|> followed by a JSON array of calls, each {"name": TOOL, "arguments": {...}}:
+<|tool_call|>[{"name": "tool_name", "arguments": {"arg1": "value1"}}]
+- The array is strict JSON: quote every key and string; "arguments" is an object.
+- Calls in one array run together; stop after it and wait for their results.
+- Text outside the array is your answer to the user.`
