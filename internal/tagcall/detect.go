@@ -104,7 +104,7 @@ func (d *detector) Look(seen []byte, eof bool) syntax.Evidence {
 			wait = partial && !eof
 		} else {
 			// The answer's markers are the format's own tokens: evidence.
-			for _, m := range [...]string{f.Answer.Open, f.Answer.Close} {
+			for _, m := range f.Drop {
 				full, partial := scan.MatchPrefix(rest, m)
 				if full && m != "" {
 					d.fix(i)

@@ -58,11 +58,12 @@ type Format struct {
 	// anything else is text. Function and Param are then unused.
 	JSON *jsoncall.Keys
 
-	// Answer is a pair of markers some formats write around their answer
-	// (Command R7B's <|START_RESPONSE|>…<|END_RESPONSE|>): dropped where
-	// they stand in text, the text around them kept. They are the
-	// format's own tokens: each is evidence of it.
-	Answer Tags
+	// Drop are markers dropped where they stand in text, the text around
+	// them kept: the tags some formats write around their answer (Command
+	// R7B's <|START_RESPONSE|> and <|END_RESPONSE|>) and end-of-turn tokens
+	// that reach the output. They are the format's own tokens: each is
+	// evidence of it.
+	Drop []string
 
 	// OwnScope says Scope.Open is no other format's, so that it is
 	// evidence of this one by itself, though Think is shared (Nemotron's
@@ -230,7 +231,7 @@ func (f *Format) callOpeners() []string {
 
 // textMarkers are the markers that end a text run.
 func (f *Format) textMarkers() []string {
-	return nonEmpty(append([]string{f.Think.Open, f.Result.Open, f.Answer.Open, f.Answer.Close}, f.callOpeners()...))
+	return nonEmpty(append(append([]string{f.Think.Open, f.Result.Open}, f.Drop...), f.callOpeners()...))
 }
 
 // leadAndWake are the byte every marker starts with ('<' unless the

@@ -114,7 +114,7 @@ func (p *parser) text(data []byte, eof bool) int {
 		return n
 	}
 	off := p.Offset()
-	for _, m := range [...]string{p.f.Answer.Open, p.f.Answer.Close} {
+	for _, m := range p.f.Drop {
 		if full, partial := scan.MatchPrefix(data, m); full && m != "" {
 			p.EndRun() // the answer's markers are dropped: its text is a run of its own
 			return len(m)

@@ -32,7 +32,7 @@ var format = &tagcall.Format{
 	Think:    tagcall.Tags{Open: "<think>", Close: "</think>"},
 	Scope:    tagcall.Tags{Open: "<|tool_call|>"},
 	JSON:     &jsoncall.Keys{Name: "name", Args: "arguments", StringArgs: true},
-	Answer:   tagcall.Tags{Open: "<response>", Close: "</response>"},
+	Drop:     []string{"<response>", "</response>"},
 	OwnScope: true,
 }
 

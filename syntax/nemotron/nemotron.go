@@ -32,7 +32,7 @@ var format = &tagcall.Format{
 	Think:    tagcall.Tags{Open: "<think>", Close: "</think>"},
 	Scope:    tagcall.Tags{Open: "<TOOLCALL>", Close: "</TOOLCALL>"},
 	JSON:     &jsoncall.Keys{Name: "name", Args: "arguments", StringArgs: true},
-	Answer:   tagcall.Tags{Close: "<SPECIAL_12>"},
+	Drop:     []string{"<SPECIAL_12>"},
 	OwnScope: true,
 }
 
