@@ -502,7 +502,16 @@ func (p *parser) finish(end int64) {
 		p.closeCall(p.callEnd)
 	case inJSON:
 		p.closeJSON(end, false)
-	case inWrapper, inProbe, inJSONOpen:
+	case inJSONOpen:
+		if !f.Own && !f.OwnScope {
+			// A word that is no format's own (functools): at the end of
+			// the input it opened nothing, and is text.
+			p.unhold()
+			p.EndRun()
+			break
+		}
+		fallthrough
+	case inWrapper, inProbe:
 		if p.heldType == syntax.Think {
 			p.EndRun()
 		}
