@@ -10,8 +10,10 @@
 // # The rules as read
 //
 //   - <|channel>…<channel|> is reasoning (think). Its channel name, a first
-//     line "thought", is not part of it. Inside it only <channel|> is a
-//     marker: a call written there is thought (docs/formats.md, rule 6).
+//     line "thought", is not part of it; <|channel>thought<channel|> (what
+//     Gemma 4 writes with thinking off) is an empty thought: no event, and
+//     never the word as text. Inside it only <channel|> is a marker: a call
+//     written there is thought (docs/formats.md, rule 6).
 //   - <|tool_call>call:NAME{…}<tool_call|> is a call. NAME is every byte up
 //     to '{' (hyphens and dots included; no white space, ':', ',', '<' or
 //     brackets). The arguments are an object written with bare keys (or keys
@@ -21,7 +23,11 @@
 //     false, null, nested objects and arrays. They become a JSON object,
 //     keys in order. {} is {}. <turn|> closes a call as <tool_call|> does
 //     (vLLM test_gemma4_regex_and_bare_calls.py); a stray ':' after
-//     <|tool_call> is skipped.
+//     <|tool_call> is skipped. Several call:NAME{…} bodies in one block
+//     (white space between them allowed) are several calls, each spanning
+//     its own body; a problem in any makes the block one error. A number
+//     beyond a float64 (1e999) has no JSON form a reader takes: the call is
+//     an error that says so, never arguments a decoder refuses.
 //   - <|tool_call> not followed by "call:" opens nothing: it is text
 //     (docs/formats.md, rule 8).
 //   - <|tool_response>response:NAME{…}<tool_response|> is a result of NAME

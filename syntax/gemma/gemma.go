@@ -43,6 +43,8 @@ const (
 	respClose    = "<tool_response|>"
 	turnEnd      = "<turn|>"
 	thoughtName  = "thought\n"
+	emptyThought = "thought" + channelClose // <|channel>thought<channel|>: no thought
+	nextCall     = "call:"                  // another call in the same block
 )
 
 // overWindow is how much of a value over the limit is read at a time.
@@ -108,6 +110,11 @@ type parser struct {
 	index     int
 	announced int
 
+	// The block's calls before its last (several call: bodies in one
+	// block), each complete; emitted with the last when the block closes.
+	calls     []syntax.Event
+	callStart int64 // where the block's current call starts
+
 	pending int // valid calls since the last execute
 	// The markers after the batch's calls that belong to its execute, from
 	// the first one's start to the last one's end (-1: none).
@@ -131,11 +138,17 @@ func (p *parser) step(data []byte, eof bool) int {
 	switch p.state {
 	case stThinkName:
 		full, partial := scan.MatchPrefix(data, thoughtName)
+		empty, emptyPartial := scan.MatchPrefix(data, emptyThought)
 		switch {
 		case full:
 			p.state = stThink
 			return len(thoughtName)
-		case partial && !eof:
+		case empty:
+			// An empty thought channel: the word is the channel's name,
+			// not its text.
+			p.state = stThink
+			return len(emptyThought) - len(channelClose)
+		case (partial || emptyPartial) && !eof:
 			return 0
 		}
 		p.state = stThink
@@ -296,6 +309,7 @@ func (p *parser) openBlock(result bool, opener []byte) {
 	p.EndRun()
 	p.result = result
 	p.blockStart = p.Pos()
+	p.callStart, p.calls = p.blockStart.Offset, p.calls[:0]
 	p.blk.Reset()
 	p.Keep(&p.blk, opener)
 	p.phase = phName
@@ -419,6 +433,19 @@ func (p *parser) block(data []byte, eof bool) int {
 			if partial {
 				return used
 			}
+			if full, part := scan.MatchPrefix(rest[i:], nextCall); full && !p.result {
+				// Another call in the block: this one is complete.
+				p.calls = append(p.calls, syntax.Event{Type: syntax.Call, Name: string(p.name), Args: p.v.out,
+					Span: syntax.Span{Start: p.callStart, End: off + int64(used)}})
+				p.v.out, p.name = nil, p.name[:0]
+				p.callStart = off + int64(used)
+				p.Keep(&p.blk, []byte(nextCall))
+				used += len(nextCall)
+				p.phase = phName
+				continue
+			} else if part && !eof {
+				return used
+			}
 			p.setProblem(syntax.CodeMalformed, "text after the arguments, before "+p.closers()[0])
 		case phSearch:
 			j := bytes.IndexByte(rest, '<')
@@ -512,9 +539,19 @@ func (p *parser) finishBlock(closed bool) {
 		p.Emit(syntax.Event{Type: syntax.Result, Tool: string(p.name), Status: syntax.Success, Value: bytes.Clone(v), Span: span})
 		return
 	}
-	p.pending++
+	// The block's calls, each from where it starts to where the next one
+	// does, the last to the block's end.
+	p.calls = append(p.calls, syntax.Event{Type: syntax.Call, Name: string(p.name), Args: args, Span: syntax.Span{Start: p.callStart, End: span.End}})
 	p.v.out = nil // the arguments are the event's now: the next block writes anew
-	p.Emit(syntax.Event{Type: syntax.Call, Name: string(p.name), Args: args, Pos: p.blockStart, Span: span})
+	pos, last := p.blockStart, int64(0)
+	for _, c := range p.calls {
+		k := c.Span.Start - p.blockStart.Offset
+		pos, last = scan.Advance(pos, p.blk.Bytes[last:k]), k
+		c.Pos = pos
+		p.pending++
+		p.Emit(c)
+	}
+	p.calls = p.calls[:0]
 }
 
 // endBatch emits the execute that ends the calls of the turn, if it had any.

@@ -2,7 +2,9 @@ package gemma
 
 import (
 	"bytes"
+	"math"
 	"slices"
+	"strconv"
 	"unicode/utf8"
 
 	"github.com/toolparse/toolparse/internal/jsonscan"
@@ -24,6 +26,7 @@ type value struct {
 	st    vstate
 	js    jsonscan.JSON // a JSON string, number or literal being read
 	str   bool          // it is a string: kept in tmp, then written as a raw string would be
+	numAt int           // where in out the JSON number or literal being read starts
 	tmp   []byte
 	depth int // the nesting limit
 	// closers are the markers that end the block: one inside a <|"|>
@@ -149,12 +152,17 @@ func (v *value) step(data []byte, eof bool) int {
 			case v.js.Done():
 				if v.st == vsJKey {
 					v.st = vsColon
+				} else if msg := v.nonFinite(); msg != "" {
+					return used + n + v.fail(msg)
 				} else {
 					v.valueDone()
 				}
 			case eof && n == len(rest):
 				v.js.End()
 				if v.js.Err() == nil && v.js.Done() && v.st == vsJVal {
+					if msg := v.nonFinite(); msg != "" {
+						return used + n + v.fail(msg)
+					}
 					v.valueDone()
 				}
 			}
@@ -248,7 +256,7 @@ func (v *value) token(data []byte, eof bool) int {
 	case c == '"' || c == '-' || c >= '0' && c <= '9' || c == 't' || c == 'f' || c == 'n':
 		element()
 		v.js.Reset(1)
-		v.str, v.tmp = c == '"', v.tmp[:0]
+		v.str, v.tmp, v.numAt = c == '"', v.tmp[:0], len(v.out)
 		v.st = vsJVal
 		return 0 // the value is read from its first byte
 	}
@@ -449,4 +457,18 @@ func quoteByte(c byte) string {
 		return "byte 0x" + string("0123456789abcdef"[c>>4]) + string("0123456789abcdef"[c&15])
 	}
 	return "'" + string(c) + "'"
+}
+
+// nonFinite says why the number just read has no JSON form a reader can
+// take (1e999 is beyond a float64: Go's encoding/json, and most others,
+// refuse it), or "".
+func (v *value) nonFinite() string {
+	num := v.out[min(v.numAt, len(v.out)):]
+	if v.str || len(num) == 0 || num[0] != '-' && (num[0] < '0' || num[0] > '9') {
+		return ""
+	}
+	if f, err := strconv.ParseFloat(string(num), 64); err != nil && math.IsInf(f, 0) {
+		return "a non-finite number (" + string(num) + " is beyond a float64) has no JSON form"
+	}
+	return ""
 }
