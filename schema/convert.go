@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"math"
+	"strconv"
 	"strings"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
@@ -165,11 +167,11 @@ func (c *converter) candidates(sch *jsonschema.Schema, str, path string, depth i
 func (c *converter) read(sch *jsonschema.Schema, t, str, trimmed, path string, depth int) []byte {
 	switch t {
 	case "integer":
-		if isJSONInteger(trimmed) {
+		if isJSONInteger(trimmed) && finite(trimmed) {
 			return []byte(trimmed)
 		}
 	case "number":
-		if isJSONNumber(trimmed) {
+		if isJSONNumber(trimmed) && finite(trimmed) {
 			return []byte(trimmed)
 		}
 	case "boolean":
@@ -450,4 +452,12 @@ func callLabel(e syntax.Event) string {
 		return fmt.Sprintf("%q (%s)", e.Name, e.ID)
 	}
 	return fmt.Sprintf("%q", e.Name)
+}
+
+// finite reports whether the number s fits a float64: one beyond it
+// (1e999) has no JSON form a decoder takes (Go's refuses it), so a string
+// that writes it stays a string, and the schema says it is no number.
+func finite(s string) bool {
+	f, err := strconv.ParseFloat(s, 64)
+	return err == nil || !math.IsInf(f, 0)
 }
