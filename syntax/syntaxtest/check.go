@@ -9,6 +9,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"reflect"
+	"regexp"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -106,6 +107,9 @@ func short() bool { return testing.Testing() && testing.Short() }
 //     its offset;
 //   - a truncated call is never a call: every Call that a prefix of the input
 //     gives is a Call of the whole input, at the same place;
+//   - no argument object is dropped: a Call with no arguments whose source
+//     holds one "arguments", "parameters", "args" or "input" member with an
+//     object that is not empty is a failure;
 //   - in token mode, every partial event has the span of the input it came
 //     from (non-empty);
 //   - a handler that calls Write or Close on its own parser gets
@@ -147,6 +151,7 @@ func check(s syntax.Syntax, input []byte, cfg Config, roundTrip bool) (err error
 
 	checkShape(want, input, fail)
 	checkNothingLost(s, want, input, opts, fail)
+	checkArgsKept(want, input, fail)
 	if s.Render != nil && roundTrip {
 		checkRoundTrip(s, want, opts, fail)
 	}
@@ -692,4 +697,29 @@ func noPanic(s syntax.Syntax, in []byte, rng *rand.Rand) (err error) {
 		}
 	}
 	return nil
+}
+
+// argsMember is a member that holds a call's arguments in the JSON call
+// formats; fullArgs one whose object is not empty.
+var (
+	argsMember = regexp.MustCompile(`"(arguments|parameters|args|input)"\s*:`)
+	fullArgs   = regexp.MustCompile(`"(arguments|parameters|args|input)"\s*:\s*\{\s*"`)
+)
+
+// checkArgsKept fails a call with no arguments whose source holds one
+// argument object that is not empty: an object dropped for {} (a model that
+// wrote "parameters" where its format says "arguments" once lost its
+// arguments so). A source that holds several argument members (several
+// calls share its span) is not judged.
+func checkArgsKept(evs []syntax.Event, input []byte, fail func(string, ...any)) {
+	for _, e := range evs {
+		if e.Type != syntax.Call || e.Partial || string(e.ArgsJSON()) != "{}" ||
+			e.Span.Start < 0 || e.Span.End > int64(len(input)) || e.Span.Start >= e.Span.End {
+			continue
+		}
+		src := input[e.Span.Start:e.Span.End]
+		if len(argsMember.FindAllIndex(src, 2)) == 1 && fullArgs.Match(src) {
+			fail("call %s has no arguments, but its source holds an argument object that is not empty: dropped (%q)", e.Name, clip(src))
+		}
+	}
 }

@@ -110,6 +110,7 @@ func TestCheckCatches(t *testing.T) {
 		{"truncated call", "call ls\ncall rm", "gives a call the whole input does not", func(f *fake) { f.eagerCall = true }},
 		{"panic", "a!\n", "panicked", func(f *fake) { f.panics = true }},
 		{"reentrant", "hello\n", "did not return syntax.ErrReentrant", func(f *fake) { f.reentrant = true }},
+		{"dropped arguments", "call ls {\"arguments\": {\"path\": \".\"}}\n", "dropped", func(*fake) {}},
 	} {
 		err := syntaxtest.Check(fakeSyntax(c.mod), []byte(c.input), syntaxtest.Config{})
 		if err == nil || !strings.Contains(err.Error(), c.want) {
