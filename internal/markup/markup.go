@@ -24,6 +24,7 @@ type Think struct {
 	implicit bool   // the open block was opened by the prompt (ThinkOpen)
 	noThink  bool   // ThinkOpen: the reasoning is over, and Open is text
 	has      bool   // the open block: text other than white space was read
+	restated bool   // ThinkOpen: the opener, restated before any text, was passed over
 	start    syntax.Pos
 }
 
@@ -101,6 +102,18 @@ func (b *Think) Step(c *scan.Core, data []byte, eof bool, openers []string, ends
 		b.has = b.has || Spaces(data[:n]) < n
 		return n, false
 	}
+	if !b.has && !b.restated {
+		// Before anything but white space, the opener is the one the
+		// prompt wrote, restated by the model: passed over.
+		full, partial := scan.MatchPrefix(data, b.Open)
+		if partial && !eof {
+			return 0, false
+		}
+		if full {
+			b.restated = true
+			return len(b.Open), false
+		}
+	}
 	off := c.Offset()
 	if full, partial := scan.MatchPrefix(data, b.Close); full {
 		c.EndRunAt(off + int64(len(b.Close)))
@@ -135,6 +148,11 @@ func (b *Think) Step(c *scan.Core, data []byte, eof bool, openers []string, ends
 // Finish reports the open block at the end of the stream, at end.
 func (b *Think) Finish(c *scan.Core, end int64) {
 	c.EndRun()
+	if b.implicit && !b.has {
+		// Reasoning the prompt opened, and nothing written in it (white
+		// space, or the opener restated): nothing was cut off.
+		return
+	}
 	what := "unterminated " + b.Open
 	if b.implicit {
 		what = "unterminated reasoning (opened by the prompt)"

@@ -33,6 +33,8 @@ type parser struct {
 	wake                      *scan.ByteSet // the bytes markers end with
 
 	thinkStart syntax.Pos
+	restate    bool // in reasoning the prompt opened, only white space so far: a Think.Open is the opener restated
+	thought    bool // in reasoning the prompt opened, text other than white space was read
 
 	// A tag whose meaning the bytes after it decide (inWrapper, inProbe):
 	// held until they come, as text of heldType if it is no call.
@@ -73,7 +75,7 @@ func newParser(f *Format, h syntax.Handler, opts syntax.Options) syntax.Parser {
 	p.rd.OnParam = p.onParam
 	p.rd.OnDelta = p.onDelta
 	if opts.ThinkOpen && f.Think.Close != "" { // a format with no reasoning tags has none to open
-		p.state = inOpenThink
+		p.state, p.restate = inOpenThink, true
 		p.BeginRun(syntax.Think, 0)
 		p.thinkStart = syntax.Pos{Line: 1, Column: 1}
 	}
@@ -159,10 +161,27 @@ func startsAny(rest []byte, eof bool, markers []string) bool {
 // openThink handles reasoning opened by the prompt (Options.ThinkOpen): it
 // ends at Think.Close or at a call opener, whichever comes first.
 func (p *parser) openThink(data []byte, eof bool) int {
+	off := p.Offset()
+	if p.restate {
+		// Before anything but white space, Think.Open is the opener the
+		// prompt wrote, restated by the model: passed over.
+		if i := skipWS(data); i > 0 {
+			p.Text(syntax.Think, data[:i], off)
+			return i
+		}
+		full, partial := scan.MatchPrefix(data, p.f.Think.Open)
+		if partial && !eof {
+			return 0
+		}
+		p.restate = false
+		if full {
+			return len(p.f.Think.Open)
+		}
+	}
 	if n := p.TextBefore(syntax.Think, data, p.lead); n > 0 {
+		p.thought = p.thought || skipWS(data[:n]) < n
 		return n
 	}
-	off := p.Offset()
 	if full, partial := scan.MatchPrefix(data, p.f.Think.Close); full {
 		p.EndRunAt(off + int64(len(p.f.Think.Close)))
 		p.state = inText
@@ -175,6 +194,7 @@ func (p *parser) openThink(data []byte, eof bool) int {
 	}
 	n := scan.TextUntil(data, p.lead, func(rest []byte) bool { return startsAny(rest, eof, p.thinkMarkers) })
 	p.Text(syntax.Think, data[:n], off)
+	p.thought = p.thought || skipWS(data[:n]) < n
 	return n
 }
 
@@ -517,7 +537,15 @@ func (p *parser) finish(end int64) {
 		}
 		p.Errorf(syntax.CodeTruncated, p.heldPos, syntax.Span{Start: p.heldAt, End: end}, p.held,
 			"unterminated tool call: the stream ended after %s", bytes.TrimSpace(p.held))
-	case inThink, inOpenThink:
+	case inOpenThink:
+		if !p.thought {
+			// Nothing written in the reasoning the prompt opened (white
+			// space, or the opener restated): nothing was cut off.
+			p.EndRun()
+			break
+		}
+		fallthrough
+	case inThink:
 		p.EndRun()
 		p.Errorf(syntax.CodeTruncated, p.thinkStart, syntax.Span{Start: p.thinkStart.Offset, End: end}, nil,
 			"unterminated reasoning: the stream ended before %s", f.Think.Close)

@@ -25,6 +25,9 @@
 //   - <|START_THINKING|>…<|END_THINKING|> is reasoning; with
 //     Options.ThinkOpen (the prompt opened it) the output starts inside it
 //     and <|END_THINKING|> or <|START_ACTION|> ends it.
+//     The opener written again before any text (a restated opener) is
+//     passed over, and reasoning with nothing in it is no thought and, cut
+//     off, no error.
 //   - <|START_RESPONSE|>, <|END_RESPONSE|>, <|START_TEXT|>, <|END_TEXT|>
 //     and <|END_OF_TURN_TOKEN|> are dropped where they stand; text around
 //     them is respond text, text without them too.

@@ -34,6 +34,9 @@
 //     so is a <think> inside the open reasoning or after it (the prompt
 //     opened the one reasoning block of the output). Without ThinkOpen a
 //     lone </think> is text, and each <think>…</think> is a thought.
+//     The opener written again before any text (a restated opener) is
+//     passed over, and reasoning with nothing in it is no thought and, cut
+//     off, no error.
 //   - A call is <｜tool▁call▁begin｜> HEADER <｜tool▁sep｜> … <｜tool▁call▁end｜>.
 //     When HEADER is the word function and what follows the separator is
 //     not a '{', it is V3: the name runs to the end of its line, then an

@@ -33,6 +33,9 @@
 //     Options.ThinkOpen (GLM-4.7 with thinking on: the prompt ends with
 //     <think>) the output starts in reasoning, which ends at the first
 //     </think> or at a call opener.
+//     The opener written again before any text (a restated opener) is
+//     passed over, and reasoning with nothing in it is no thought and, cut
+//     off, no error.
 //   - <tool_response>…</tool_response> is a result, as in qwen3coder: less
 //     one newline at each end, a string, named after the call at its
 //     position in the last batch. The <|observation|> special token before

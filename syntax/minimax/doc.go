@@ -18,6 +18,9 @@
 //     first </think> or at a block that opens a call section, whichever
 //     comes first; only that first </think> ends it, and a <think> inside
 //     or after it is text (the prompt opened the one reasoning block).
+//     The opener written again before any text (a restated opener) is
+//     passed over, and reasoning with nothing in it is no thought and, cut
+//     off, no error.
 //   - A section is <minimax:tool_call> … </minimax:tool_call> or
 //     <function_calls> … </function_calls>. The opener counts only when the
 //     first thing after it that is not white space is an <invoke …> tag or

@@ -28,6 +28,8 @@
 //     closer ends them (a second [/THINK] is text). With Options.ThinkOpen
 //     the output starts in reasoning, which ends at the first [/THINK] or
 //     </think>, or at [TOOL_CALLS] (docs/formats.md, rule 6).
+//     The opener written again before any text (a restated opener) is
+//     passed over.
 //   - The message ends at the end of the input, at </s> (in transcripts),
 //     or where a [TOOL_RESULTS] block starts; a message with a valid call
 //     ends with one execute. </s> is read only in a message with

@@ -99,6 +99,7 @@ type parser struct {
 
 	thinkStart syntax.Pos
 	closer     string // of the open reasoning: [/THINK] or </think>; "" when the prompt opened it (either ends it)
+	restate    bool   // ThinkOpen, only white space so far: [THINK] or <think> is the opener restated
 	thinkText  bool   // the open reasoning block has text that is not white space
 	gapFrom    int64  // an empty reasoning block started here, and no event covers it yet; -1 if none
 
@@ -134,7 +135,7 @@ func newParser(h syntax.Handler, opts syntax.Options) syntax.Parser {
 	p.os.as.Emit = p.Emit
 	p.os.stream = opts.Mode == syntax.TokenMode
 	if opts.ThinkOpen {
-		p.state = stThink
+		p.state, p.restate = stThink, true
 		p.BeginRun(syntax.Think, 0)
 	}
 	return p
@@ -300,6 +301,22 @@ func (p *parser) think(data []byte, eof bool) int {
 			p.thinkText = true
 		}
 		return n
+	}
+	if p.restate {
+		// Before anything but white space, [THINK] or <think> is the
+		// opener the prompt wrote, restated by the model: passed over.
+		if i := jsonscan.SkipSpace(data, 0); i > 0 {
+			p.Text(syntax.Think, data[:i], p.Offset())
+			return i
+		}
+		m, wait := marker(data, eof, []string{thinkOpen, tagOpen})
+		if wait {
+			return 0
+		}
+		p.restate = false
+		if m != "" {
+			return len(m)
+		}
 	}
 	list := []string{thinkClose, tagClose, toolCalls}
 	if !isMarkerStart(data[0]) {

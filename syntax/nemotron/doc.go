@@ -24,6 +24,9 @@
 //   - <think>…</think> is reasoning; with Options.ThinkOpen (the template
 //     ends the prompt with <think>\n when thinking is on) the output starts
 //     inside it, and </think> or <TOOLCALL> ends it.
+//     The opener written again before any text (a restated opener) is
+//     passed over, and reasoning with nothing in it is no thought and, cut
+//     off, no error.
 //   - <SPECIAL_12>, the end of the turn, is dropped where it stands.
 //   - One execute after the message's calls, at the end of the input. Text
 //     before and after blocks is respond text. No ids.

@@ -84,6 +84,8 @@
 //     ends at the first </think> or at a call opener, whichever comes first
 //     (docs/formats.md, rule 6); a later </think> is text. Reasoning the stream
 //     ends in is its think event and a truncated error.
+//     The opener written again before any text (a restated opener) is
+//     passed over.
 //   - Token mode: text streams as soon as it cannot start a marker or a list
 //     (a '[' is held only while its head is undecided). Each call is
 //     announced as soon as its element of the list is finished (the comma

@@ -66,6 +66,7 @@ type parser struct {
 
 	thinkStart syntax.Pos
 	thinkAny   bool // ThinkOpen reasoning had bytes
+	restated   bool // ThinkOpen: the opener restated before any text was passed over
 
 	// The open block: a call opener (optional) and a list.
 	opener     string     // the marker that opened it, "" for a bare list
@@ -256,6 +257,18 @@ func (p *parser) marker(m string) {
 // openedThink handles reasoning the prompt opened: it ends at the first
 // </think>, or at a call opener, which then opens its list.
 func (p *parser) openedThink(data []byte, eof bool) int {
+	if !p.thinkAny && !p.restated && len(data) > 0 && data[0] == '<' {
+		// Before anything but white space, <think> is the opener the
+		// prompt wrote, restated by the model: passed over.
+		full, partial := scan.MatchPrefix(data, openThink)
+		if partial && len(data) < len(openThink) && !eof {
+			return 0
+		}
+		if full {
+			p.restated = true
+			return len(openThink)
+		}
+	}
 	i := bytes.IndexByte(data, '<')
 	if i < 0 {
 		i = len(data)

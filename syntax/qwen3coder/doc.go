@@ -47,6 +47,9 @@
 //     (Qwen3.5, Qwen3-Thinking). It ends at the first </think> or at a call
 //     opener, whichever comes first (Qwen3.5 omits </think> before a call:
 //     llama.cpp PR #24202); a later </think> is text.
+//     The opener written again before any text (a restated opener) is
+//     passed over, and reasoning with nothing in it is no thought and, cut
+//     off, no error.
 //   - <tool_response>…</tool_response> is a result (the user turn the chat
 //     template writes): its content, less one newline at each end, is a
 //     string; its tool is the call at its position in the last batch (the

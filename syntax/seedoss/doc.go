@@ -30,6 +30,9 @@
 //     notes of a thinking budget, closed or stray, are part of the thought.
 //   - Options.ThinkOpen: the output starts in reasoning (a template that
 //     wrote <seed:think> into the prompt), ended by </seed:think> or a call.
+//     The opener written again before any text (a restated opener) is
+//     passed over, and reasoning with nothing in it is no thought and, cut
+//     off, no error.
 //   - One execute after the message's calls, at the end of the input. No
 //     ids: the format has none.
 //   - The end of the input inside a call is an error (truncated), never a

@@ -14,7 +14,8 @@
 // text. Text outside blocks is respond; inside <think> nothing is a marker.
 // With Options.ThinkOpen (the prompt opened <think>) the output starts
 // inside <think>, which only its </think> ends; cut off before it, the
-// thought is followed by a truncated error. As auto-detection's fallback,
+// thought is followed by a truncated error. A <think> written again before any
+// text (the opener restated) is passed over. As auto-detection's fallback,
 // xmljson is what reads a model format's stream that holds no marker of its
 // own, so it reads the shared <think> as they do.
 // <execute> and <results> open a block only when the first byte after them
