@@ -1,0 +1,40 @@
+package hunyuan
+
+import (
+	"github.com/toolparse/toolparse/internal/jsoncall"
+	"github.com/toolparse/toolparse/internal/tagcall"
+	"github.com/toolparse/toolparse/syntax"
+)
+
+// Syntax describes the hunyuan syntax for the registry.
+var Syntax = syntax.Syntax{
+	Name:        "hunyuan",
+	Aliases:     []string{"hunyuan-a13b"},
+	Description: `Tencent Hunyuan-A13B: <think>…</think><answer>…<tool_calls>[{"name": N, "arguments": {…}}]</tool_calls></answer>`,
+	New:         format.New,
+	Detect:      format.Detect,
+	Render:      format.Render,
+	Prompt:      promptRules,
+	// Models: see registry.ForModel. No chat template of the shared set
+	// is A13B's (Hy3's is another format).
+	Models: []string{"*hunyuan-a13b*"},
+}
+
+// format is Hunyuan-A13B's form, for the tag-call engine: a JSON array of
+// calls between <tool_calls> and </tool_calls>, reasoning in <think>, and
+// the answer's <answer> and </answer> dropped. <tool_calls> is shared
+// (MiMo, Jamba, MiniMax-M1 write one): the evidence is the tag and the
+// JSON's first bracket.
+var format = &tagcall.Format{
+	Name:  "hunyuan",
+	Think: tagcall.Tags{Open: "<think>", Close: "</think>"},
+	Scope: tagcall.Tags{Open: "<tool_calls>", Close: "</tool_calls>"},
+	JSON:  &jsoncall.Keys{Name: "name", Args: "arguments", StringArgs: true},
+	Drop:  []string{"<answer>", "</answer>"},
+}
+
+const promptRules = `To call tools, write <tool_calls>, a JSON array of calls, then </tool_calls>:
+<tool_calls>[{"name": "tool_name", "arguments": {"arg1": "value1"}}]</tool_calls>
+- The array is strict JSON: quote every key and string; "arguments" is an object.
+- Calls in one block run together; stop after it and wait for their results.
+- Think inside <think>...</think>, then write your answer inside <answer>...</answer>.`
