@@ -19,6 +19,9 @@ type Config struct {
 	Routes []Route `yaml:"routes"`
 	// MaxBody bounds a request's body, in bytes (0: 32 MiB).
 	MaxBody int64 `yaml:"max_body"`
+	// MaxStreams bounds the requests served at once (0: 1024); one more is
+	// a 429 in the client API's error shape.
+	MaxStreams int `yaml:"max_streams"`
 	// FirstByte bounds the wait for the backend's response headers, and
 	// Idle the wait between two reads of its body (0: 10 minutes, 2 minutes).
 	FirstByte time.Duration `yaml:"first_byte"`
@@ -135,6 +138,9 @@ func (c *Config) check() error {
 	}
 	if c.MaxBody <= 0 {
 		c.MaxBody = 32 << 20
+	}
+	if c.MaxStreams <= 0 {
+		c.MaxStreams = 1024
 	}
 	if c.FirstByte <= 0 {
 		c.FirstByte = 10 * time.Minute

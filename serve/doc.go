@@ -71,7 +71,9 @@
 //     the toolparse command line that reads the backend's answer as the
 //     server did and writes the client's stream ("toolparse replay DIR/ID"
 //     runs it; its events are those the client got).
-//   - Bounded: request bodies (Config.MaxBody), the backend's connection
+//   - Bounded: the requests served at once (Config.MaxStreams, --max-streams:
+//     one more is a 429 in the client API's shape), request bodies
+//     (Config.MaxBody), the backend's connection
 //     and TLS handshake, the wait for its headers and between its reads (an
 //     error body included); a client that goes away cancels its backend
 //     request. The backend URL comes only from the configuration.
@@ -84,6 +86,10 @@
 //     no field for, a tool the provider runs itself, another provider's
 //     state in the history, what the client's API cannot write) is named in
 //     the request's log line (not_carried), never dropped without a word.
+//   - The log line of a request (SetLogger) names the syntax that read the
+//     backend's text and why (syntax, syntax_evidence: the route's, the
+//     model name's match, or the stream's evidence under auto), the calls,
+//     the errors, the retries and the time taken; never a credential.
 //
 //   - The backend is always asked for a stream, whatever the client asked:
 //     a whole response is built from the same events, so both read the

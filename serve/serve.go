@@ -29,10 +29,11 @@ import (
 // Handler serves the client APIs (see the package documentation). Make it
 // with New.
 type Handler struct {
-	cfg    Config
-	client *http.Client
-	mux    *http.ServeMux
-	log    *slog.Logger
+	cfg     Config
+	streams chan struct{} // a slot per request being served (Config.MaxStreams)
+	client  *http.Client
+	mux     *http.ServeMux
+	log     *slog.Logger
 }
 
 // New returns the handler of cfg, which it checks.
@@ -40,7 +41,7 @@ func New(cfg Config) (*Handler, error) {
 	if err := cfg.check(); err != nil {
 		return nil, err
 	}
-	h := &Handler{cfg: cfg, mux: http.NewServeMux(), log: slog.New(slog.NewTextHandler(io.Discard, nil))}
+	h := &Handler{cfg: cfg, mux: http.NewServeMux(), log: slog.New(slog.NewTextHandler(io.Discard, nil)), streams: make(chan struct{}, cfg.MaxStreams)}
 	dial := min(cfg.FirstByte, 30*time.Second)
 	h.client = &http.Client{
 		Transport: &http.Transport{
@@ -133,6 +134,13 @@ func (h *Handler) serve(w http.ResponseWriter, r *http.Request, api *clientAPI) 
 		writeError(w, api, http.StatusUnauthorized, "a valid token is required (Authorization: Bearer, or x-api-key)")
 		return
 	}
+	select {
+	case h.streams <- struct{}{}:
+		defer func() { <-h.streams }()
+	default:
+		writeError(w, api, http.StatusTooManyRequests, fmt.Sprintf("more than %d requests are open; try again", h.cfg.MaxStreams))
+		return
+	}
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, h.cfg.MaxBody))
 	if err != nil {
 		var tooBig *http.MaxBytesError
@@ -183,7 +191,7 @@ func (h *Handler) serve(w http.ResponseWriter, r *http.Request, api *clientAPI) 
 			breq["max_tokens"], _ = json.Marshal(route.MaxTokens)
 		}
 	}
-	textSyntax := contentSyntax(route.Syntax, backendModel)
+	textSyntax, evidence := contentSyntax(route.Syntax, backendModel)
 	if route.ToolsIn == "prompt" {
 		if textSyntax.Name == registry.AutoName {
 			textSyntax, _ = registry.Lookup(promptDefault)
@@ -229,6 +237,11 @@ func (h *Handler) serve(w http.ResponseWriter, r *http.Request, api *clientAPI) 
 	}
 	x := &exchange{h: h, ctx: ctx, cancel: cancel, route: route, client: r, rec: rec}
 	attrs := []any{"api", api.name, "model", model, "backend_model", backendModel, "stream", stream}
+	if route.Syntax == "none" {
+		attrs = append(attrs, "syntax", "none")
+	} else {
+		attrs = append(attrs, "syntax", textSyntax.Name, "syntax_evidence", evidence)
+	}
 	switch {
 	case stream && !route.Hold:
 		body, ok := x.open(w, api, path, out, 0)
@@ -465,14 +478,17 @@ func (h *Handler) key(route *Route, client *http.Request) string {
 
 // contentSyntax is the syntax the backend model's text is read in: the
 // route's, or (auto) the syntax its name calls for, else auto-detection.
-func contentSyntax(name, model string) syntax.Syntax {
+// evidence says why, for the log.
+func contentSyntax(name, model string) (s syntax.Syntax, evidence string) {
 	if name == "auto" {
 		if m, err := registry.ForModel(model); err == nil && m.Syntax.Name != native.Syntax.Name {
-			return m.Syntax
+			return m.Syntax, m.Evidence
 		}
+		s, _ = registry.Lookup(name)
+		return s, "none from the model's name: the stream's evidence decides"
 	}
-	s, _ := registry.Lookup(name)
-	return s
+	s, _ = registry.Lookup(name)
+	return s, "the route's"
 }
 
 // backendMessage is the message of a backend's error body: its

@@ -874,3 +874,75 @@ func TestStateCrossesRequests(t *testing.T) {
 		backend.Close()
 	}
 }
+
+// Requests beyond Config.MaxStreams get a 429 in the client API's error
+// shape while the others are open.
+func TestOpenStreamsBounded(t *testing.T) {
+	b := newBackend(t, "HANG")
+	route := serve.Route{Backend: b.srv.URL + "/v1", Model: "Qwen/Qwen3-Coder-30B-A3B-Instruct"}
+	h, err := serve.New(serve.Config{Routes: []serve.Route{route}, MaxStreams: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(h)
+	defer srv.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	first := make(chan struct{})
+	go func() {
+		defer close(first)
+		req, _ := http.NewRequestWithContext(ctx, http.MethodPost, srv.URL+"/v1/chat/completions", strings.NewReader(`{"model":"m","stream":true,"messages":[{"role":"user","content":"hi"}]}`))
+		req.Header.Set("Content-Type", "application/json")
+		if res, err := http.DefaultClient.Do(req); err == nil {
+			io.Copy(io.Discard, res.Body)
+			res.Body.Close()
+		}
+	}()
+	for range 400 { // until the first request reached the backend: it holds the one slot
+		b.mu.Lock()
+		got := b.got != nil
+		b.mu.Unlock()
+		if got {
+			break
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	code, out := post(t, srv.URL+"/v1/messages", `{"model":"m","max_tokens":5,"messages":[{"role":"user","content":"hi"}]}`)
+	if code != http.StatusTooManyRequests || !strings.Contains(out, `"type":"rate_limit_error"`) {
+		t.Errorf("the second request: %d %s", code, out)
+	}
+	cancel()
+	<-first
+	<-b.done
+}
+
+// The request's log line names the syntax that read the backend's text,
+// and why.
+func TestSyntaxChoiceIsLogged(t *testing.T) {
+	b := newBackend(t, hermesTurn...)
+	h, err := serve.New(serve.Config{Routes: []serve.Route{{Backend: b.srv.URL + "/v1", Model: "Qwen/Qwen3-Coder-30B-A3B-Instruct"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var logs strings.Builder
+	var mu sync.Mutex
+	h.SetLogger(slog.New(slog.NewTextHandler(lockedWriter{&mu, &logs}, nil)))
+	srv := httptest.NewServer(h)
+	defer srv.Close()
+	post(t, srv.URL+"/v1/chat/completions", `{"model":"m","messages":[{"role":"user","content":"hi"}]}`)
+	mu.Lock()
+	defer mu.Unlock()
+	if !strings.Contains(logs.String(), "syntax=qwen3coder") || !strings.Contains(logs.String(), `syntax_evidence="model name`) {
+		t.Errorf("the log: %s", logs.String())
+	}
+}
+
+type lockedWriter struct {
+	mu *sync.Mutex
+	w  io.Writer
+}
+
+func (l lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
+}

@@ -41,6 +41,7 @@ func runServe(args []string, stdout, stderr io.Writer, ready func(addr string, s
 	retries := fs.Int("retries", 0, "with --hold, ask the model again up to `N` times when a call fails to parse or fails its tool's schema, telling it why")
 	maxTokens := fs.Int("max-tokens", 0, "cap the requests' max_tokens at `N` (for a backend with a small context)")
 	authEnv := fs.String("auth-token-env", "", "the environment `VARIABLE` holding the token clients must present (for listening beyond loopback)")
+	maxStreams := fs.Int("max-streams", 0, "serve at most `N` requests at once (0: 1024); one more gets a 429")
 	record := fs.String("record", "", "keep each exchange (the backend's request and raw answer, what the client got) in `DIR`")
 	quiet := fs.Bool("quiet", false, "no log line per request")
 	help := fs.BoolP("help", "h", false, "show this help")
@@ -73,6 +74,9 @@ func runServe(args []string, stdout, stderr io.Writer, ready func(addr string, s
 	}
 	if *record != "" {
 		cfg.Record = *record
+	}
+	if *maxStreams > 0 {
+		cfg.MaxStreams = *maxStreams
 	}
 	h, err := serve.New(cfg)
 	if err != nil {
