@@ -86,6 +86,7 @@
 //     no field for, a tool the provider runs itself, another provider's
 //     state in the history, what the client's API cannot write) is named in
 //     the request's log line (not_carried), never dropped without a word.
+//
 //   - The log line of a request (SetLogger) names the syntax that read the
 //     backend's text and why (syntax, syntax_evidence: the route's, the
 //     model name's match, or the stream's evidence under auto), the calls,
