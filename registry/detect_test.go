@@ -58,7 +58,10 @@ var falseClaims = map[string]string{
 	"native in llama3/missing-name-is-text.txtar":       jsonNotACall,
 	"native in llama3/adversarial-braces-is-text.txtar": jsonNotACall,
 	"qwen3coder in seedoss/*":                           qwenBodyInSeed,
+	"hunyuan in apriel/*":                               aprielBlockInHunyuan,
 }
+
+const aprielBlockInHunyuan = "an Apriel call block (<tool_calls>[…]) is Hunyuan's too: hunyuan's detector sees it, but Apriel's [BEGIN FINAL RESPONSE] (or its reasoning opened by the prompt) comes first, which auto picks"
 
 const qwenBodyInSeed = "a Seed-OSS call or a thought quoting one: qwen3coder reads its bare <function=NAME><parameter=… as a call, but seedoss's evidence (<seed:tool_call> then <function=, or <seed:think>) comes first, which auto picks"
 

@@ -37,7 +37,7 @@ var unread = []struct {
 	{"Phi-4-mini under llama.cpp's template (<|tool_call|>…<|/tool_call|>)", nil, []syntax.Fingerprint{{All: []string{"<|tool_call|>", "<|/tool_call|>"}}}},
 	{"Command R and R+ (Action: and a fenced JSON list)", []string{"*command-r*", "aya-*"},
 		[]syntax.Fingerprint{{All: []string{"Action:", "```json"}, None: []string{"<|START_ACTION|>"}}}},
-	{"Apriel, MiniMax M1 and Jamba (<tool_calls>)", []string{"apriel*", "jamba*"}, []syntax.Fingerprint{{All: []string{"<tool_calls>"}}}},
+	{"MiniMax M1 and Jamba (<tool_calls>)", []string{"jamba*"}, []syntax.Fingerprint{{All: []string{"<tool_calls>"}, None: []string{"[BEGIN FINAL RESPONSE]"}}}},
 	{"Hunyuan (<tool_sep>)", []string{"*hunyuan*", "hy3*"}, []syntax.Fingerprint{{All: []string{"<tool_sep"}}}},
 	{"Functionary (<function=NAME>{json}, >>>all, <|recipient|>)", []string{"*functionary*"},
 		[]syntax.Fingerprint{{All: []string{"<function="}, None: []string{"<parameter="}}, {All: []string{">>>all"}}, {All: []string{"<|recipient|>"}}}},
@@ -58,7 +58,7 @@ var unread = []struct {
 // (the shared set the tests read). A name is only a hint; the template
 // decides (ForTemplate).
 var thinkOpenModels = []string{
-	"deepseek-r1-distill*", "qwq*", "*-thinking-2507*", "qwen3.5*", "qwen3.6*", "*nemotron-3-nano*", "*nemotron-nano-*v2*",
+	"deepseek-r1-distill*", "qwq*", "*-thinking-2507*", "qwen3.5*", "qwen3.6*", "*nemotron-3-nano*", "*nemotron-nano-*v2*", "apriel*",
 	"glm-4.7*", "glm-5*", "minimax-m2*", "step-3.5*", "step3.5*",
 }
 

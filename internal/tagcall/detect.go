@@ -17,7 +17,7 @@ import (
 // newDetector returns a detector for format f, reading input as opts says.
 func newDetector(f *Format, opts syntax.Options) syntax.Detector {
 	d := &detector{f: f, shared: f.callOpeners(), at: -1, prose: -1, wsFor: -1}
-	d.lead, _ = f.leadAndWake()
+	d.leads, _ = f.leadAndWake()
 	if opts.ThinkOpen && f.Think.Close != "" {
 		d.state, d.prose = detOpenThink, 0
 	}
@@ -35,7 +35,7 @@ const (
 
 type detector struct {
 	f      *Format
-	lead   byte
+	leads  string // the bytes markers start with
 	shared []string
 	state  detectState
 	pos    int // every marker that starts before pos is decided
@@ -78,7 +78,7 @@ func (d *detector) Look(seen []byte, eof bool) syntax.Evidence {
 			d.pos = max(d.pos, len(seen)-len(closer)+1)
 			return d.evidence(seen, -1)
 		}
-		j := bytes.IndexByte(seen[d.pos:], d.lead)
+		j := bytes.IndexAny(seen[d.pos:], d.leads)
 		if j < 0 {
 			d.pos = len(seen)
 			break
@@ -92,13 +92,13 @@ func (d *detector) Look(seen []byte, eof bool) syntax.Evidence {
 			if full {
 				d.state = detText
 				d.pos = i + len(f.Think.Close)
-				if f.Own {
+				if f.Own || f.OwnThink {
 					d.fix(i)
 					d.at = i
 				}
 				continue
 			}
-			if partial && !eof && f.Own {
+			if partial && !eof && (f.Own || f.OwnThink) {
 				return d.evidence(seen, i) // evidence by itself once whole
 			}
 			wait = partial && !eof
@@ -123,14 +123,14 @@ func (d *detector) Look(seen []byte, eof bool) syntax.Evidence {
 					d.state = detThink
 					if o == f.Result.Open {
 						d.state = detResponse
-					} else if f.Own {
+					} else if f.Own || f.OwnThink {
 						d.at = i
 					}
 					d.pos = i + len(o)
 					opened = true
 					break
 				}
-				if partial && !eof && f.Own && o == f.Think.Open {
+				if partial && !eof && (f.Own || f.OwnThink) && o == f.Think.Open {
 					return d.evidence(seen, i) // evidence by itself once whole
 				}
 				wait = wait || partial && !eof
@@ -144,6 +144,9 @@ func (d *detector) Look(seen []byte, eof bool) syntax.Evidence {
 			ws = d.ws
 		}
 		c, ws := f.callAt(rest, eof, ws)
+		if c == 1 && f.SharedCalls {
+			c = 0 // another format's call as much as this one's
+		}
 		d.wsFor, d.ws = i, ws
 		switch c {
 		case 1:

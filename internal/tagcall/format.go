@@ -3,6 +3,7 @@ package tagcall
 import (
 	"bytes"
 	"io"
+	"strings"
 
 	"github.com/toolparse/toolparse/internal/jsoncall"
 	"github.com/toolparse/toolparse/syntax"
@@ -64,6 +65,16 @@ type Format struct {
 	// that reach the output. They are the format's own tokens: each is
 	// evidence of it.
 	Drop []string
+
+	// SharedCalls says the call block is another format's too (Apriel's
+	// <tool_calls>[…] is Hunyuan's): it is no evidence of this one, whose
+	// own markers (OwnThink, Drop) are.
+	SharedCalls bool
+
+	// OwnThink says the Think tags are no other format's, so that each is
+	// evidence of this one by itself, though Scope is shared (Apriel's
+	// [BEGIN FINAL RESPONSE] beside <tool_calls>).
+	OwnThink bool
 
 	// OwnScope says Scope.Open is no other format's, so that it is
 	// evidence of this one by itself, though Think is shared (Nemotron's
@@ -234,24 +245,18 @@ func (f *Format) textMarkers() []string {
 	return nonEmpty(append(append([]string{f.Think.Open, f.Result.Open}, f.Drop...), f.callOpeners()...))
 }
 
-// leadAndWake are the byte every marker starts with ('<' unless the
-// format's markers start otherwise: Phi-4-mini's functools[) and the bytes
-// markers end with, for scan.Core.WakeOn.
-func (f *Format) leadAndWake() (byte, *scan.ByteSet) {
-	lead, ends := byte(0), ""
+// leadAndWake are the bytes markers start with ('<' for most formats;
+// Phi-4-mini's functools[, Apriel's [BEGIN FINAL RESPONSE]) — text runs to
+// the next of them — and the bytes markers end with, for scan.Core.WakeOn.
+func (f *Format) leadAndWake() (string, *scan.ByteSet) {
+	leads, ends := "", ""
 	for _, m := range append(f.textMarkers(), f.thinkMarkers()...) {
-		if m == "" {
-			continue
+		if m != "" && !strings.Contains(leads, m[:1]) {
+			leads += m[:1]
 		}
-		if lead != 0 && m[0] != lead {
-			// Text is scanned for one byte: a description whose markers
-			// start otherwise is wrong (a test of each format makes one).
-			panic("tagcall: the markers of format " + f.Name + " do not all start with one byte")
-		}
-		lead = m[0]
 	}
-	if lead == 0 {
-		lead = '<'
+	if leads == "" {
+		leads = "<"
 	}
 	for _, m := range append(f.textMarkers(), f.Think.Close, f.Result.Close, f.Scope.Close, f.Function.Close, f.Param.Close) {
 		if m != "" {
@@ -261,7 +266,7 @@ func (f *Format) leadAndWake() (byte, *scan.ByteSet) {
 	if f.JSON != nil && f.Scope.Close == "" {
 		ends += "]}" // a value's end ends the block
 	}
-	return lead, scan.Bytes(ends)
+	return leads, scan.Bytes(ends)
 }
 
 // nonEmpty drops the markers a format does not have.
