@@ -72,7 +72,9 @@ func TestServeThroughTheSDKs(t *testing.T) {
 
 	oc := openai.NewClient(option.WithBaseURL(srv.URL+"/v1"), option.WithAPIKey("k"), option.WithMaxRetries(0))
 	params := openai.ChatCompletionNewParams{Model: "gpt-4o", Messages: []openai.ChatCompletionMessageParamUnion{openai.UserMessage("write a.go")}}
-	s := oc.Chat.Completions.NewStreaming(ctx, params)
+	sp := params
+	sp.StreamOptions = openai.ChatCompletionStreamOptionsParam{IncludeUsage: openai.Bool(true)} // the counts come when asked for
+	s := oc.Chat.Completions.NewStreaming(ctx, sp)
 	var acc openai.ChatCompletionAccumulator
 	for s.Next() {
 		acc.AddChunk(s.Current())

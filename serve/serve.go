@@ -169,6 +169,13 @@ func (h *Handler) serve(w http.ResponseWriter, r *http.Request, api *clientAPI) 
 		return
 	}
 	var n notes // what is not carried, reported in the request's log line
+	// A Chat client's stream has the usage chunk only when it asked for it
+	// (a client that reads choices[0] of every chunk breaks on it).
+	var so struct {
+		IncludeUsage bool `json:"include_usage"`
+	}
+	json.Unmarshal(req["stream_options"], &so)
+	streamUsage := api != chatAPI || so.IncludeUsage
 	breq, err := api.backendRequest(req, &n)
 	if err != nil {
 		writeError(w, api, http.StatusBadRequest, err.Error())
@@ -255,6 +262,9 @@ func (h *Handler) serve(w http.ResponseWriter, r *http.Request, api *clientAPI) 
 		enc, _ := native.NewStream(api.name, w, meta)
 		fl := newFolder(api.name) // state the client's API has no field for rides in call ids
 		p := native.Syntax.New(check(func(e syntax.Event) {
+			if e.Type == syntax.Usage && !streamUsage {
+				return
+			}
 			e = fl.event(e)
 			x.count(e)
 			if e.Type == syntax.End && x.failure != "" {
@@ -318,6 +328,9 @@ func (h *Handler) serve(w http.ResponseWriter, r *http.Request, api *clientAPI) 
 			w.WriteHeader(http.StatusOK)
 			enc, _ := native.NewStream(api.name, w, meta)
 			for _, e := range evs {
+				if e.Type == syntax.Usage && !streamUsage {
+					continue
+				}
 				if e.Type == syntax.End && x.failure != "" {
 					enc.(native.Failer).Fail(false, x.failure)
 					break

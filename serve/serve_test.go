@@ -253,7 +253,7 @@ func TestUsageCrosses(t *testing.T) {
 		{"/v1/responses", `"usage":{"input_tokens":1200,"output_tokens":90,"total_tokens":1290,"input_tokens_details":{"cached_tokens":1024},"output_tokens_details":{"reasoning_tokens":0}}`},
 	} {
 		for _, stream := range []bool{true, false} {
-			body := fmt.Sprintf(`{"model":"m","max_tokens":9,"stream":%v,"messages":[{"role":"user","content":"go"}],"input":"go"}`, stream)
+			body := fmt.Sprintf(`{"model":"m","max_tokens":9,"stream":%v,"stream_options":{"include_usage":true},"messages":[{"role":"user","content":"go"}],"input":"go"}`, stream)
 			code, out := post(t, srv.URL+c.path, body)
 			if code != 200 || !strings.Contains(out, c.want) {
 				t.Errorf("%s stream %v: status %d, want %s:\n%s", c.path, stream, code, c.want, out)
@@ -261,9 +261,13 @@ func TestUsageCrosses(t *testing.T) {
 		}
 	}
 	b.mu.Lock()
-	defer b.mu.Unlock()
 	if got := string(b.got["stream_options"]); got != `{"include_usage":true}` {
 		t.Errorf("stream_options sent to the backend: %s", got)
+	}
+	b.mu.Unlock()
+	// A Chat client that did not ask for the counts gets no chunk of them.
+	if _, out := post(t, srv.URL+"/v1/chat/completions", `{"model":"m","stream":true,"messages":[{"role":"user","content":"go"}]}`); strings.Contains(out, `"choices":[]`) {
+		t.Errorf("a usage chunk nobody asked for:\n%s", out)
 	}
 }
 
@@ -945,4 +949,25 @@ func (l lockedWriter) Write(p []byte) (int, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.w.Write(p)
+}
+
+// A Responses client's reasoning item goes back to the backend with its
+// text (its state rides in the call id; the text must not go with it), and
+// a turn whose text ends inside a thought, stopped cleanly, is no cut.
+func TestReasoningTextKeptAndCleanStop(t *testing.T) {
+	b := newBackend(t, chunk(content("<think>Let me see"), ""), chunk(`{}`, "stop"))
+	srv := newServer(t, b, serve.Route{Syntax: "hermes"})
+	code, out := post(t, srv.URL+"/v1/responses", `{"model":"m","stream":true,"input":[{"role":"user","content":"hi"},
+		{"type":"reasoning","id":"rs_1","summary":[{"type":"summary_text","text":"Paris, then."}]},
+		{"type":"function_call","id":"fc_2","call_id":"call_abc","name":"get_weather","arguments":"{}"},
+		{"type":"function_call_output","call_id":"call_abc","output":"sunny"}]}`)
+	b.mu.Lock()
+	msgs := string(b.got["messages"])
+	b.mu.Unlock()
+	if code != 200 || !strings.Contains(msgs, "Paris, then.") || strings.Contains(msgs, "tps_") || !strings.Contains(msgs, `"call_abc"`) {
+		t.Errorf("status %d; the backend got %s", code, msgs)
+	}
+	if strings.Contains(out, "incomplete") || !strings.Contains(out, "response.completed") {
+		t.Errorf("a clean stop inside a thought ended as a cut:\n%s", out)
+	}
 }

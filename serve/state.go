@@ -197,9 +197,18 @@ func unfold(c *conversation.Conversation) {
 		if len(restored) == 0 {
 			continue
 		}
+		// A thought without state that a restored one repeats is its copy
+		// (the client's API wrote the text without the state); any other
+		// stays (a Responses reasoning item's text beside its state).
+		copies := map[string]bool{}
+		for _, r := range restored {
+			if r.Content != "" {
+				copies[r.Content] = true
+			}
+		}
 		evs := restored
 		for _, e := range t.Events {
-			if e.Type != syntax.Think || len(e.Opaque) > 0 {
+			if e.Type != syntax.Think || len(e.Opaque) > 0 || !copies[e.Content] {
 				evs = append(evs, e)
 			}
 		}

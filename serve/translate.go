@@ -226,7 +226,7 @@ func turn(evs []syntax.Event, id string) (kept []syntax.Event, calls, cut bool, 
 			if open > 0 {
 				cut = cut || c
 			} else {
-				textCut = textCut || c
+				textCut = textCut || native.IsCut(e)
 			}
 			if open > 0 && !c && err == nil {
 				err = fmt.Errorf("the model wrote a malformed call: %s", e.Message)

@@ -21,8 +21,10 @@
 //     what follows is text. An element that is no call object, or has no
 //     name, makes the block malformed, and none of its calls is delivered.
 //     A block the input cuts off is a truncated error, never a call.
-//   - <think>…</think> is reasoning (Granite 3.3 with thinking on);
-//     <response> and </response> around the answer are dropped.
+//   - <think>…</think> is reasoning (Granite 3.3 with thinking on).
+//     <response> and </response> around the answer are respond text, kept:
+//     tags any text may hold are no evidence of Granite, and auto, reading
+//     them alone, could not drop them either (peers strip them).
 //   - One execute after the message's calls, at the end of the input. Text
 //     before and after the array is respond text. No ids.
 //

@@ -24,15 +24,15 @@ var Syntax = syntax.Syntax{
 
 // format is the Granite 3 form, for the tag-call engine: a JSON array of
 // calls after the <|tool_call|> token, which nothing closes (the array's
-// end ends the block); Granite 3.3's reasoning in <think> and its answer
-// in <response>, whose tags are dropped. <|tool_call|> is Granite's own
-// token, evidence by itself.
+// end ends the block); Granite 3.3's reasoning in <think>. Its answer's
+// <response> tags are text: tags any text may hold, they cannot be
+// evidence, and what auto would not drop this does not either.
+// <|tool_call|> is Granite's own token, evidence by itself.
 var format = &tagcall.Format{
 	Name:     "granite",
 	Think:    tagcall.Tags{Open: "<think>", Close: "</think>"},
 	Scope:    tagcall.Tags{Open: "<|tool_call|>"},
 	JSON:     &jsoncall.Keys{Name: "name", Args: "arguments", StringArgs: true},
-	Drop:     []string{"<response>", "</response>"},
 	OwnScope: true,
 }
 

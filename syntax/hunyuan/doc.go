@@ -22,9 +22,11 @@
 //   - A block with any problem is one error with its text, and none of its
 //     calls is delivered; a block cut off by the end of the input is a
 //     truncated error, never a call.
-//   - <think>…</think> is reasoning (empty in the fast mode: no thought);
-//     <answer> and </answer> around the answer are dropped, the text in
-//     between is respond text.
+//   - <think>…</think> is reasoning (empty in the fast mode: no thought).
+//     <answer> and </answer> around the answer are respond text, kept:
+//     tags any text may hold are no evidence of Hunyuan, and auto, reading
+//     them alone, could not drop them either (vLLM's reasoning parser
+//     strips them).
 //   - One execute after the message's calls, at the end of the input.
 //
 // # Choices where peers disagree

@@ -14,7 +14,9 @@ func Example() {
 	}
 	// Output:
 	// {"type":"think","content":"Boston, then."}
+	// {"type":"respond","content":"<answer>"}
 	// {"type":"call","name":"get_weather","args":{"city":"Boston"}}
+	// {"type":"respond","content":"</answer>"}
 	// {"type":"execute"}
 	// {"type":"end"}
 }

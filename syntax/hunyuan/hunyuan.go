@@ -21,8 +21,9 @@ var Syntax = syntax.Syntax{
 }
 
 // format is Hunyuan-A13B's form, for the tag-call engine: a JSON array of
-// calls between <tool_calls> and </tool_calls>, reasoning in <think>, and
-// the answer's <answer> and </answer> dropped. <tool_calls> is shared
+// calls between <tool_calls> and </tool_calls>, reasoning in <think>; the
+// answer's <answer> tags are text (tags any text may hold: no evidence, and
+// so not dropped either). <tool_calls> is shared
 // (MiMo, Jamba, MiniMax-M1 write one): the evidence is the tag and the
 // JSON's first bracket.
 var format = &tagcall.Format{
@@ -30,7 +31,6 @@ var format = &tagcall.Format{
 	Think: tagcall.Tags{Open: "<think>", Close: "</think>"},
 	Scope: tagcall.Tags{Open: "<tool_calls>", Close: "</tool_calls>"},
 	JSON:  &jsoncall.Keys{Name: "name", Args: "arguments", StringArgs: true},
-	Drop:  []string{"<answer>", "</answer>"},
 }
 
 const promptRules = `To call tools, write <tool_calls>, a JSON array of calls, then </tool_calls>:

@@ -165,7 +165,7 @@ func (e *encoder) event(ev *syntax.Event) error {
 			e.queue = e.queue[:0]
 			return e.end(why, ev.Message)
 		}
-		if (ev.Code == syntax.CodeTruncated || ev.Code == syntax.CodeOverLimit) && (e.open || !e.began) {
+		if IsCut(*ev) && (e.open || !e.began) {
 			if err := e.begin(); err != nil {
 				return err
 			}
@@ -188,6 +188,13 @@ func (e *encoder) event(ev *syntax.Event) error {
 			e.usage = &u
 			return e.finish()
 		case e.open:
+			e.usage = &u
+		case !e.began:
+			// The counts of a response that wrote nothing (an empty turn):
+			// it is begun, to carry them.
+			if err := e.begin(); err != nil {
+				return err
+			}
 			e.usage = &u
 		default:
 			e.cannot("a usage event outside a response: not written")

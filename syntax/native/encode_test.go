@@ -303,6 +303,7 @@ func TestStreamUsage(t *testing.T) {
 			continue
 		}
 		for _, evs := range [][]syntax.Event{
+			{usage, end}, // an empty reply's counts
 			{text, usage, end},
 			{text, call, execute, usage, end},
 			{text, call, usage, execute, end},

@@ -546,7 +546,7 @@ func (p *parser) endMessage(span syntax.Span, cut string) {
 		// Text or a thought was being written, not a call: its end is
 		// missing. Said, so that the cut is not taken for a clean end.
 		p.Errorf(syntax.CodeTruncated, p.docStart, span, nil,
-			"the message was cut off (%s): its last text is incomplete", cut)
+			"%s (%s): its last text is incomplete", CutOff, cut)
 	}
 	if p.msg.emitted+p.contentDone() > 0 {
 		p.Emit(syntax.Event{Type: syntax.Execute, Span: span})
@@ -581,7 +581,7 @@ func (p *parser) abandon(cut, ended string, textCut bool) {
 	} else if textCut && len(calls) == 0 && p.msg.textLast {
 		at := p.Pos()
 		p.Errorf(syntax.CodeTruncated, at, syntax.Span{Start: at.Offset, End: at.Offset}, nil,
-			"%s: its last text may be incomplete", ended)
+			"%s: %s; its last text may be incomplete", CutOff, ended)
 	}
 	p.msg.reset()
 }

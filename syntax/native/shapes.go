@@ -316,6 +316,7 @@ func (p *parser) first(c fields, what string, span syntax.Span) bool {
 
 // chatCompletion reads an OpenAI Chat Completions response or stream chunk.
 func (p *parser) chatCompletion(d fields, span syntax.Span) {
+	ended := false
 	for _, raw := range d.arr("choices") {
 		ch := p.object(raw)
 		if !p.first(ch, "choice", span) {
@@ -337,13 +338,20 @@ func (p *parser) chatCompletion(d fields, span syntax.Span) {
 		if finish := ch.s("finish_reason"); finish != "" {
 			p.EndRun()
 			p.endMessage(span, cutReason(finish == "length", "finish_reason length"))
+			ended = true
 		} else if whole {
 			p.EndRun()
 			p.endMessage(span, "")
+			ended = true
 		}
 	}
-	u, ok := chatUsage(d.obj("usage"), false)
-	p.emitUsage(u, ok, span)
+	// A server that counts in every chunk (vLLM's continuous usage stats)
+	// gives the response's counts at its end: read there, or in the
+	// chunk of counts alone (no choice) that include_usage asks for.
+	if choices := d.arr("choices"); len(choices) == 0 || ended {
+		u, ok := chatUsage(d.obj("usage"), false)
+		p.emitUsage(u, ok, span)
+	}
 }
 
 // ollama reads an Ollama /api/chat or /api/generate response or stream
@@ -521,6 +529,27 @@ func (p *parser) anthropicEvent(d fields, typ string, span syntax.Span) {
 	case "error":
 		p.streamError(d, span)
 	}
+}
+
+// CutOff starts the message of the truncated error that says a message was
+// cut off while the model wrote text (its token limit, or the end of the
+// stream): what a stream encoder ends in the form's truncation, where other
+// truncated errors outside a call (an unterminated thought in the text a
+// content syntax reads) are no cut of the response.
+const CutOff = "the message was cut off"
+
+// IsCut reports whether an error event outside any call cuts the response
+// off: the message cut off (CutOff), a block cut off by the end of the
+// input (a truncated error with the block's text) or over the limit — not
+// an unterminated thought, which the model may stop in.
+func IsCut(e syntax.Event) bool {
+	switch e.Code {
+	case syntax.CodeOverLimit:
+		return true
+	case syntax.CodeTruncated:
+		return strings.HasPrefix(e.Message, CutOff) || e.Raw != "" && e.Message != ProviderError
+	}
+	return false
 }
 
 // ProviderError is the message of the error event for an error a provider
