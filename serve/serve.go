@@ -292,6 +292,9 @@ func (h *Handler) serve(w http.ResponseWriter, r *http.Request, api *clientAPI) 
 		var evs []syntax.Event
 		for attempt := 0; ; attempt++ {
 			body, ok := x.open(w, api, path, out, attempt)
+			if !ok && attempt > 0 {
+				break // a retry the backend refused: the turn read before it stands
+			}
 			if !ok {
 				return
 			}
@@ -400,10 +403,15 @@ func (x *exchange) count(e syntax.Event) {
 // exchange (a held call's retries).
 func (x *exchange) open(w http.ResponseWriter, api *clientAPI, path string, out []byte, attempt int) (io.ReadCloser, bool) {
 	h := x.h
+	if attempt > 0 {
+		w = nil // a retry's failure is logged, not the client's: the turn before it stands
+	}
 	x.attempts = attempt + 1
 	bres, err := h.backend(x.ctx, x.route, x.client, path, out)
 	if err != nil {
-		writeError(w, api, http.StatusBadGateway, "the backend could not be reached: "+err.Error())
+		if w != nil {
+			writeError(w, api, http.StatusBadGateway, "the backend could not be reached: "+err.Error())
+		}
 		h.log.Info("request", "api", api.name, "backend_error", err.Error())
 		return nil, false
 	}
@@ -424,7 +432,9 @@ func (x *exchange) open(w http.ResponseWriter, api *clientAPI, path string, out 
 		if status < 400 {
 			status = http.StatusBadGateway // a redirect (not followed) or an answer no client API has
 		}
-		writeError(w, api, status, "the backend answered "+bres.Status+": "+backendMessage(msg))
+		if w != nil {
+			writeError(w, api, status, "the backend answered "+bres.Status+": "+backendMessage(msg))
+		}
 		h.log.Info("request", "api", api.name, "backend_status", bres.StatusCode)
 		return nil, false
 	}
