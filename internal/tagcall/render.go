@@ -28,6 +28,9 @@ type units struct {
 	executed bool             // batch was executed
 	answered int              // results written since the execute
 	results  bool             // results were written after the last execute
+	// afterOpener: the last text written ends in a call opener (the JSON
+	// form's Scope.Open): a text that starts with '[' or '{' may not follow.
+	afterOpener bool
 }
 
 func (u *units) cannot(format string, args ...any) error {
@@ -54,6 +57,13 @@ func (u *units) Text(t syntax.Type, s string) error {
 		return nil
 	}
 	u.open.Begin(u.w, false)
+	after := u.afterOpener
+	u.afterOpener = u.f.JSON != nil && strings.HasSuffix(strings.TrimRight(s, " \t\r\n"), u.f.Scope.Open)
+	if t := strings.TrimLeft(s, " \t\r\n"); after && t != "" && (t[0] == '[' || t[0] == '{') {
+		// The text before ended in the call opener: this one would make a
+		// call block of it.
+		return u.cannot("text starting with %q after text that ends in %s: read back as a call block; not written", t[:1], u.f.Scope.Open)
+	}
 	if !u.isPlainText(s) {
 		return u.cannot("text holding a marker (%s); not written", strings.Join(f.markers(), ", "))
 	}
@@ -73,7 +83,7 @@ func containsAny(s string, subs []string) bool {
 // isPlainText reports whether s, written on its own, reads back as one
 // respond run with content s.
 func (u *units) isPlainText(s string) bool {
-	if !strings.Contains(s, "<") {
+	if leads, _ := u.f.leadAndWake(); !strings.ContainsAny(s, leads) {
 		return true
 	}
 	var got []syntax.Event
@@ -85,6 +95,7 @@ func (u *units) isPlainText(s string) bool {
 
 func (u *units) Calls(calls []syntax.Event) error {
 	u.open.Begin(u.w, false)
+	u.afterOpener = false
 	var first error
 	if u.executed {
 		if !u.results && len(u.batch) > 0 {
@@ -124,6 +135,7 @@ func (u *units) Execute() error {
 
 func (u *units) Results(rs []syntax.Event) error {
 	u.open.Begin(u.w, false)
+	u.afterOpener = false
 	f := u.f
 	var first error
 	note := func(format string, args ...any) {

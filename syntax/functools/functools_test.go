@@ -1,8 +1,13 @@
 package functools_test
 
 import (
+	"errors"
 	"flag"
+	"strings"
 	"testing"
+
+	"github.com/toolparse/toolparse/syntax"
+	"github.com/toolparse/toolparse/syntax/wire"
 
 	"github.com/toolparse/toolparse/syntax/functools"
 	"github.com/toolparse/toolparse/syntax/syntaxtest"
@@ -24,3 +29,20 @@ func TestGarbage(t *testing.T) {
 
 // FuzzParse checks the event model's invariants (syntaxtest.Check) on any input.
 func FuzzParse(f *testing.F) { syntaxtest.Fuzz(f, functools.Syntax, goldens, nil) }
+
+// Text that ends in the word, then text that starts with '[': written so,
+// they would read back as a call block, so the renderer says it cannot
+// (found by fuzzing round trips).
+func TestRenderWordThenBracket(t *testing.T) {
+	var b strings.Builder
+	err := syntax.Render(functools.Syntax.Render(&b, syntax.Options{}), []syntax.Event{
+		{Type: syntax.Respond, Content: "Then import functools"}, {Type: syntax.Respond, Content: "[1, 2] is a list."}, {Type: syntax.End}})
+	if err == nil || !errors.Is(err, wire.ErrCannotCarry) {
+		t.Errorf("rendered %q with no report (%v)", b.String(), err)
+	}
+	for _, e := range syntax.Parse(functools.Syntax, []byte(b.String()), syntax.Options{}) {
+		if e.Type == syntax.Call {
+			t.Errorf("the text reads back as a call: %q", b.String())
+		}
+	}
+}
