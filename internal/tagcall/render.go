@@ -49,9 +49,17 @@ func (u *units) Text(t syntax.Type, s string) error {
 				u.w.WriteString(s + "\n" + f.Think.Close + "\n\n")
 				return nil
 			}
+			if f.Think.Open == "" {
+				return u.cannot("a thought holding a call opener, which would end the reasoning the prompt opened (the form has no reasoning opener for a block of its own); not written")
+			}
 			// A call opener would end the reasoning the prompt opened:
 			// close it empty, and write the thought in a block of its own.
 			u.w.WriteString(f.Think.Close + "\n")
+		}
+		if f.Think.Open == "" {
+			// Reasoning only the prompt opens (Apriel's): a later thought
+			// has no block to go in.
+			return u.cannot("a thought after the reasoning the prompt opened: the form has no reasoning opener; not written")
 		}
 		u.w.WriteString(f.Think.Open + "\n" + s + "\n" + f.Think.Close + "\n\n")
 		return nil
