@@ -62,8 +62,9 @@ func (b *Batch) nextTool() string {
 	return tool
 }
 
-// Response keeps a tool response's bytes in blk up to and with closer,
-// within c's block limit. It returns the bytes of data taken and whether
+// Response keeps a block's bytes in blk up to and with closer, within c's
+// block limit: a tool response's, or a broken JSON block's up to its
+// closer. It returns the bytes of data taken and whether
 // closer was among them.
 func Response(c *scan.Core, blk *scan.Block, data []byte, eof bool, closer string) (n int, closed bool) {
 	if i := bytes.Index(data, []byte(closer)); i >= 0 {

@@ -1,7 +1,6 @@
 package tagcall
 
 import (
-	"bytes"
 	"strconv"
 
 	"github.com/toolparse/toolparse/internal/jsoncall"
@@ -160,22 +159,12 @@ func (p *parser) jsonBody(data []byte, eof bool) int {
 			jb.setProblem(syntax.CodeMalformed, int(p.blk.Len), "text after the JSON value (only white space may come before "+closer+")")
 			jb.phase = phaseSearch
 		case phaseSearch:
-			if i := bytes.Index(rest, []byte(closer)); i >= 0 {
-				n := i + len(closer)
-				p.Keep(&p.blk, rest[:n])
-				used += n
-				p.closeJSON(p.Offset()+int64(used), true)
-				return used
-			}
-			n := len(rest)
-			if !eof {
-				n -= scan.PartialSuffix(rest, closer)
-			}
-			p.Keep(&p.blk, rest[:n])
+			n, closed := Response(&p.Core, &p.blk, rest, eof, closer)
 			used += n
-			if n < len(rest) {
-				return used
+			if closed {
+				p.closeJSON(p.Offset()+int64(used), true)
 			}
+			return used
 		}
 	}
 	return used

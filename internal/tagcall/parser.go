@@ -33,7 +33,6 @@ type parser struct {
 	wake                      *scan.ByteSet // the bytes markers end with
 
 	thinkStart syntax.Pos
-	restate    bool // in reasoning the prompt opened, only white space so far: a Think.Open is the opener restated
 	thought    bool // in reasoning the prompt opened, text other than white space was read
 
 	// A tag whose meaning the bytes after it decide (inWrapper, inProbe):
@@ -75,7 +74,7 @@ func newParser(f *Format, h syntax.Handler, opts syntax.Options) syntax.Parser {
 	p.rd.OnParam = p.onParam
 	p.rd.OnDelta = p.onDelta
 	if opts.ThinkOpen && f.Think.Close != "" { // a format with no reasoning tags has none to open
-		p.state, p.restate = inOpenThink, true
+		p.state = inOpenThink
 		p.BeginRun(syntax.Think, 0)
 		p.thinkStart = syntax.Pos{Line: 1, Column: 1}
 	}
@@ -112,7 +111,7 @@ func (p *parser) step(data []byte, eof bool) int {
 
 // text handles input outside blocks: respond text and the markers.
 func (p *parser) text(data []byte, eof bool) int {
-	if n := p.textBefore(syntax.Respond, data); n > 0 {
+	if n := p.TextBeforeAny(syntax.Respond, data, p.leads); n > 0 {
 		return n
 	}
 	off := p.Offset()
@@ -141,7 +140,7 @@ func (p *parser) text(data []byte, eof bool) int {
 	if n := p.opener(data, eof, syntax.Respond, inText); n != 0 {
 		return max(n, 0)
 	}
-	n := p.textUntil(data, func(rest []byte) bool { return startsAny(rest, eof, p.textMarkers) })
+	n := scan.TextUntilAny(data, p.leads, func(rest []byte) bool { return startsAny(rest, eof, p.textMarkers) })
 	p.Text(syntax.Respond, data[:n], off)
 	return n
 }
@@ -162,23 +161,10 @@ func startsAny(rest []byte, eof bool, markers []string) bool {
 // ends at Think.Close or at a call opener, whichever comes first.
 func (p *parser) openThink(data []byte, eof bool) int {
 	off := p.Offset()
-	if p.restate && p.f.Think.Open != "" {
-		// Before anything but white space, Think.Open is the opener the
-		// prompt wrote, restated by the model: passed over.
-		if i := skipWS(data); i > 0 {
-			p.Text(syntax.Think, data[:i], off)
-			return i
-		}
-		full, partial := scan.MatchPrefix(data, p.f.Think.Open)
-		if partial && !eof {
-			return 0
-		}
-		p.restate = false
-		if full {
-			return len(p.f.Think.Open)
-		}
+	if n, wait := p.Restated(syntax.Think, data, eof, p.f.Think.Open); n > 0 || wait {
+		return n // the opener restated by the model (or white space before it)
 	}
-	if n := p.textBefore(syntax.Think, data); n > 0 {
+	if n := p.TextBeforeAny(syntax.Think, data, p.leads); n > 0 {
 		p.thought = p.thought || skipWS(data[:n]) < n
 		return n
 	}
@@ -192,7 +178,7 @@ func (p *parser) openThink(data []byte, eof bool) int {
 	if n := p.opener(data, eof, syntax.Think, inOpenThink); n != 0 {
 		return max(n, 0)
 	}
-	n := p.textUntil(data, func(rest []byte) bool { return startsAny(rest, eof, p.thinkMarkers) })
+	n := scan.TextUntilAny(data, p.leads, func(rest []byte) bool { return startsAny(rest, eof, p.thinkMarkers) })
 	p.Text(syntax.Think, data[:n], off)
 	p.thought = p.thought || skipWS(data[:n]) < n
 	return n
@@ -570,42 +556,4 @@ func (p *parser) finish(end int64) {
 			"unterminated %s: the stream ended before %s", f.Result.Open, f.Result.Close)
 	}
 	p.batch.Execute(&p.Core)
-}
-
-// textBefore adds the text of data up to the first byte a marker may start
-// with (all of it when there is none) to the run of type t, and returns its
-// length: 0 when data starts with such a byte.
-func (p *parser) textBefore(t syntax.Type, data []byte) int {
-	if len(p.leads) == 1 {
-		return p.TextBefore(t, data, p.leads[0])
-	}
-	i := bytes.IndexAny(data, p.leads)
-	if i < 0 {
-		i = len(data)
-	}
-	if i > 0 {
-		p.Text(t, data[:i], p.Offset())
-	}
-	return i
-}
-
-// textUntil is scan.TextUntil for the bytes markers start with: the text
-// of data, which starts with one, up to the next at which starts says a
-// marker starts.
-func (p *parser) textUntil(data []byte, starts func([]byte) bool) int {
-	if len(p.leads) == 1 {
-		return scan.TextUntil(data, p.leads[0], starts)
-	}
-	i := 1
-	for {
-		j := bytes.IndexAny(data[i:], p.leads)
-		if j < 0 {
-			return len(data)
-		}
-		i += j
-		if starts(data[i:]) {
-			return i
-		}
-		i++
-	}
 }

@@ -85,7 +85,6 @@ type parser struct {
 	scan.Core
 	state state
 	from  state // afterOpen: the state the <tool_call> tag stood in (inText or inOpenThink)
-	lead  bool  // inOpenThink: only white space so far, so a <think> is the opener restated
 
 	thought bool // the open reasoning holds text other than white space
 
@@ -119,7 +118,7 @@ func newParser(h syntax.Handler, opts syntax.Options) syntax.Parser {
 	p.WakeOn(wakeSet)
 	p.args = jsoncall.ArgStream{Depth: 0, Keys: streamKeys, Emit: p.Emit, JSON: &p.js}
 	if opts.ThinkOpen {
-		p.state, p.lead = inOpenThink, true
+		p.state = inOpenThink
 		p.thinkStart = syntax.Pos{Line: 1, Column: 1}
 		p.BeginRun(syntax.Think, 0)
 	}
@@ -176,19 +175,8 @@ func (p *parser) text(data []byte, eof bool) int {
 // but white space is the opener restated, and is passed over.
 func (p *parser) openThinkText(data []byte, eof bool) int {
 	off := p.Offset()
-	if p.lead {
-		if i := jsonscan.SkipSpace(data, 0); i > 0 {
-			p.Text(syntax.Think, data[:i], off)
-			return i
-		}
-		full, partial := scan.MatchPrefix(data, openThink)
-		if partial && !eof {
-			return 0
-		}
-		p.lead = false
-		if full {
-			return len(openThink)
-		}
+	if n, wait := p.Restated(syntax.Think, data, eof, openThink); n > 0 || wait {
+		return n // the opener restated by the model (or white space before it)
 	}
 	if n := p.TextBefore(syntax.Think, data, '<'); n > 0 {
 		p.sawThought(data[:n])

@@ -81,7 +81,6 @@ type parser struct {
 	scan.Core
 	state state
 	home  state // where the open call stands: inSection, or inText for a call with no section opener
-	lead  bool  // inThink with ThinkOpen: only white space so far, so a <think> is the opener restated
 
 	thought  bool // the reasoning holds text other than white space
 	explicit bool // the reasoning was opened by a <think> in the output, not by the prompt
@@ -126,7 +125,7 @@ func newParser(h syntax.Handler, opts syntax.Options) syntax.Parser {
 	p.args = jsoncall.ArgStream{Emit: p.Emit, JSON: &p.js}
 	p.WakeOn(wakeSet)
 	if opts.ThinkOpen {
-		p.state, p.lead = inThink, true
+		p.state = inThink
 		p.thinkStart = syntax.Pos{Line: 1, Column: 1}
 		p.BeginRun(syntax.Think, 0)
 	}
@@ -223,19 +222,8 @@ func (p *parser) closer(off int64, m string) {
 // whichever comes first. A section closer is passed over, as in text.
 func (p *parser) thinkText(data []byte, eof bool) int {
 	off := p.Offset()
-	if p.lead {
-		if i := jsonscan.SkipSpace(data, 0); i > 0 {
-			p.Text(syntax.Think, data[:i], off)
-			return i
-		}
-		full, partial := scan.MatchPrefix(data, openThink)
-		if partial && !eof {
-			return 0
-		}
-		p.lead = false
-		if full {
-			return len(openThink)
-		}
+	if n, wait := p.Restated(syntax.Think, data, eof, openThink); n > 0 || wait {
+		return n // the opener restated by the model (or white space before it)
 	}
 	m, n := p.textRun(syntax.Think, data, eof, thinkMarkers)
 	if m == "" && len(jsonscan.TrimSpace(data[:n])) > 0 {

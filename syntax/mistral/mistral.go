@@ -99,7 +99,6 @@ type parser struct {
 
 	thinkStart syntax.Pos
 	closer     string // of the open reasoning: [/THINK] or </think>; "" when the prompt opened it (either ends it)
-	restate    bool   // ThinkOpen, only white space so far: [THINK] or <think> is the opener restated
 	thinkText  bool   // the open reasoning block has text that is not white space
 	gapFrom    int64  // an empty reasoning block started here, and no event covers it yet; -1 if none
 
@@ -135,7 +134,7 @@ func newParser(h syntax.Handler, opts syntax.Options) syntax.Parser {
 	p.os.as.Emit = p.Emit
 	p.os.stream = opts.Mode == syntax.TokenMode
 	if opts.ThinkOpen {
-		p.state, p.restate = stThink, true
+		p.state = stThink
 		p.BeginRun(syntax.Think, 0)
 	}
 	return p
@@ -302,21 +301,8 @@ func (p *parser) think(data []byte, eof bool) int {
 		}
 		return n
 	}
-	if p.restate {
-		// Before anything but white space, [THINK] or <think> is the
-		// opener the prompt wrote, restated by the model: passed over.
-		if i := jsonscan.SkipSpace(data, 0); i > 0 {
-			p.Text(syntax.Think, data[:i], p.Offset())
-			return i
-		}
-		m, wait := marker(data, eof, []string{thinkOpen, tagOpen})
-		if wait {
-			return 0
-		}
-		p.restate = false
-		if m != "" {
-			return len(m)
-		}
+	if n, wait := p.Restated(syntax.Think, data, eof, thinkOpen, tagOpen); n > 0 || wait {
+		return n // the opener restated by the model (or white space before it)
 	}
 	list := []string{thinkClose, tagClose, toolCalls}
 	if !isMarkerStart(data[0]) {

@@ -75,6 +75,8 @@ type Core struct {
 	fragFrom  int64           // decoded runs: where the source of the next fragment starts
 	cut       *syntax.Event   // the last piece of a run cut at the limit, held (see cutRun)
 	runOpaque json.RawMessage // provider state the run's event carries (see RunOpaque)
+
+	restate bool // Options.ThinkOpen, and the reasoning's start not yet decided (see Restated)
 }
 
 // Init prepares c. finish is called once at Close, after all input has been
@@ -85,7 +87,45 @@ func (c *Core) Init(h syntax.Handler, opts syntax.Options, step StepFunc, finish
 		panic("toolparse: a parser was made with a nil Handler")
 	}
 	*c = Core{h: h, opts: opts, step: step, finish: finish, pos: syntax.Pos{Line: 1, Column: 1},
-		eventMode: opts.Mode == syntax.EventMode}
+		eventMode: opts.Mode == syntax.EventMode, restate: opts.ThinkOpen}
+}
+
+// Restated reads the start of reasoning the prompt opened
+// (Options.ThinkOpen), where models often write the opener again: before
+// anything but white space, one of openers is that opener restated, and
+// is passed over. White space at the start of data is added to the run of
+// type t. It returns the bytes taken (white space or an opener); 0 with
+// wait when more input is needed to tell; 0 without wait once the start is
+// decided (the first byte that is not white space came), and ever after.
+// A step of reasoning opened by the prompt calls it first.
+func (c *Core) Restated(t syntax.Type, data []byte, eof bool, openers ...string) (n int, wait bool) {
+	if !c.restate {
+		return 0, false
+	}
+	if i := spaces(data); i > 0 {
+		c.Text(t, data[:i], c.Offset())
+		return i, false
+	}
+	for _, o := range openers {
+		full, partial := MatchPrefix(data, o)
+		if partial && !eof {
+			return 0, true
+		}
+		if full && o != "" {
+			c.restate = false
+			return len(o), false
+		}
+	}
+	c.restate = false
+	return 0, false
+}
+
+func spaces(b []byte) int {
+	i := 0
+	for i < len(b) && isSpace(b[i]) {
+		i++
+	}
+	return i
 }
 
 // ByteSet is a set of byte values.
@@ -650,6 +690,42 @@ func TextUntil(data []byte, c byte, starts func([]byte) bool) int {
 	i := 1
 	for {
 		j := bytes.IndexByte(data[i:], c)
+		if j < 0 {
+			return len(data)
+		}
+		i += j
+		if starts(data[i:]) {
+			return i
+		}
+		i++
+	}
+}
+
+// TextBeforeAny is TextBefore for markers that start with any of the bytes
+// of leads (Apriel's '[' and '<').
+func (c *Core) TextBeforeAny(t syntax.Type, data []byte, leads string) int {
+	if len(leads) == 1 {
+		return c.TextBefore(t, data, leads[0])
+	}
+	i := bytes.IndexAny(data, leads)
+	if i < 0 {
+		i = len(data)
+	}
+	if i > 0 {
+		c.Text(t, data[:i], c.Offset())
+	}
+	return i
+}
+
+// TextUntilAny is TextUntil for markers that start with any of the bytes
+// of leads.
+func TextUntilAny(data []byte, leads string, starts func([]byte) bool) int {
+	if len(leads) == 1 {
+		return TextUntil(data, leads[0], starts)
+	}
+	i := 1
+	for {
+		j := bytes.IndexAny(data[i:], leads)
 		if j < 0 {
 			return len(data)
 		}

@@ -22,9 +22,12 @@
 // forwards Write and Close to it. The helpers beside Core are the ones a
 // step needs: matching a marker that may be cut by the chunk boundary
 // ([MatchPrefix], [PartialSuffix]), passing over text ([TextUntil],
-// [Core.TextBefore], [Core.Inside]), keeping a block's bytes up to the limit
-// ([Block]; [Ahead] and [Block.Reserve] size it once when a value's closer
-// is already at hand) and positions ([Advance]).
+// [Core.TextBefore], [Core.Inside], and [TextUntilAny], [Core.TextBeforeAny]
+// for markers that start with several bytes), passing over the reasoning
+// opener a model restates where the prompt opened it ([Core.Restated]),
+// keeping a block's bytes up to the limit ([Block]; [Ahead] and
+// [Block.Reserve] size it once when a value's closer is already at hand)
+// and positions ([Advance]).
 //
 // Events are delivered synchronously, from inside Write and Close. A
 // handler's call to Write or Close on the parser that is calling it does

@@ -66,7 +66,6 @@ type parser struct {
 	state state
 
 	thinkStart syntax.Pos
-	restate    bool // ThinkOpen, only white space so far: a <think> is the opener restated
 
 	// The open <execute> or <results> block.
 	open, close string
@@ -96,7 +95,7 @@ func newParser(h syntax.Handler, opts syntax.Options) syntax.Parser {
 	if opts.ThinkOpen { // the prompt opened <think>: the output starts inside it
 		p.thinkStart = syntax.Pos{Line: 1, Column: 1}
 		p.BeginRun(syntax.Think, 0)
-		p.state, p.restate = inThink, true
+		p.state = inThink
 	}
 	return p
 }
@@ -238,21 +237,8 @@ func (p *parser) openBlock() {
 
 // thinkText handles the inside of <think>: nothing but </think> is a marker.
 func (p *parser) thinkText(data []byte, eof bool) int {
-	if p.restate {
-		// Reasoning the prompt opened: before anything but white space,
-		// <think> is the opener restated, and is passed over.
-		if i := jsonscan.SkipSpace(data, 0); i > 0 {
-			p.Text(syntax.Think, data[:i], p.Offset())
-			return i
-		}
-		full, partial := scan.MatchPrefix(data, openThink)
-		if partial && !eof {
-			return 0
-		}
-		p.restate = false
-		if full {
-			return len(openThink)
-		}
+	if n, wait := p.Restated(syntax.Think, data, eof, openThink); n > 0 || wait {
+		return n // the opener restated by the model (or white space before it)
 	}
 	n, closed := p.Inside(syntax.Think, data, eof, closeThink)
 	if closed {
