@@ -256,22 +256,12 @@ func (h *Handler) serve(w http.ResponseWriter, r *http.Request, api *clientAPI) 
 			return
 		}
 		defer body.Close()
-		w.Header().Set("Content-Type", "text/event-stream")
-		w.Header().Set("Cache-Control", "no-cache")
-		w.WriteHeader(http.StatusOK)
-		enc, _ := native.NewStream(api.name, w, meta)
+		send, enc := x.openStream(w, api, meta, streamUsage, &n)
 		fl := newFolder(api.name) // state the client's API has no field for rides in call ids
 		p := native.Syntax.New(check(func(e syntax.Event) {
-			if e.Type == syntax.Usage && !streamUsage {
-				return
-			}
 			e = fl.event(e)
 			x.count(e)
-			if e.Type == syntax.End && x.failure != "" {
-				enc.(native.Failer).Fail(false, x.failure)
-				return
-			}
-			n.err(enc.Event(e))
+			send(e)
 		}), opts)
 		if err := h.copy(ctx, cancel, p, body, func() {
 			if f, ok := enc.(syntax.Flusher); ok {
@@ -326,19 +316,9 @@ func (h *Handler) serve(w http.ResponseWriter, r *http.Request, api *clientAPI) 
 			h.log.Info("retry", "api", api.name, "model", model, "attempt", attempt+1, "problem", problem)
 		}
 		if stream {
-			w.Header().Set("Content-Type", "text/event-stream")
-			w.Header().Set("Cache-Control", "no-cache")
-			w.WriteHeader(http.StatusOK)
-			enc, _ := native.NewStream(api.name, w, meta)
+			send, enc := x.openStream(w, api, meta, streamUsage, &n)
 			for _, e := range evs {
-				if e.Type == syntax.Usage && !streamUsage {
-					continue
-				}
-				if e.Type == syntax.End && x.failure != "" {
-					enc.(native.Failer).Fail(false, x.failure)
-					break
-				}
-				n.err(enc.Event(e))
+				send(e)
 			}
 			n.err(enc.Close())
 			break
@@ -381,6 +361,27 @@ type exchange struct {
 	calls, errs int
 	failure     string // what the backend's stream said of a failure the events do not carry
 	attempts    int    // requests sent to the backend
+}
+
+// openStream starts the client's stream (SSE) in its API's form, and
+// returns the function that passes each event of the backend's turn on to
+// it: the usage only when the client's API streams it (usage), and at the
+// end the form's error when the backend's stream failed in a way the events
+// do not say.
+func (x *exchange) openStream(w http.ResponseWriter, api *clientAPI, meta native.StreamOptions, usage bool, n *notes) (send func(syntax.Event), enc syntax.Renderer) {
+	w.Header().Set("Content-Type", "text/event-stream")
+	w.Header().Set("Cache-Control", "no-cache")
+	w.WriteHeader(http.StatusOK)
+	enc, _ = native.NewStream(api.name, w, meta)
+	return func(e syntax.Event) {
+		switch {
+		case e.Type == syntax.Usage && !usage:
+		case e.Type == syntax.End && x.failure != "":
+			enc.(native.Failer).Fail(false, x.failure)
+		default:
+			n.err(enc.Event(e))
+		}
+	}, enc
 }
 
 // count notes what the events of the backend's answer hold.

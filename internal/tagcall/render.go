@@ -17,7 +17,8 @@ import (
 )
 
 func newRenderer(w io.Writer, opts syntax.Options, f *Format) syntax.Renderer {
-	return wire.New(f.Name, &units{f: f, w: bufio.NewWriter(w), open: wire.NewOpenThought(opts, f.Think.Close)})
+	leads, _ := f.leadAndWake()
+	return wire.New(f.Name, &units{f: f, w: bufio.NewWriter(w), open: wire.NewOpenThought(opts, f.Think.Close), leads: leads})
 }
 
 type units struct {
@@ -31,6 +32,7 @@ type units struct {
 	// afterOpener: the last text written ends in a call opener (the JSON
 	// form's Scope.Open): a text that starts with '[' or '{' may not follow.
 	afterOpener bool
+	leads       string // the bytes markers start with
 }
 
 func (u *units) cannot(format string, args ...any) error {
@@ -91,7 +93,7 @@ func containsAny(s string, subs []string) bool {
 // isPlainText reports whether s, written on its own, reads back as one
 // respond run with content s.
 func (u *units) isPlainText(s string) bool {
-	if leads, _ := u.f.leadAndWake(); !strings.ContainsAny(s, leads) {
+	if !strings.ContainsAny(s, u.leads) {
 		return true
 	}
 	var got []syntax.Event
