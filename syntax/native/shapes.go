@@ -316,8 +316,8 @@ func (p *parser) first(c fields, what string, span syntax.Span) bool {
 
 // chatCompletion reads an OpenAI Chat Completions response or stream chunk.
 func (p *parser) chatCompletion(d fields, span syntax.Span) {
-	ended := false
-	for _, raw := range d.arr("choices") {
+	ended, choices := false, d.arr("choices")
+	for _, raw := range choices {
 		ch := p.object(raw)
 		if !p.first(ch, "choice", span) {
 			continue
@@ -348,7 +348,7 @@ func (p *parser) chatCompletion(d fields, span syntax.Span) {
 	// A server that counts in every chunk (vLLM's continuous usage stats)
 	// gives the response's counts at its end: read there, or in the
 	// chunk of counts alone (no choice) that include_usage asks for.
-	if choices := d.arr("choices"); len(choices) == 0 || ended {
+	if len(choices) == 0 || ended {
 		u, ok := chatUsage(d.obj("usage"), false)
 		p.emitUsage(u, ok, span)
 	}
