@@ -119,6 +119,9 @@ const stoppedCapture = 256
 // (for a bare args object, whether it was announced).
 func (a *ArgStream) Started() bool { return a.started }
 
+// Calls is the number the next call the stream sees will take.
+func (a *ArgStream) Calls() int { return a.calls }
+
 // Index is the number of the current call.
 func (a *ArgStream) Index() int { return a.index }
 

@@ -3,7 +3,10 @@
 // finished object with [ReadCall], one arriving in pieces with [ArgStream].
 package jsoncall
 
-import "github.com/toolparse/toolparse/internal/jsonscan"
+import (
+	"github.com/toolparse/toolparse/internal/jsonscan"
+	"github.com/toolparse/toolparse/syntax"
+)
 
 // Keys names the members of a call object.
 type Keys struct {
@@ -58,6 +61,7 @@ func ReadCallAt(b []byte, i int, keys Keys) (name, id string, args []byte, probl
 	}
 	var haveName, nameOK, haveID bool
 	var rawArgs, otherArgs []byte
+	argsKey := keys.Args
 	obj := b[i:]
 	end = i + jsonscan.EachMember(obj, func(k []byte, j int) int {
 		switch {
@@ -69,6 +73,9 @@ func ReadCallAt(b []byte, i int, keys Keys) (name, id string, args []byte, probl
 		case keys.IsArgs(string(k)) && rawArgs == nil:
 			vend := jsonscan.SkipValue(obj, j)
 			rawArgs = obj[j:vend]
+			if string(k) != keys.Args {
+				argsKey = keys.AltArgs
+			}
 			return vend
 		case keys.IsOtherArgs(string(k)) && otherArgs == nil:
 			vend := jsonscan.SkipValue(obj, j)
@@ -82,15 +89,30 @@ func ReadCallAt(b []byte, i int, keys Keys) (name, id string, args []byte, probl
 		}
 		return jsonscan.SkipValue(obj, j)
 	})
-	if rawArgs == nil {
+	if rawArgs == nil && otherArgs != nil {
 		rawArgs = otherArgs
+		argsKey = otherKey(obj, keys)
 	}
-	name, id, args, problem = checkCall(keys, name, id, rawArgs, haveName, nameOK)
+	name, id, args, problem = checkCall(keys, argsKey, name, id, rawArgs, haveName, nameOK)
 	return name, id, args, problem, end
 }
 
-// checkCall words what ReadCallAt found.
-func checkCall(keys Keys, name, id string, rawArgs []byte, haveName, nameOK bool) (string, string, []byte, string) {
+// otherKey is the first of the other args keys in the object obj (the one
+// ReadCallAt took the args from), for a problem's message.
+func otherKey(obj []byte, keys Keys) string {
+	key := ""
+	jsonscan.EachMember(obj, func(k []byte, j int) int {
+		if key == "" && keys.IsOtherArgs(string(k)) {
+			key = string(k)
+		}
+		return jsonscan.SkipValue(obj, j)
+	})
+	return key
+}
+
+// checkCall words what ReadCallAt found, the args under argsKey. A problem
+// names the call's name quoted as JSON.
+func checkCall(keys Keys, argsKey, name, id string, rawArgs []byte, haveName, nameOK bool) (string, string, []byte, string) {
 	switch {
 	case !haveName:
 		return "", "", nil, "has no " + quote(keys.Name)
@@ -104,9 +126,9 @@ func checkCall(keys Keys, name, id string, rawArgs []byte, haveName, nameOK bool
 		if args, _, ok := Args(rawArgs, 0); ok {
 			return name, id, args, ""
 		}
-		return name, id, nil, "(" + name + ") has " + quote(keys.Args) + " that is a string holding no JSON object"
+		return name, id, nil, string(syntax.AppendQuote(nil, name)) + " has " + quote(argsKey) + " that is a string holding no JSON object"
 	case jsonscan.Kind(rawArgs) != '{':
-		return name, id, nil, "(" + name + ") has " + quote(keys.Args) + " that is " + jsonscan.KindName(jsonscan.Kind(rawArgs)) + ", not an object"
+		return name, id, nil, string(syntax.AppendQuote(nil, name)) + " has " + quote(argsKey) + " that is " + jsonscan.KindName(jsonscan.Kind(rawArgs)) + ", not an object"
 	}
 	return name, id, jsonscan.Compact(rawArgs), ""
 }

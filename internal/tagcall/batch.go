@@ -7,6 +7,7 @@ package tagcall
 import (
 	"bytes"
 
+	"github.com/toolparse/toolparse/internal/jsonscan"
 	"github.com/toolparse/toolparse/internal/params"
 
 	"github.com/toolparse/toolparse/syntax"
@@ -20,12 +21,15 @@ type Batch struct {
 	executed   bool // an execute closed the batch
 	result     int  // the results read since the execute
 	start, end int64
+	// streamed is the calls token mode numbered since the last execute:
+	// a JSON block's first call takes the next number.
+	streamed int
 }
 
 // Open is called as a call opens: after an execute it starts a new batch.
 func (b *Batch) Open() {
 	if b.executed {
-		b.names, b.executed, b.result = b.names[:0], false, 0
+		b.names, b.executed, b.result, b.streamed = b.names[:0], false, 0, 0
 	}
 }
 
@@ -82,17 +86,29 @@ func Response(c *scan.Core, blk *scan.Block, data []byte, eof bool, closer strin
 
 // Result emits to c the result of the tool response kept whole in blk from
 // start, opener and closer included, its content without one line end
-// after opener and one before closer; or its error when it is over the
-// limit.
-func (b *Batch) Result(c *scan.Core, blk *scan.Block, start syntax.Pos, opener, closer string) {
+// after opener and one before closer — or, asJSON, without the white space
+// around it, and the JSON value it holds when it holds one; or its error
+// when it is over the limit.
+func (b *Batch) Result(c *scan.Core, blk *scan.Block, start syntax.Pos, opener, closer string, asJSON bool) {
 	span := syntax.Span{Start: start.Offset, End: start.Offset + blk.Len}
 	if blk.Over {
 		c.Errorf(syntax.CodeOverLimit, start, span, nil, "a tool response longer than the limit of %d bytes", c.Options().BlockLimit())
 		return
 	}
 	content := blk.Bytes[len(opener) : len(blk.Bytes)-len(closer)]
-	content = bytes.TrimPrefix(content, []byte{'\n'})
-	content = bytes.TrimSuffix(content, []byte{'\n'})
+	var value []byte
+	if asJSON {
+		content = jsonscan.TrimSpace(content)
+		if _, ok := jsonscan.Whole(content, c.Options().DepthLimit()); ok {
+			value = jsonscan.Compact(content)
+		}
+	} else {
+		content = bytes.TrimPrefix(content, []byte{'\n'})
+		content = bytes.TrimSuffix(content, []byte{'\n'})
+	}
+	if value == nil {
+		value = params.Quote(nil, content)
+	}
 	tool := b.nextTool()
-	c.Emit(syntax.Event{Type: syntax.Result, Tool: tool, Status: syntax.Success, Value: params.Quote(nil, content), Span: span})
+	c.Emit(syntax.Event{Type: syntax.Result, Tool: tool, Status: syntax.Success, Value: value, Span: span})
 }

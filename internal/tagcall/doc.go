@@ -38,6 +38,14 @@
 //   - A Scope.Open that is not followed by the format's own opener is text,
 //     so that formats sharing <tool_call> (Hermes, Qwen3-Coder, GLM) read
 //     each other's calls as text, never as wrong calls.
+//   - In the JSON form, a value followed by the next Scope.Open (the closer
+//     left out, as Hermes models do) ends its block as an error there, and
+//     the next block is read afresh; any other text after the value makes
+//     the block an error up to its closer. A tag opener followed only by
+//     white space at the end of the input is a truncated call; a word
+//     opener (functools) there is text. A block's error names its opener
+//     ("<tool_call> block at 2:1: …"), and Options.MaxBlock counts its
+//     tags. Token mode numbers a message's calls across its blocks.
 //   - In token mode a call streams its name once the opener is decided,
 //     then each parameter as it opens and its value in final deltas (a
 //     closer under look-ahead is held until decided).

@@ -58,6 +58,17 @@ type Format struct {
 	// ends the block (Granite 3's <|tool_call|>[…]). Scope.Open followed by
 	// anything else is text. Function and Param are then unused.
 	JSON *jsoncall.Keys
+	// Object says a JSON block holds one call object, never an array:
+	// Scope.Open followed by '[' is text, and the renderer writes each call
+	// in a block of its own, the object on a line between the tags
+	// (Hermes's <tool_call>).
+	Object bool
+	// ResultJSON says a Result block's content, white space around it
+	// aside, is the JSON value it holds when it holds exactly one, else its
+	// text (Qwen's <tool_response>); the renderer writes a value as its
+	// JSON text. Without it the content is text, less one line end after
+	// the opener and one before the closer.
+	ResultJSON bool
 
 	// Drop are markers dropped where they stand in text, the text around
 	// them kept: the tags some formats write around their answer (Command

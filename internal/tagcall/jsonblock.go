@@ -38,6 +38,7 @@ type jsonBlock struct {
 	problem     string
 	problemAt   int // offset in the block of the first problem
 	problemCode syntax.Code
+	calls       []syntax.Event // the block's calls, read before any is handed on
 }
 
 // jsonOpen reads what follows Scope.Open in the JSON form: white space,
@@ -50,7 +51,7 @@ func (p *parser) jsonOpen(data []byte, eof bool) int {
 	if len(data) == 0 {
 		return 0
 	}
-	if data[0] == '{' || data[0] == '[' {
+	if data[0] == '{' || data[0] == '[' && !p.f.Object {
 		p.openJSON()
 		return scan.Again
 	}
@@ -83,8 +84,12 @@ func (p *parser) openJSON() {
 	jb.phase, jb.problem, jb.valueAt = phaseJSON, "", len(p.held)
 	jb.js.Reset(p.Options().DepthLimit())
 	jb.args.Reset()
+	jb.args.SetIndex(p.batch.streamed) // a message's calls are numbered across its blocks
 	p.held = p.held[:0]
-	p.WakeOn(nil) // a value's end completes the block (with no closer, nothing else does)
+	if p.f.Scope.Close == "" {
+		// The block ends where its value ends or breaks: at any byte.
+		p.WakeOn(nil)
+	} // else every event of the block completes at its closer or at a next opener, both markers
 }
 
 func (jb *jsonBlock) setProblem(code syntax.Code, at int, msg string) {
@@ -153,7 +158,18 @@ func (p *parser) jsonBody(data []byte, eof bool) int {
 				p.closeJSON(p.Offset()+int64(used), true)
 				return used
 			}
-			if partial && !eof {
+			opener, partialOpener := scan.MatchPrefix(rest[i:], p.f.Scope.Open)
+			if (partial || partialOpener) && !eof {
+				return used
+			}
+			if opener {
+				// The next call's opener: the closer was left out. The
+				// block ends before it, and the opener is read afresh.
+				jb.setProblem(syntax.CodeMalformed, int(p.blk.Len), "the call's JSON is not followed by "+closer)
+				p.closeJSON(p.Offset()+int64(used), true)
+				if used == 0 {
+					return scan.Again
+				}
 				return used
 			}
 			jb.setProblem(syntax.CodeMalformed, int(p.blk.Len), "text after the JSON value (only white space may come before "+closer+")")
@@ -176,71 +192,79 @@ func (p *parser) closeJSON(end int64, closed bool) {
 	p.state = inText
 	p.WakeOn(p.wake)
 	jb := &p.jb
+	p.batch.streamed = jb.args.Calls()
 	span := syntax.Span{Start: p.start.Offset, End: end}
 	var raw []byte
 	if !p.blk.Over {
 		raw = p.blk.Bytes
 	}
+	opener := p.f.Scope.Open
 	switch {
 	case p.blk.Over:
-		p.Errorf(syntax.CodeOverLimit, p.start, span, nil, "a tool call block longer than the limit of %d bytes", p.Options().BlockLimit())
+		unterminated := ""
+		if !closed {
+			unterminated = " and unterminated"
+		}
+		p.Errorf(syntax.CodeOverLimit, p.start, span, nil, "%s block longer than the limit of %d bytes%s", opener, p.Options().BlockLimit(), unterminated)
 		return
 	case !closed:
 		what := p.f.Scope.Close
 		if what == "" {
 			what = "its JSON value ended"
 		}
-		p.Errorf(syntax.CodeTruncated, p.start, span, raw, "unterminated tool call block: the stream ended before %s", what)
+		p.Errorf(syntax.CodeTruncated, p.start, span, raw, "unterminated %s: the stream ended before %s", opener, what)
 		return
 	case jb.problem != "":
-		p.Errorf(jb.problemCode, p.start, span, raw, "tool call block at %s: %s", scan.Advance(p.start, raw[:jb.problemAt]), jb.problem)
+		p.Errorf(jb.problemCode, p.start, span, raw, "%s block at %s: %s", opener, scan.Advance(p.start, raw[:jb.problemAt]), jb.problem)
 		return
 	}
 	value := p.blk.Bytes[jb.valueAt:jb.valueEnd]
 	base := p.start.Offset + int64(jb.valueAt)
-	// Read twice: once to find a problem anywhere in the value (the block
-	// is then one error), then to hand each call on as it is read.
-	if msg, at := p.jsonCalls(value, base, nil); msg != "" {
-		p.Errorf(syntax.CodeMalformed, p.start, span, raw, "tool call block at %s: %s", scan.Advance(p.start, raw[:jb.valueAt+at]), msg)
+	// The calls are read once, and handed on only when the whole value is
+	// read without a problem (the block is otherwise one error).
+	calls, msg, at := p.jsonCalls(value, base)
+	if msg != "" {
+		p.Errorf(syntax.CodeMalformed, p.start, span, raw, "%s block at %s: %s", opener, scan.Advance(p.start, raw[:jb.valueAt+at]), msg)
 		return
 	}
 	pos, last := p.start, 0 // positions advance call by call: one pass over the block
-	p.jsonCalls(value, base, func(e syntax.Event) {
+	for _, e := range calls {
 		k := int(e.Span.Start - p.start.Offset)
 		pos, last = scan.Advance(pos, p.blk.Bytes[last:k]), k
 		e.Pos = pos
 		p.Emit(e)
 		p.batch.Add(e.Name, p.start.Offset, e.Span.End) // the execute's span takes the block's opener
-	})
+	}
+	clear(calls)
 	p.batch.Extend(end)
 }
 
 // jsonCalls reads the calls of a block's value (an object, or an array of
-// objects), handing each to emit when it is not nil. On a problem it
-// returns a message and the offset within value it is about.
-func (p *parser) jsonCalls(value []byte, base int64, emit func(syntax.Event)) (msg string, at int) {
+// objects). On a problem it returns a message and the offset within value
+// it is about. The slice is the parser's, reused by the next block.
+func (p *parser) jsonCalls(value []byte, base int64) (calls []syntax.Event, msg string, at int) {
 	keys := *p.f.JSON
+	calls = p.jb.calls[:0]
+	defer func() { p.jb.calls = calls[:0] }()
 	one := func(start int, what string) int {
 		name, id, args, problem, end := jsoncall.ReadCallAt(value, start, keys)
 		if problem != "" {
 			msg, at = what+" "+problem, start
 			return -1
 		}
-		if emit != nil {
-			emit(syntax.Event{Type: syntax.Call, Name: p.names.Intern([]byte(name)), Args: args, ID: id,
-				Span: syntax.Span{Start: base + int64(start), End: base + int64(end)}})
-		}
+		calls = append(calls, syntax.Event{Type: syntax.Call, Name: p.names.Intern([]byte(name)), Args: args, ID: id,
+			Span: syntax.Span{Start: base + int64(start), End: base + int64(end)}})
 		return end
 	}
 	i := jsonscan.SkipSpace(value, 0)
 	if value[i] == '{' {
 		one(i, "the call")
-		return msg, at
+		return calls, msg, at
 	}
 	n := 0
 	jsonscan.EachElement(value, func(start int) int {
 		n++
 		return one(start, "element "+strconv.Itoa(n))
 	})
-	return msg, at
+	return calls, msg, at
 }

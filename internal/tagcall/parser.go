@@ -2,6 +2,7 @@ package tagcall
 
 import (
 	"bytes"
+	"strings"
 
 	"github.com/toolparse/toolparse/internal/jsoncall"
 	"github.com/toolparse/toolparse/syntax"
@@ -496,7 +497,7 @@ func (p *parser) response(data []byte, eof bool) int {
 	n, closed := Response(&p.Core, &p.blk, data, eof, p.f.Result.Close)
 	if closed {
 		p.state = inText
-		p.batch.Result(&p.Core, &p.blk, p.start, p.f.Result.Open, p.f.Result.Close)
+		p.batch.Result(&p.Core, &p.blk, p.start, p.f.Result.Open, p.f.Result.Close, p.f.ResultJSON)
 	}
 	return n
 }
@@ -509,14 +510,18 @@ func (p *parser) finish(end int64) {
 	case inJSON:
 		p.closeJSON(end, false)
 	case inJSONOpen:
-		if !f.Own && !f.OwnScope {
-			// A word that is no format's own (functools): at the end of
-			// the input it opened nothing, and is text.
+		if !strings.Contains(f.Scope.Open, "<") {
+			// A word (functools): at the end of the input it opened
+			// nothing, and is text.
 			p.unhold()
 			p.EndRun()
 			break
 		}
-		fallthrough
+		if p.heldType == syntax.Think {
+			p.EndRun()
+		}
+		p.Errorf(syntax.CodeTruncated, p.heldPos, syntax.Span{Start: p.heldAt, End: end}, []byte(f.Scope.Open),
+			"unterminated %s: the stream ended before the call's JSON", f.Scope.Open)
 	case inWrapper, inProbe:
 		if p.heldType == syntax.Think {
 			p.EndRun()

@@ -166,11 +166,26 @@ func (u *units) Results(rs []syntax.Event) error {
 		if r.Tool != want {
 			note("a result of %q where the call at its position is %q: results are paired with calls by position", r.Tool, want)
 		}
-		r = wire.AsText(r) // a failure in words the model reads, any value as its JSON text
-		content := wire.ResultText(r)
+		if r.ID != "" && (f.JSON == nil || f.JSON.ID == "") {
+			note("the id %q of a result of %q, not written (the %s form has none)", r.ID, r.Tool, f.Name)
+		}
 		if f.Result.Open == "" {
 			note("a result: the form has no result block (results go back in messages of their own)")
 			continue
+		}
+		var content string
+		if f.ResultJSON {
+			if r.Status == syntax.Failure {
+				r = wire.AsText(r) // the failure in words the model reads
+			}
+			content = f.resultJSON(r.ValueJSON())
+			if esc := f.escapedCloser(); strings.Contains(content, f.Result.Close) && esc != "" {
+				// JSON text: the closer's '/' escaped reads as the same value.
+				content = strings.ReplaceAll(content, f.Result.Close, esc)
+				note("result content holding %s: written with its '/' escaped", f.Result.Close)
+			}
+		} else {
+			content = wire.ResultText(wire.AsText(r)) // a failure in words the model reads, any value as its JSON text
 		}
 		if strings.Contains(content, f.Result.Close) {
 			note("result content holding %s; not written", f.Result.Close)
@@ -266,11 +281,7 @@ func (f *Format) closeCall(b *bytes.Buffer) {
 func (u *units) renderJSON(calls []syntax.Event) ([]byte, error) {
 	f, keys := u.f, *u.f.JSON
 	var b bytes.Buffer
-	b.WriteString(f.Scope.Open + "[")
-	for i, c := range calls {
-		if i > 0 {
-			b.WriteString(", ")
-		}
+	object := func(c syntax.Event) {
 		b.Write(syntax.AppendQuote([]byte(`{"`+keys.Name+`": `), c.Name))
 		if keys.ID != "" && c.ID != "" {
 			b.Write(syntax.AppendQuote([]byte(`, "`+keys.ID+`": `), c.ID))
@@ -279,7 +290,22 @@ func (u *units) renderJSON(calls []syntax.Event) ([]byte, error) {
 		b.Write(c.ArgsJSON())
 		b.WriteString("}")
 	}
-	b.WriteString("]" + f.Scope.Close + "\n")
+	if f.Object {
+		for _, c := range calls {
+			b.WriteString(f.Scope.Open + "\n")
+			object(c)
+			b.WriteString("\n" + f.Scope.Close + "\n")
+		}
+	} else {
+		b.WriteString(f.Scope.Open + "[")
+		for i, c := range calls {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			object(c)
+		}
+		b.WriteString("]" + f.Scope.Close + "\n")
+	}
 	var got []syntax.Event
 	p := f.New(func(e syntax.Event) {
 		if e.Type == syntax.Call {
@@ -298,7 +324,7 @@ func (u *units) renderJSON(calls []syntax.Event) ([]byte, error) {
 	if keys.ID == "" {
 		for _, c := range calls {
 			if c.ID != "" {
-				return b.Bytes(), u.cannot("call %s: its id (the %s form has none)", c.Name, f.Name)
+				return b.Bytes(), u.cannot("call %s: its id %q, not written (the %s form has none)", c.Name, c.ID, f.Name)
 			}
 		}
 	}
@@ -311,4 +337,28 @@ func names(calls []syntax.Event) string {
 		s = append(s, c.Name)
 	}
 	return strings.Join(s, ", ")
+}
+
+// resultJSON is how a result's value v is written under ResultJSON: a
+// string as its text when that reads back as the same string (no white
+// space around it, not itself JSON, no Result.Close in it), anything else
+// as its JSON text.
+func (f *Format) resultJSON(v []byte) string {
+	if jsonscan.Kind(v) == '"' {
+		s, _ := jsonscan.Unquote(v)
+		t := []byte(s)
+		if _, isJSON := jsonscan.Whole(t, 0); len(t) > 0 && len(jsonscan.TrimSpace(t)) == len(t) && !isJSON && !strings.Contains(s, f.Result.Close) {
+			return s
+		}
+	}
+	return string(v)
+}
+
+// escapedCloser is Result.Close with its '/' escaped as JSON may ("<\/…"),
+// or "" when it does not start with "</".
+func (f *Format) escapedCloser() string {
+	if c, ok := strings.CutPrefix(f.Result.Close, "</"); ok {
+		return `<\/` + c
+	}
+	return ""
 }

@@ -13,6 +13,10 @@
 // Results, where the text holds them (a transcript), are Qwen's
 // <tool_response>…</tool_response> blocks.
 //
+// The package is a description for the module's tag-call engine (its JSON
+// form with one call object per block): the parser, the detector, the
+// renderer and the prompt's example all come from that one value.
+//
 // The input must be detokenised with special tokens kept where the
 // tokenizer makes the tags special (vLLM PR #25281): a parser of text
 // cannot see tags that were deleted.
@@ -38,9 +42,10 @@
 //   - A call is complete at its own </tool_call> (docs/formats.md, rule 5):
 //     JSON cut off by the end of the input, and a complete object with no
 //     close tag before the end of the input, are truncated errors, never
-//     calls. A complete object followed by something other than
-//     </tool_call> (often the next <tool_call>) is a malformed error for
-//     that block, and what follows is read afresh, so the next call stands.
+//     calls. A complete object followed by the next <tool_call> (the close
+//     tag left out) is a malformed error for that block, and the next
+//     block is read afresh, so its call stands; followed by other text, the
+//     block is a malformed error up to the next literal </tool_call>.
 //     Invalid JSON is an invalid_json error, and its block ends at the next
 //     literal </tool_call>. Every error has the block as raw; siblings
 //     stand (docs/formats.md, rule 3).
@@ -111,8 +116,11 @@
 //     restated "<think>") cut off by the end of the input gives nothing:
 //     there is nothing to report but that nothing was written.
 //   - A <tool_call> tag followed by more white space than Options.MaxBlock
-//     is text. A block over Options.MaxBlock is an over_limit error without
-//     raw; the JSON scan goes on without storing it, to find its end.
+//     is text. A block over Options.MaxBlock (its tags counted) is an
+//     over_limit error without raw; the JSON scan goes on without storing
+//     it, to find its end.
+//   - The renderer writes one block per call, the object on a line of its
+//     own, and a blank line after </think> (as Qwen3's template does).
 //   - <tool_response> content is not scanned as JSON for its close tag:
 //     tool output is not written by the model, and the renderer escapes a
 //     close tag inside JSON content (reporting it).
