@@ -174,6 +174,9 @@ func (r *Reader) between(data []byte, eof bool) (int, bool) {
 	if n > 0 {
 		if len(attrs.name) > 0 {
 			r.openInvoke(string(attrs.name), data[:n])
+			if attrs.empty {
+				r.closeInvoke() // <invoke name="N"/>: a call with no arguments
+			}
 			return n, false
 		}
 	} else if n < 0 {
@@ -271,7 +274,7 @@ func (r *Reader) inInvoke(data []byte, eof bool) int {
 	wait := partial
 	n, attrs := tagAt(data, r.tags.Param, eof)
 	if n > 0 {
-		if len(attrs.name) > 0 {
+		if len(attrs.name) > 0 && !attrs.empty { // a parameter tag closing itself has no value: text
 			r.keep(data[:n])
 			r.openParam(attrs.name, string(attrs.str) == "false", data[:n])
 			return n
@@ -559,7 +562,10 @@ func InvokeAt(tags Tags, data []byte, eof bool) (yes, wait bool) {
 
 // tagAttrs are the attributes of a tag the formats read, as slices of it:
 // name (of an invoke or a parameter) and string (DSML's typed parameters).
-type tagAttrs struct{ name, str []byte }
+type tagAttrs struct {
+	name, str []byte
+	empty     bool // the tag closes itself ("/>"): an invoke with no parameters
+}
 
 // tagAt matches an opening tag named by prefix ("<invoke") at the start of
 // data: the prefix, white space, attributes name="value" (double or single
@@ -587,6 +593,9 @@ func tagAt(data []byte, prefix string, eof bool) (int, tagAttrs) {
 		return 0, tagAttrs{}
 	}
 	var attrs tagAttrs
+	if b, ok := bytes.CutSuffix(body, []byte("/")); ok {
+		body, attrs.empty = b, true
+	}
 	var seen struct{ name, str bool }
 	for i := 0; ; {
 		i += spaces(body[i:])

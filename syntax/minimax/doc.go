@@ -28,6 +28,8 @@
 //     Olmo 3's <function_calls> holding pythonic calls, are text. White
 //     space then the end of the input after an opener is a truncated error.
 //   - A section holds <invoke name="N"> elements (white space between them);
+//     an invoke tag that closes itself (<invoke name="N"/>) is a call with
+//     no arguments;
 //     an invoke holds <parameter name="K">V</parameter> elements (white
 //     space between them). Attributes may use double, single or no quotes.
 //   - Values are raw text, with one leading and one trailing line end (LF or
