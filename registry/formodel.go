@@ -29,7 +29,6 @@ var unread = []struct {
 	templates []syntax.Fingerprint
 }{
 	{"Qwen2.5-Coder (bare JSON, a ```json fence or <tools> blocks)", []string{"qwen2.5-coder*", "qwen2-coder*"}, nil},
-	{"DeepSeek V4 (DSML in <｜DSML｜tool_calls>)", []string{"*deepseek-v4*"}, []syntax.Fingerprint{{All: []string{"｜DSML｜", "tool_calls>"}, None: []string{"function_calls>"}}}},
 	{"MiniMax M1 (<tool_calls> JSON lines)", []string{"minimax-m1*"}, nil},
 	{"MiniMax M3 (]<]minimax[>[ invoke XML)", []string{"minimax-m3*"}, []syntax.Fingerprint{{All: []string{"]<]minimax[>["}}}},
 	{"Kimi K3 (<|open|> markup)", []string{"kimi-k3*"}, []syntax.Fingerprint{{All: []string{"<|open|>", "<|close|>"}}}},

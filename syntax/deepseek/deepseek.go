@@ -17,20 +17,22 @@ import (
 // Syntax describes the deepseek syntax for the registry.
 var Syntax = syntax.Syntax{
 	Name:        "deepseek",
-	Description: "DeepSeek V3/R1, V3.1 <｜tool▁call▁begin｜>NAME<｜tool▁sep｜>{…}<｜tool▁call▁end｜>, V3.2 DSML <｜DSML｜invoke>",
+	Description: "DeepSeek V3/R1, V3.1 <｜tool▁call▁begin｜>NAME<｜tool▁sep｜>{…}<｜tool▁call▁end｜>, V3.2 and V4 DSML <｜DSML｜invoke>",
 	New:         newParser,
 	Detect:      detect,
 	Render:      newRenderer,
 	Variants: []syntax.Variant{
 		{Name: "deepseek-v3", Description: "DeepSeek V3 / R1: function<｜tool▁sep｜>NAME and a ```json fence", Render: newRendererV3},
 		{Name: "deepseek-dsml", Description: "DeepSeek V3.2 DSML: <｜DSML｜invoke> with typed parameters", Render: newRendererDSML},
+		{Name: "deepseek-v4", Description: "DeepSeek V4: V3.2's DSML invokes in a <｜DSML｜tool_calls> section", Render: newRendererV4},
 	},
 	Prompt: promptRules,
 	// Models and Templates: see registry.ForModel and registry.ForTemplate.
-	Models: []string{"deepseek-r1*", "*deepseek-v3*", "*deepseek-v2.5*", "deepseek-chat-v*", "deepseek-prover*", "deepcoder*", "*r1-distill*"},
+	Models: []string{"deepseek-r1*", "*deepseek-v3*", "*deepseek-v4*", "*deepseek-v2.5*", "deepseek-chat-v*", "deepseek-prover*", "deepcoder*", "*r1-distill*"},
 	Templates: []syntax.Fingerprint{
 		{Any: []string{"tool▁call▁begin"}},
 		{All: []string{"｜DSML｜", "function_calls>"}},
+		{All: []string{"｜DSML｜", "tool_calls>"}},
 	},
 }
 
@@ -55,6 +57,8 @@ const (
 	outputEnd      = "<｜tool▁output▁end｜>"
 	dsmlCalls      = "<｜DSML｜function_calls>"
 	dsmlCallsEnd   = "</｜DSML｜function_calls>"
+	dsmlToolCalls  = "<｜DSML｜tool_calls>" // V4's section: V3.2's invokes under another name
+	dsmlToolEnd    = "</｜DSML｜tool_calls>"
 	fence          = "```"
 	callTypeV3     = "function"
 	maxFenceLabel  = 16 // letters after an opening ``` ("json")
@@ -64,8 +68,8 @@ const (
 // textMarkers are the markers read in text. A section closer with no
 // section open is text.
 var (
-	textMarkers = [...]string{openThink, callsBegin, callBegin, outputsBegin, outputBegin, dsmlCalls}
-	callOpeners = [...]string{callsBegin, callBegin, dsmlCalls}
+	textMarkers = [...]string{openThink, callsBegin, callBegin, outputsBegin, outputBegin, dsmlCalls, dsmlToolCalls}
+	callOpeners = [...]string{callsBegin, callBegin, dsmlCalls, dsmlToolCalls}
 	dsmlTags    = invokexml.Tags{Syntax: "deepseek", Invoke: "<｜DSML｜invoke", InvokeEnd: "</｜DSML｜invoke>", Param: "<｜DSML｜parameter", ParamEnd: "</｜DSML｜parameter>", SectionEnd: dsmlCallsEnd, Typed: true}
 )
 
@@ -231,7 +235,7 @@ func (p *parser) text(data []byte, eof bool) int {
 	switch m {
 	case openThink:
 		p.state = inThink
-	case callsBegin, outputsBegin, dsmlCalls:
+	case callsBegin, outputsBegin, dsmlCalls, dsmlToolCalls:
 		p.EndRun()
 		p.sectionAt, p.sectionN = p.Pos(), 0
 		switch m {
@@ -240,8 +244,11 @@ func (p *parser) text(data []byte, eof bool) int {
 		case outputsBegin:
 			p.executeBefore(off)
 			p.state = inOutputs
+		case dsmlCalls:
+			p.dsml.Open(m, dsmlCallsEnd, p.sectionAt)
+			p.state = inDSML
 		default:
-			p.dsml.Open(m, "", p.sectionAt)
+			p.dsml.Open(m, dsmlToolEnd, p.sectionAt)
 			p.state = inDSML
 		}
 	case callBegin:

@@ -10,11 +10,11 @@ import (
 
 // evidenceMarkers are DeepSeek's own openers: special tokens no other
 // syntax writes, so each is evidence as soon as it is whole.
-var evidenceMarkers = [...]string{callsBegin, callBegin, outputsBegin, outputBegin, dsmlCalls}
+var evidenceMarkers = [...]string{callsBegin, callBegin, outputsBegin, outputBegin, dsmlCalls, dsmlToolCalls}
 
 // detect makes deepseek's detector (see syntax.Detector). Its evidence is
 // one of DeepSeek's openers (<｜tool▁calls▁begin｜>, <｜tool▁call▁begin｜>,
-// <｜tool▁output(s)▁begin｜>, <｜DSML｜function_calls>) where the parser reads
+// <｜tool▁output(s)▁begin｜>, <｜DSML｜function_calls>, <｜DSML｜tool_calls>) where the parser reads
 // it as a marker: not inside an explicit <think> block. <think> is shared
 // with other model formats: no evidence, but prose ends there. With
 // Options.ThinkOpen the stream starts in reasoning, which is not prose; a

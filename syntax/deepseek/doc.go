@@ -1,4 +1,4 @@
-// Package deepseek parses the tool calls DeepSeek models write, in all three
+// Package deepseek parses the tool calls DeepSeek models write, in all four
 // of their forms, with one parser (docs/formats.md):
 //
 //	V3 / V3-0324 / R1:
@@ -17,6 +17,13 @@
 //	</｜DSML｜invoke>
 //	</｜DSML｜function_calls>
 //
+//	V4 (DSML, its section renamed):
+//	<｜DSML｜tool_calls>
+//	<｜DSML｜invoke name="get_weather">
+//	<｜DSML｜parameter name="city" string="true">Paris</｜DSML｜parameter>
+//	</｜DSML｜invoke>
+//	</｜DSML｜tool_calls>
+//
 // The markers are special tokens made of the fullwidth ｜ (U+FF5C) and ▁
 // (U+2581), three bytes each: the input must be detokenised with special
 // tokens kept (vLLM's skip_special_tokens=False). They may be split
@@ -29,7 +36,8 @@
 //   - Options.ThinkOpen (R1 and V3.1 in thinking mode, whose prompt ends
 //     with <think>): the output starts in reasoning, which ends at the first
 //     </think> or at a call opener (<｜tool▁calls▁begin｜>,
-//     <｜tool▁call▁begin｜>, <｜DSML｜function_calls>), whichever comes first.
+//     <｜tool▁call▁begin｜>, <｜DSML｜function_calls>, <｜DSML｜tool_calls>),
+//     whichever comes first.
 //     Only that first closer ends reasoning: a later </think> is text, and
 //     so is a <think> inside the open reasoning or after it (the prompt
 //     opened the one reasoning block of the output). Without ThinkOpen a
@@ -62,7 +70,13 @@
 //     space; a value whose closer is missing ends at </｜DSML｜invoke>. One
 //     leading and one trailing line end of a value are dropped. A repeated
 //     parameter is an array. Text between parameters makes the invoke an
-//     error.
+//     error. An invoke tag that closes itself (<｜DSML｜invoke name="N"/>) is
+//     a call with no arguments.
+//   - V4 writes the same invokes in a <｜DSML｜tool_calls> section, closed
+//     by </｜DSML｜tool_calls>; each section is closed by its own closer
+//     (a V3.2 closer in a V4 section is text of the section, which ends it).
+//     vLLM's V4 parser reads only the V4 section; both are read here, so
+//     one parser serves V3.2 and V4 alike.
 //   - Outputs: <｜tool▁output▁begin｜>TEXT<｜tool▁output▁end｜>, alone or in
 //     a <｜tool▁outputs▁begin｜> … <｜tool▁outputs▁end｜> section (Cogito), is
 //     a result: content TEXT as a string, verbatim; tool the name of the call
@@ -96,13 +110,21 @@
 //     types. vLLM's repair of a lone "arguments"/"input" wrapper parameter
 //     is not done: the call is reported as written, and a schema check says
 //     what is wrong with it.
+//   - DSML quoted in a markdown fence or in backticks: SGLang's V4 parser
+//     keeps it as content; here the special tokens are read where they
+//     stand (a parser of text cannot tell a quoted token from a written
+//     one), so the quoted section is read as calls. An invoke with no
+//     section around it, an invoke body of JSON in place of parameters,
+//     and a damaged section opener are read by SGLang; here they are text,
+//     an error, and text. A repeated parameter: SGLang keeps the last.
 //   - A <think> after the reasoning the prompt opened: Ollama treats the
 //     first </think> as the only reasoning end, as here.
 //
 // # Choices where the spec is silent
 //
 //   - A section closer (<｜tool▁calls▁end｜>, <｜tool▁outputs▁end｜>,
-//     </｜DSML｜function_calls>) with no open section is text.
+//     </｜DSML｜function_calls>, </｜DSML｜tool_calls>) with no open section
+//     is text.
 //   - Text in a section after its first call ends the section (its closer
 //     is missing); text before the first call makes the opener an error.
 //   - The error of the last failed call of a section, or its last result,
@@ -121,11 +143,13 @@
 //
 // It writes the V3.1 form (see [newRenderer]), the form of the current
 // models. The variants deepseek-v3 ([newRendererV3], the V3 / R1 fenced
-// form) and deepseek-dsml ([newRendererDSML], V3.2's invokes, which carry
-// typed values) write the other two; all three read back with this parser.
+// form), deepseek-dsml ([newRendererDSML], V3.2's invokes, which carry
+// typed values) and deepseek-v4 ([newRendererV4], the same invokes in V4's
+// section) write the others; all four read back with this parser.
 //
 // # Not built
 //
-//   - V3.2's own result form (<function_results>) and DeepSeek V4's format.
+//   - V3.2's own result form (<function_results>) and V4's (<tool_result>
+//     in the user's turn): results are not model output.
 //   - The <|DSML|…> spelling with ASCII pipes seen leaking through proxies.
 package deepseek

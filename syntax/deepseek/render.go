@@ -37,6 +37,7 @@ const (
 	formV31 = iota
 	formV3
 	formDSML
+	formV4
 )
 
 // newRendererV3 is [newRenderer] writing calls in the V3 / R1 form:
@@ -53,6 +54,12 @@ func newRendererV3(w io.Writer, opts syntax.Options) syntax.Renderer {
 // before it is written.
 func newRendererDSML(w io.Writer, opts syntax.Options) syntax.Renderer {
 	return wire.New("deepseek", &units{w: bufio.NewWriter(w), implicit: opts.ThinkOpen, think: wire.NewOpenThought(opts, closeThink), form: formDSML})
+}
+
+// newRendererV4 is [newRendererDSML] in DeepSeek V4's section,
+// <｜DSML｜tool_calls>.
+func newRendererV4(w io.Writer, opts syntax.Options) syntax.Renderer {
+	return wire.New("deepseek", &units{w: bufio.NewWriter(w), implicit: opts.ThinkOpen, think: wire.NewOpenThought(opts, closeThink), form: formV4})
 }
 
 type units struct {
@@ -72,9 +79,12 @@ func cannot(format string, args ...any) error { return wire.CannotCarry("deepsee
 
 func (u *units) closeSection() {
 	if u.section {
-		if u.form == formDSML {
+		switch u.form {
+		case formDSML:
 			u.w.WriteString(dsmlCallsEnd + "\n")
-		} else {
+		case formV4:
+			u.w.WriteString(dsmlToolEnd + "\n")
+		default:
 			u.w.WriteString(callsEnd + "\n")
 		}
 		u.section = false
@@ -117,9 +127,12 @@ func (u *units) Calls(calls []syntax.Event) error {
 	}
 	u.think.Begin(u.w, false)
 	if !u.section {
-		if u.form == formDSML {
+		switch u.form {
+		case formDSML:
 			u.w.WriteString(dsmlCalls + "\n")
-		} else {
+		case formV4:
+			u.w.WriteString(dsmlToolCalls + "\n")
+		default:
 			u.w.WriteString(callsBegin)
 		}
 		u.section = true
@@ -129,7 +142,7 @@ func (u *units) Calls(calls []syntax.Event) error {
 			note(cannot("the id %q of call %s (DeepSeek calls have no ids): not written", c.ID, c.Name))
 		}
 		switch u.form {
-		case formDSML:
+		case formDSML, formV4:
 			b, err := renderInvoke(c)
 			note(err)
 			u.w.Write(b)
