@@ -11,7 +11,8 @@
 //     syntax/pythonic, syntax/llama3, syntax/mistral, syntax/qwen3coder,
 //     syntax/glm, syntax/deepseek, syntax/minimax, syntax/hermes,
 //     syntax/kimi, syntax/seedoss, syntax/nemotron, syntax/granite,
-//     syntax/cohere, syntax/functools, syntax/hunyuan, syntax/apriel
+//     syntax/cohere, syntax/functools, syntax/hunyuan, syntax/apriel,
+//     syntax/longcat
 //     (docs/formats.md has the model formats).
 //   - syntax/wire: the shared half of every syntax's renderer.
 //   - syntax/syntaxtest: the conformance kit: invariants and golden cases for any syntax.

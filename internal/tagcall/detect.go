@@ -190,6 +190,15 @@ func (d *detector) evidence(seen []byte, pending int) syntax.Evidence {
 // needed more input (0 when none), and callAt returns where it read it up
 // to this time, so that a long run of white space is read once.
 func (f *Format) callAt(b []byte, eof bool, ws int) (int, int) {
+	if f.JSON != nil && f.Param.Open != "" {
+		// Both forms: what the parser's opener decides first.
+		switch n, _, _ := f.wordTag(b, eof); {
+		case n > 0:
+			return 1, 0
+		case n == -1:
+			return -1, 0
+		}
+	}
 	if f.JSON != nil {
 		full, partial := scan.MatchPrefix(b, f.Scope.Open)
 		switch {

@@ -56,7 +56,11 @@ type Format struct {
 	// an array of call objects, their members named by *JSON; then white
 	// space and Scope.Close — or, with Scope.Close empty, the value's end
 	// ends the block (Granite 3's <|tool_call|>[…]). Scope.Open followed by
-	// anything else is text. Function and Param are then unused.
+	// anything else is text. Function is then unused; Param, when set,
+	// gives a second form (LongCat's): Scope.Open, a word name and its
+	// parameters, as when Function is empty — a block whose first byte
+	// after white space is '{' or '[' is JSON, one that starts with a
+	// word is a named call. The renderer writes the JSON form.
 	JSON *jsoncall.Keys
 	// Object says a JSON block holds one call object, never an array:
 	// Scope.Open followed by '[' is text, and the renderer writes each call

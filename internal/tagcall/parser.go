@@ -189,6 +189,13 @@ func (p *parser) openThink(data []byte, eof bool) int {
 // the bytes taken, -1 when more input is needed, 0 when data starts with
 // none. t and back say what a held tag is when it turns out to be text.
 func (p *parser) opener(data []byte, eof bool, t syntax.Type, back pstate) int {
+	if p.f.JSON != nil && p.f.Param.Open != "" {
+		// Both forms (LongCat): a word name opens a call with parameters,
+		// anything else is read as the JSON form.
+		if n := p.wordOpener(data, eof); n != 0 {
+			return n
+		}
+	}
 	if p.f.JSON != nil {
 		if full, partial := scan.MatchPrefix(data, p.f.Scope.Open); full {
 			p.hold(data[:len(p.f.Scope.Open)], t, back, inJSONOpen)
