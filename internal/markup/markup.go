@@ -20,7 +20,7 @@ import (
 type Think struct {
 	Open     string // the opener, <think>
 	Close    string // the closer, </think>
-	Lead     byte   // the first byte of every marker
+	Leads    string // the bytes markers start with ("<"; "<]" where the tool markers start with ']')
 	implicit bool   // the open block was opened by the prompt (ThinkOpen)
 	noThink  bool   // ThinkOpen: the reasoning is over, and Open is text
 	has      bool   // the open block: text other than white space was read
@@ -54,7 +54,7 @@ func (b *Think) begin(c *scan.Core, off int64) {
 // having opened the block when it is b's opener, and the bytes consumed (0
 // when it waits for more input).
 func (b *Think) Text(c *scan.Core, data []byte, eof bool, markers []string) (m string, n int) {
-	if n := c.TextBefore(syntax.Respond, data, b.Lead); n > 0 {
+	if n := c.TextBeforeAny(syntax.Respond, data, b.Leads); n > 0 {
 		return "", n
 	}
 	off := c.Offset()
@@ -71,7 +71,7 @@ func (b *Think) Text(c *scan.Core, data []byte, eof bool, markers []string) (m s
 	case wait:
 		return "", 0
 	}
-	n = scan.TextUntil(data, b.Lead, func(rest []byte) bool {
+	n = scan.TextUntilAny(data, b.Leads, func(rest []byte) bool {
 		m, wait := MatchAny(rest, eof, markers)
 		return m != "" && (m != b.Open || !b.noThink) || wait
 	})
@@ -98,7 +98,7 @@ func (b *Think) Step(c *scan.Core, data []byte, eof bool, openers []string, ends
 		b.has = b.has || Spaces(data[:n]) < n
 		return n, false
 	}
-	if n := c.TextBefore(syntax.Think, data, b.Lead); n > 0 {
+	if n := c.TextBeforeAny(syntax.Think, data, b.Leads); n > 0 {
 		b.has = b.has || Spaces(data[:n]) < n
 		return n, false
 	}
@@ -135,7 +135,7 @@ func (b *Think) Step(c *scan.Core, data []byte, eof bool, openers []string, ends
 	case wait:
 		return 0, false
 	}
-	n = scan.TextUntil(data, b.Lead, func(rest []byte) bool {
+	n = scan.TextUntilAny(data, b.Leads, func(rest []byte) bool {
 		full, partial := scan.MatchPrefix(rest, b.Close)
 		m, wait := MatchAny(rest, eof, openers)
 		return full || partial && !eof || m != "" || wait

@@ -176,7 +176,7 @@ func newParser(h syntax.Handler, opts syntax.Options) syntax.Parser {
 	p.Init(h, opts, p.step, p.finish)
 	p.dsml.Init(&p.Core, dsmlTags)
 	p.dsml.OnCall = p.called
-	p.think = markup.Think{Open: openThink, Close: closeThink, Lead: markerLeadByte}
+	p.think = markup.Think{Open: openThink, Close: closeThink, Leads: "<"}
 	if p.think.Init(&p.Core, opts) {
 		p.state = inThink
 	}

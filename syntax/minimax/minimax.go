@@ -36,17 +36,16 @@ const promptRules = `To call tools, write <minimax:tool_call>, then for each cal
 
 // The markers.
 const (
-	openThink      = "<think>"
-	closeThink     = "</think>"
-	openMiniMax    = "<minimax:tool_call>"
-	closeMiniMax   = "</minimax:tool_call>"
-	openCalls      = "<function_calls>"
-	closeCalls     = "</function_calls>"
-	openResults    = "<function_results>"
-	closeResults   = "</function_results>"
-	invokeTag      = "<invoke"
-	resultTag      = "<result>"
-	markerLeadByte = '<'
+	openThink    = "<think>"
+	closeThink   = "</think>"
+	openMiniMax  = "<minimax:tool_call>"
+	closeMiniMax = "</minimax:tool_call>"
+	openCalls    = "<function_calls>"
+	closeCalls   = "</function_calls>"
+	openResults  = "<function_results>"
+	closeResults = "</function_results>"
+	invokeTag    = "<invoke"
+	resultTag    = "<result>"
 )
 
 var (
@@ -102,7 +101,7 @@ func newParser(h syntax.Handler, opts syntax.Options) syntax.Parser {
 	p.Init(h, opts, p.step, p.finish)
 	p.calls.Init(&p.Core, tags)
 	p.calls.OnCall = p.called
-	p.think = markup.Think{Open: openThink, Close: closeThink, Lead: markerLeadByte}
+	p.think = markup.Think{Open: openThink, Close: closeThink, Leads: "<"}
 	if p.think.Init(&p.Core, opts) {
 		p.state = inThink
 	}
