@@ -22,7 +22,9 @@ import (
 //   - otherwise each way of reading it is tried, in the order the schema
 //     gives them — its own types, then each branch of "anyOf" and "oneOf" —
 //     and the first that the schemas accept is taken: an integer or number
-//     written as JSON writes it ("12", "-3.5"; not "012" or "+1"), true or
+//     written as JSON writes it ("12", "-3.5"; not "+1"), or, for an
+//     integer, with leading zeros ("018956" is 18956, as every peer that
+//     types raw values reads it), true or
 //     false, null, a JSON object or array written in the string (taken as
 //     written: its strings stay strings), a value of a non-string "enum" or
 //     "const" as JSON writes it, and for an array a single value that
@@ -169,6 +171,9 @@ func (c *converter) read(sch *jsonschema.Schema, t, str, trimmed, path string, d
 	case "integer":
 		if isJSONInteger(trimmed) && finite(trimmed) {
 			return []byte(trimmed)
+		}
+		if n, ok := zeroPadded(trimmed); ok {
+			return []byte(n)
 		}
 	case "number":
 		if isJSONNumber(trimmed) && finite(trimmed) {
@@ -358,6 +363,31 @@ func isJSONInteger(s string) bool {
 		}
 	}
 	return true
+}
+
+// zeroPadded reads s as a decimal integer written with leading zeros
+// ("018956", "-007"), which JSON does not allow: it returns the integer as
+// JSON writes it. Every peer that types raw values by a schema (vLLM's and
+// SGLang's MiniMax M3 parsers, Python's int) reads them so.
+func zeroPadded(s string) (string, bool) {
+	neg := strings.HasPrefix(s, "-")
+	d := strings.TrimPrefix(s, "-")
+	if len(d) < 2 || d[0] != '0' {
+		return "", false
+	}
+	for i := 0; i < len(d); i++ {
+		if d[i] < '0' || d[i] > '9' {
+			return "", false
+		}
+	}
+	d = strings.TrimLeft(d, "0")
+	switch {
+	case d == "":
+		return "0", true
+	case neg:
+		return "-" + d, true
+	}
+	return d, true
 }
 
 // isJSONNumber reports whether s is a number as JSON writes one (with an
