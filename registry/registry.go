@@ -23,6 +23,7 @@ import (
 	"github.com/toolparse/toolparse/syntax/llama3"
 	"github.com/toolparse/toolparse/syntax/longcat"
 	"github.com/toolparse/toolparse/syntax/minimax"
+	"github.com/toolparse/toolparse/syntax/minimaxm3"
 	"github.com/toolparse/toolparse/syntax/mistral"
 	"github.com/toolparse/toolparse/syntax/native"
 	"github.com/toolparse/toolparse/syntax/nemotron"
@@ -57,7 +58,7 @@ func New(syntaxes ...syntax.Syntax) (*Registry, error) {
 // Builtin lists the syntaxes that ship with toolparse. The first, xmljson,
 // is auto-detection's fallback in the default registry.
 func Builtin() []syntax.Syntax {
-	return []syntax.Syntax{xmljson.Syntax, caret.Syntax, delimiter.Syntax, native.Syntax, xmltag.Syntax, harmony.Syntax, gemma.Syntax, pythonic.Syntax, llama3.Syntax, mistral.Syntax, qwen3coder.Syntax, glm.Syntax, deepseek.Syntax, minimax.Syntax, hermes.Syntax, kimi.Syntax, seedoss.Syntax, nemotron.Syntax, granite.Syntax, cohere.Syntax, functools.Syntax, hunyuan.Syntax, apriel.Syntax, longcat.Syntax}
+	return []syntax.Syntax{xmljson.Syntax, caret.Syntax, delimiter.Syntax, native.Syntax, xmltag.Syntax, harmony.Syntax, gemma.Syntax, pythonic.Syntax, llama3.Syntax, mistral.Syntax, qwen3coder.Syntax, glm.Syntax, deepseek.Syntax, minimax.Syntax, hermes.Syntax, kimi.Syntax, seedoss.Syntax, nemotron.Syntax, granite.Syntax, cohere.Syntax, functools.Syntax, hunyuan.Syntax, apriel.Syntax, longcat.Syntax, minimaxm3.Syntax}
 }
 
 var defaultRegistry = func() *Registry {

@@ -1,0 +1,189 @@
+package minimaxm3
+
+import (
+	"bufio"
+	"bytes"
+	"io"
+	"strings"
+
+	"github.com/toolparse/toolparse/internal/jsonscan"
+	"github.com/toolparse/toolparse/internal/markup"
+	"github.com/toolparse/toolparse/syntax"
+	"github.com/toolparse/toolparse/syntax/wire"
+)
+
+// newRenderer returns a renderer that writes events as MiniMax M3's
+// template does: thoughts as <mm:think>…</mm:think> (with
+// Options.ThinkOpen, the first thought without its opener, which the
+// prompt holds), text as it is, each batch of calls as one ns<tool_call>
+// block of invokes, each parameter a tag of its own name, an object's
+// members as tags inside it, an array's elements as <item> tags. Each call
+// is parsed back before it is written.
+//
+// It cannot carry (and says so): ids, results (M3's come in messages of
+// their own), values that are not strings (written as their text: a tool
+// schema types them back), nulls (left out, as the template does), empty
+// objects and arrays, keys that are no tag name, values holding ns, text or
+// a thought holding a marker, and calls with no execute.
+func newRenderer(w io.Writer, opts syntax.Options) syntax.Renderer {
+	return wire.New("minimaxm3", &units{w: bufio.NewWriter(w), implicit: opts.ThinkOpen, think: wire.NewOpenThought(opts, closeThink)})
+}
+
+type units struct {
+	w        *bufio.Writer
+	implicit bool
+	think    wire.OpenThought
+	pending  int
+	executed bool
+}
+
+func cannot(format string, args ...any) error { return wire.CannotCarry("minimaxm3", format, args...) }
+
+func (u *units) Text(t syntax.Type, s string) error {
+	var err error
+	if u.executed {
+		err = cannot("%s text after an execute: the parser executes a batch at the end of the message, so it reads back before the execute", t)
+	}
+	if t == syntax.Think {
+		implicit := u.think.Begin(u.w, true)
+		if u.implicit && !implicit {
+			return cannot("a thought after the reasoning the prompt opened (with ThinkOpen, a later <mm:think> is text); not written")
+		}
+		if m := markup.WriteThought(u.w, s, implicit, openThink, closeThink, callOpeners); m != "" {
+			return cannot("a thought holding %s; not written", m)
+		}
+		return err
+	}
+	u.think.Begin(u.w, false)
+	if m := markup.HoldsMarker(s, textMarkers); m != "" {
+		return cannot("text holding %s; not written", m)
+	}
+	u.w.WriteString(s + "\n")
+	return err
+}
+
+func (u *units) Calls(calls []syntax.Event) error {
+	var first error
+	note := func(err error) {
+		if err != nil && first == nil {
+			first = err
+		}
+	}
+	if u.executed {
+		note(cannot("calls after an execute with no result between: they read back as one batch with the calls before"))
+	}
+	u.think.Begin(u.w, false)
+	u.w.WriteString(openBlock + "\n")
+	for _, c := range calls {
+		if c.ID != "" {
+			note(cannot("the id %q of call %s (MiniMax calls have no ids): not written", c.ID, c.Name))
+		}
+		b, err := renderInvoke(c)
+		note(err)
+		u.w.Write(b)
+		u.pending++
+	}
+	u.w.WriteString(closeBlock + "\n")
+	return first
+}
+
+// renderInvoke writes one call; what the form cannot carry is reported.
+func renderInvoke(c syntax.Event) ([]byte, error) {
+	var b bytes.Buffer
+	if c.Name == "" || strings.ContainsAny(c.Name, `"'<>`) || strings.Contains(c.Name, ns) {
+		return nil, cannot("call %q: a name the invoke tag cannot hold; not written", c.Name)
+	}
+	b.WriteString(invokeTag + ` name="` + c.Name + `">`)
+	lossy := ""
+	var write func(v []byte)
+	write = func(v []byte) {
+		switch jsonscan.Kind(v) {
+		case '"':
+			s, _ := jsonscan.Unquote(v)
+			if strings.Contains(s, ns) {
+				lossy = "a value holding " + ns
+			}
+			b.WriteString(s)
+		case '{':
+			n := 0
+			jsonscan.Members(v, func(k string, e []byte) bool {
+				n++
+				if !isKey(k) {
+					lossy = "a key that is no tag name"
+				}
+				if jsonscan.Kind(e) == 'n' {
+					lossy = "a null (left out, as the template does)"
+					return true
+				}
+				b.WriteString(ns + "<" + k + ">")
+				write(e)
+				b.WriteString(ns + "</" + k + ">")
+				return true
+			})
+			if n == 0 {
+				lossy = "an empty object, which reads back as an empty string"
+			}
+		case '[':
+			n := 0
+			jsonscan.Elements(v, func(e []byte, _ int) bool {
+				n++
+				b.WriteString(ns + "<" + itemTag + ">")
+				write(e)
+				b.WriteString(ns + "</" + itemTag + ">")
+				return true
+			})
+			if n == 0 {
+				lossy = "an empty array, which reads back as an empty string"
+			}
+		default:
+			b.Write(v)
+			lossy = "values that are not strings, written as their text (a tool schema types them back)"
+		}
+	}
+	if len(c.ArgsJSON()) > 2 {
+		write(c.ArgsJSON())
+	}
+	b.WriteString(invokeEnd + "\n")
+	if lossy != "" {
+		return b.Bytes(), cannot("call %s: %s", c.Name, lossy)
+	}
+	evs := syntax.Parse(Syntax, append(append([]byte(openBlock+"\n"), b.Bytes()...), closeBlock...), syntax.Options{})
+	if len(evs) != 3 || evs[0].Type != syntax.Call || evs[0].Name != c.Name || !jsonscan.Equal(evs[0].Args, c.ArgsJSON()) {
+		return b.Bytes(), cannot("call %s: its values do not survive the tags (a member named item, a repeated value, a value holding a tag)", c.Name)
+	}
+	return b.Bytes(), nil
+}
+
+// isKey reports whether k can be a tag's name.
+func isKey(k string) bool {
+	return k != "" && !strings.ContainsAny(k, "<>/ \t\r\n")
+}
+
+func (u *units) Execute() error {
+	if u.pending == 0 {
+		return cannot("an execute with no call: a batch is executed only when it holds a call")
+	}
+	u.pending = 0
+	u.executed = true
+	return nil
+}
+
+func (u *units) Results(rs []syntax.Event) error {
+	u.think.Begin(u.w, false)
+	u.executed = false
+	return cannot("%d result(s): MiniMax M3's results are messages of their own, not model text; not written", len(rs))
+}
+
+func (u *units) Flush() error { return u.w.Flush() }
+
+func (u *units) End() error {
+	u.think.Begin(u.w, false)
+	var err error
+	if u.pending > 0 {
+		err = cannot("calls with no execute: the parser executes a batch at the end of the message")
+	}
+	if ferr := u.w.Flush(); ferr != nil {
+		return ferr
+	}
+	return err
+}
