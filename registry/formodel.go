@@ -30,7 +30,6 @@ var unread = []struct {
 }{
 	{"Qwen2.5-Coder (bare JSON, a ```json fence or <tools> blocks)", []string{"qwen2.5-coder*", "qwen2-coder*"}, nil},
 	{"MiniMax M1 (<tool_calls> JSON lines)", []string{"minimax-m1*"}, nil},
-	{"Kimi K3 (<|open|> markup)", []string{"kimi-k3*"}, []syntax.Fingerprint{{All: []string{"<|open|>", "<|close|>"}}}},
 	{"Gemma 2 and 3 (no tool tokens), FunctionGemma", []string{"*functiongemma*", "gemma-3*", "gemma3*", "gemma-2*", "gemma2*"}, nil},
 	{"Phi-4-mini under llama.cpp's template (<|tool_call|>…<|/tool_call|>)", nil, []syntax.Fingerprint{{All: []string{"<|tool_call|>", "<|/tool_call|>"}}}},
 	{"Command R and R+ (Action: and a fenced JSON list)", []string{"*command-r*", "aya-*"},

@@ -259,3 +259,56 @@ func (b *Batch) Execute(c *scan.Core, end int64) bool {
 	b.N = 0
 	return true
 }
+
+// OwnMarkers makes the detector of a syntax every marker of which is its
+// own (tokens no other format writes): the first marker is the evidence,
+// and prose ends there. startsInReasoning says the stream starts inside
+// reasoning the prompt opened (Options.ThinkOpen): no prose then.
+func OwnMarkers(markers []string, startsInReasoning bool) syntax.Detector {
+	longest := 0
+	for _, m := range markers {
+		longest = max(longest, len(m))
+	}
+	return &ownDetector{at: -1, markers: markers, longest: longest, noProse: startsInReasoning}
+}
+
+type ownDetector struct {
+	markers []string
+	longest int
+	pos     int // every marker starting before pos was looked for
+	at      int
+	noProse bool
+}
+
+func (d *ownDetector) Look(seen []byte, eof bool) syntax.Evidence {
+	if d.at < 0 {
+		for _, m := range d.markers {
+			if i := bytes.Index(seen[d.pos:], []byte(m)); i >= 0 && (d.at < 0 || d.pos+i < d.at) {
+				d.at = d.pos + i
+			}
+		}
+	}
+	ev := syntax.Evidence{At: d.at, Pending: -1}
+	if d.at < 0 {
+		if !eof {
+			for _, m := range d.markers {
+				if k := scan.PartialSuffix(seen, m); k > 0 && (ev.Pending < 0 || len(seen)-k < ev.Pending) {
+					ev.Pending = len(seen) - k
+				}
+			}
+		}
+		// A marker not yet seen whole may still start in the last bytes.
+		d.pos = max(d.pos, len(seen)-d.longest+1)
+	}
+	switch {
+	case d.noProse:
+		ev.Prose = 0
+	case ev.At >= 0:
+		ev.Prose = ev.At
+	case ev.Pending >= 0:
+		ev.Prose = ev.Pending
+	default:
+		ev.Prose = len(seen)
+	}
+	return ev
+}
