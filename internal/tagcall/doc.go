@@ -45,7 +45,9 @@
 //     white space at the end of the input is a truncated call; a word
 //     opener (functools) there is text. A block's error names its opener
 //     ("<tool_call> block at 2:1: …"), and Options.MaxBlock counts its
-//     tags. Token mode numbers a message's calls across its blocks.
+//     tags. Token mode numbers a message's calls across its blocks. With
+//     Format.Lines a block holds objects one after the other (JSON lines)
+//     as well; a problem in any of them makes the block one error.
 //   - In token mode a call streams its name once the opener is decided,
 //     then each parameter as it opens and its value in final deltas (a
 //     closer under look-ahead is held until decided).

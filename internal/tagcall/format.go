@@ -62,6 +62,10 @@ type Format struct {
 	// after white space is '{' or '[' is JSON, one that starts with a
 	// word is a named call. The renderer writes the JSON form.
 	JSON *jsoncall.Keys
+	// Lines says a JSON block may hold several call objects one after the
+	// other, white space between them (MiniMax M1's JSON lines), besides
+	// one object or one array.
+	Lines bool
 	// Object says a JSON block holds one call object, never an array:
 	// Scope.Open followed by '[' is text, and the renderer writes each call
 	// in a block of its own, the object on a line between the tags

@@ -39,6 +39,7 @@ type jsonBlock struct {
 	problemAt   int // offset in the block of the first problem
 	problemCode syntax.Code
 	calls       []syntax.Event // the block's calls, read before any is handed on
+	array       bool           // the block's value is an array (not JSON lines)
 }
 
 // jsonOpen reads what follows Scope.Open in the JSON form: white space,
@@ -109,7 +110,8 @@ func (p *parser) jsonBody(data []byte, eof bool) int {
 		case phaseJSON:
 			if !jb.js.Started() && !p.blk.Over && len(p.blk.Bytes) == jb.valueAt {
 				jb.args.Depth = 0 // an object is the call; an array holds calls
-				if rest[0] == '[' {
+				jb.array = rest[0] == '['
+				if jb.array {
 					jb.args.Depth = 1
 				}
 			}
@@ -157,6 +159,15 @@ func (p *parser) jsonBody(data []byte, eof bool) int {
 				used += len(closer)
 				p.closeJSON(p.Offset()+int64(used), true)
 				return used
+			}
+			if p.f.Lines && rest[i] == '{' && !jb.array {
+				// The next of a block's JSON lines.
+				jb.js.Reset(p.Options().DepthLimit())
+				n := jb.args.Calls()
+				jb.args.Reset()
+				jb.args.SetIndex(n)
+				jb.phase = phaseJSON
+				continue
 			}
 			opener, partialOpener := scan.MatchPrefix(rest[i:], p.f.Scope.Open)
 			if (partial || partialOpener) && !eof {
@@ -258,8 +269,19 @@ func (p *parser) jsonCalls(value []byte, base int64) (calls []syntax.Event, msg 
 	}
 	i := jsonscan.SkipSpace(value, 0)
 	if value[i] == '{' {
-		one(i, "the call")
-		return calls, msg, at
+		what := "the call"
+		for n := 1; ; n++ {
+			if p.f.Lines {
+				what = "call " + strconv.Itoa(n)
+			}
+			end := one(i, what)
+			if end < 0 {
+				return calls, msg, at
+			}
+			if i = jsonscan.SkipSpace(value, end); i == len(value) {
+				return calls, msg, at
+			}
+		}
 	}
 	n := 0
 	jsonscan.EachElement(value, func(start int) int {

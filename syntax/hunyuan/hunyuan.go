@@ -10,14 +10,18 @@ import (
 var Syntax = syntax.Syntax{
 	Name:        "hunyuan",
 	Aliases:     []string{"hunyuan-a13b"},
-	Description: `Tencent Hunyuan-A13B: <think>…</think><answer>…<tool_calls>[{"name": N, "arguments": {…}}]</tool_calls></answer>`,
+	Description: `Tencent Hunyuan-A13B, AI21 Jamba, MiniMax M1: <think>…</think>, <tool_calls>[{"name": N, "arguments": {…}}]</tool_calls> (or JSON lines)`,
 	New:         format.New,
 	Detect:      format.Detect,
 	Render:      format.Render,
 	Prompt:      promptRules,
-	// Models: see registry.ForModel. No chat template of the shared set
-	// is A13B's (Hy3's is another format).
-	Models: []string{"*hunyuan-a13b*"},
+	// Models and Templates: see registry.ForModel and registry.ForTemplate.
+	// No chat template of the shared set is A13B's (Hy3's is another
+	// format); Jamba's and MiniMax M1's are.
+	Models: []string{"*hunyuan-a13b*", "*jamba*", "minimax-m1*", "*/minimax-m1*"},
+	Templates: []syntax.Fingerprint{
+		{All: []string{"<tool_calls>"}, None: []string{"[BEGIN FINAL RESPONSE]"}},
+	},
 }
 
 // format is Hunyuan-A13B's form, for the tag-call engine: a JSON array of
@@ -31,6 +35,7 @@ var format = &tagcall.Format{
 	Think: tagcall.Tags{Open: "<think>", Close: "</think>"},
 	Scope: tagcall.Tags{Open: "<tool_calls>", Close: "</tool_calls>"},
 	JSON:  &jsoncall.Keys{Name: "name", Args: "arguments", StringArgs: true},
+	Lines: true,
 }
 
 const promptRules = `To call tools, write <tool_calls>, a JSON array of calls, then </tool_calls>:
