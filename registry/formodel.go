@@ -33,7 +33,6 @@ var unread = []struct {
 	{"Phi-4-mini under llama.cpp's template (<|tool_call|>…<|/tool_call|>)", nil, []syntax.Fingerprint{{All: []string{"<|tool_call|>", "<|/tool_call|>"}}}},
 	{"Command R and R+ (Action: and a fenced JSON list)", []string{"*command-r*", "aya-*"},
 		[]syntax.Fingerprint{{All: []string{"Action:", "```json"}, None: []string{"<|START_ACTION|>"}}}},
-	{"Hunyuan (<tool_sep>)", []string{"*hunyuan*", "hy3*"}, []syntax.Fingerprint{{All: []string{"<tool_sep"}}}},
 	{"Functionary (<function=NAME>{json}, >>>all, <|recipient|>)", []string{"*functionary*"},
 		[]syntax.Fingerprint{{All: []string{"<function="}, None: []string{"<parameter="}}, {All: []string{">>>all"}}, {All: []string{"<|recipient|>"}}}},
 	{"FireFunction v1 (<functioncall>)", []string{"firefunction*"}, []syntax.Fingerprint{{All: []string{"<functioncall>"}}}},

@@ -43,6 +43,11 @@ type Format struct {
 	// <>{}[]"'), ended by a line end, Param.Open or Scope.Close after
 	// optional spaces; Scope.Close ends the call.
 	Function Tags
+	// NameClose, when set, may end a word name: after the name and
+	// optional spaces it is taken in, and the body starts after it (Hy3's
+	// <tool_call>NAME<tool_sep>; Hy v4 writes none). The renderer writes
+	// it.
+	NameClose string
 	// Bare says a Function tag opens a call without Scope when white space
 	// and then Param.Open or Function.Close follow it (anything else makes
 	// it text: Llama 3.1 writes <function=NAME>{JSON}</function>).
@@ -301,7 +306,7 @@ func nonEmpty(list []string) []string {
 
 // thinkMarkers are the markers that end reasoning the prompt opened.
 func (f *Format) thinkMarkers() []string {
-	return nonEmpty(append([]string{f.Think.Close}, f.callOpeners()...))
+	return nonEmpty(append(append([]string{f.Think.Close}, f.Drop...), f.callOpeners()...))
 }
 
 // named reports whether the call is named in a Function tag.

@@ -176,6 +176,17 @@ func (p *parser) openThink(data []byte, eof bool) int {
 	} else if partial && !eof {
 		return 0
 	}
+	for _, m := range p.f.Drop {
+		// The format's own tokens end the reasoning the prompt opened (Hy's
+		// calls' wrapper comes before the call that would end it).
+		if full, partial := scan.MatchPrefix(data, m); full && m != "" {
+			p.EndRun()
+			p.state = inText
+			return len(m)
+		} else if partial && !eof {
+			return 0
+		}
+	}
 	if n := p.opener(data, eof, syntax.Think, inOpenThink); n != 0 {
 		return max(n, 0)
 	}

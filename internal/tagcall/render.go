@@ -264,7 +264,7 @@ func (f *Format) openCall(b *bytes.Buffer, name string) {
 		b.WriteString(f.Scope.Open + "\n" + f.Function.Open + name + ">\n")
 		return
 	}
-	b.WriteString(f.Scope.Open + name + "\n")
+	b.WriteString(f.Scope.Open + name + f.NameClose + "\n")
 }
 
 // closeCall writes a call's closer.

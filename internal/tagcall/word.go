@@ -30,7 +30,8 @@ func (p *parser) wordOpener(data []byte, eof bool) int {
 
 // wordTag matches a call's start at the start of data: Scope.Open, white
 // space, NAME, then (after spaces or tabs) a line end, Param.Open or
-// Scope.Close. NAME is 1 to MaxName bytes, none of them white space or one
+// Scope.Close — or NameClose, when the format has one, which the match
+// takes in. NAME is 1 to MaxName bytes, none of them white space or one
 // of <>{}[]"'. It returns the bytes up to NAME's end (n > 0) and where NAME
 // is; 0 when data starts with no opener (the tag is text: Hermes writes '{'
 // after it, Qwen3-Coder '<function='); -1 when more input is needed;
@@ -72,6 +73,15 @@ func (f *Format) wordTag(data []byte, eof bool) (n, nameAt, nameLen int) {
 			return cutOff, 0, 0
 		}
 		return -1, 0, 0
+	}
+	if c := f.NameClose; c != "" {
+		full, partial := scan.MatchPrefix(data[i:], c)
+		switch {
+		case full:
+			return i + len(c), at, end - at
+		case partial && !eof:
+			return -1, 0, 0
+		}
 	}
 	if data[i] == '\n' {
 		return end, at, end - at

@@ -15,8 +15,8 @@
 //	</tool_calls>
 //
 // It is a description for the module's tag-call engine: the engine's JSON
-// form. Hunyuan's later models (Hy3) write another format, with <tool_sep>
-// and GLM's argument tags, which no syntax reads yet.
+// form. Hunyuan's later models (Hy3, Hy v4) write another format, GLM's
+// argument tags under their own tokens: syntax/hy reads it.
 //
 // # The rules as read
 //
