@@ -200,13 +200,14 @@ func (f *Format) callAt(b []byte, eof bool, ws int) (int, int) {
 		}
 	}
 	if f.JSON != nil {
-		full, partial := scan.MatchPrefix(b, f.Scope.Open)
+		o, wait := f.jsonOpener(b, eof)
+		full, partial := o != "", wait
 		switch {
 		case full && (f.Own || f.OwnScope):
 			return 1, 0
 		case full:
 			// What the parser's jsonOpen decides.
-			i := max(ws, len(f.Scope.Open))
+			i := max(ws, len(o))
 			i += skipWS(b[i:])
 			switch {
 			case i < len(b) && (b[i] == '{' || b[i] == '['):

@@ -67,6 +67,10 @@ type Format struct {
 	// after white space is '{' or '[' is JSON, one that starts with a
 	// word is a named call. The renderer writes the JSON form.
 	JSON *jsoncall.Keys
+	// Openers are other spellings of Scope.Open, for the JSON form
+	// (GigaChat 3's turn header beside 3.1's token): each opens a block as
+	// Scope.Open does; the renderer writes Scope.Open.
+	Openers []string
 	// Lines says a JSON block may hold several call objects one after the
 	// other, white space between them (MiniMax M1's JSON lines), besides
 	// one object or one array.
@@ -261,7 +265,22 @@ func (f *Format) callOpeners() []string {
 	if f.Bare {
 		return []string{f.Scope.Open, f.Function.Open}
 	}
-	return []string{f.Scope.Open}
+	return append([]string{f.Scope.Open}, f.Openers...)
+}
+
+// jsonOpener matches one of a JSON form's openers at the start of data: the
+// one it starts with, or whether one may start there once more input
+// comes.
+func (f *Format) jsonOpener(data []byte, eof bool) (string, bool) {
+	wait := false
+	for _, o := range append([]string{f.Scope.Open}, f.Openers...) {
+		full, partial := scan.MatchPrefix(data, o)
+		if full {
+			return o, false
+		}
+		wait = wait || partial && !eof
+	}
+	return "", wait
 }
 
 // textMarkers are the markers that end a text run.

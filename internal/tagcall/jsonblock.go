@@ -40,6 +40,7 @@ type jsonBlock struct {
 	problemCode syntax.Code
 	calls       []syntax.Event // the block's calls, read before any is handed on
 	array       bool           // the block's value is an array (not JSON lines)
+	opener      string         // the block's opener: Scope.Open or one of Openers
 }
 
 // jsonOpen reads what follows Scope.Open in the JSON form: white space,
@@ -169,11 +170,11 @@ func (p *parser) jsonBody(data []byte, eof bool) int {
 				jb.phase = phaseJSON
 				continue
 			}
-			opener, partialOpener := scan.MatchPrefix(rest[i:], p.f.Scope.Open)
+			opener, partialOpener := p.f.jsonOpener(rest[i:], eof)
 			if (partial || partialOpener) && !eof {
 				return used
 			}
-			if opener {
+			if opener != "" {
 				// The next call's opener: the closer was left out. The
 				// block ends before it, and the opener is read afresh.
 				jb.setProblem(syntax.CodeMalformed, int(p.blk.Len), "the call's JSON is not followed by "+closer)
@@ -209,7 +210,7 @@ func (p *parser) closeJSON(end int64, closed bool) {
 	if !p.blk.Over {
 		raw = p.blk.Bytes
 	}
-	opener := p.f.Scope.Open
+	opener := jb.opener
 	switch {
 	case p.blk.Over:
 		unterminated := ""

@@ -119,6 +119,7 @@ func (p *parser) text(data []byte, eof bool) int {
 	for _, m := range p.f.Drop {
 		if full, partial := scan.MatchPrefix(data, m); full && m != "" {
 			p.EndRun() // the answer's markers are dropped: its text is a run of its own
+			p.batch.Cover(off + int64(len(m)))
 			return len(m)
 		} else if partial && !eof {
 			return 0
@@ -208,10 +209,13 @@ func (p *parser) opener(data []byte, eof bool, t syntax.Type, back pstate) int {
 		}
 	}
 	if p.f.JSON != nil {
-		if full, partial := scan.MatchPrefix(data, p.f.Scope.Open); full {
-			p.hold(data[:len(p.f.Scope.Open)], t, back, inJSONOpen)
-			return len(p.f.Scope.Open)
-		} else if partial && !eof {
+		o, wait := p.f.jsonOpener(data, eof)
+		switch {
+		case o != "":
+			p.jb.opener = o
+			p.hold(data[:len(o)], t, back, inJSONOpen)
+			return len(o)
+		case wait:
 			return -1
 		}
 		return 0
@@ -528,7 +532,7 @@ func (p *parser) finish(end int64) {
 	case inJSON:
 		p.closeJSON(end, false)
 	case inJSONOpen:
-		if !strings.Contains(f.Scope.Open, "<") {
+		if !strings.Contains(p.jb.opener, "<") {
 			// A word (functools): at the end of the input it opened
 			// nothing, and is text.
 			p.unhold()
@@ -538,8 +542,8 @@ func (p *parser) finish(end int64) {
 		if p.heldType == syntax.Think {
 			p.EndRun()
 		}
-		p.Errorf(syntax.CodeTruncated, p.heldPos, syntax.Span{Start: p.heldAt, End: end}, []byte(f.Scope.Open),
-			"unterminated %s: the stream ended before the call's JSON", f.Scope.Open)
+		p.Errorf(syntax.CodeTruncated, p.heldPos, syntax.Span{Start: p.heldAt, End: end}, []byte(p.jb.opener),
+			"unterminated %s: the stream ended before the call's JSON", p.jb.opener)
 	case inWrapper, inProbe:
 		if p.heldType == syntax.Think {
 			p.EndRun()
