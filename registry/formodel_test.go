@@ -155,7 +155,7 @@ func TestForModelNameForms(t *testing.T) {
 	if _, err := registry.ForModel("bartowski/google_gemma-3-27b-it-GGUF"); err == nil || !strings.Contains(err.Error(), "no syntax reads") {
 		t.Errorf("Gemma 3 under bartowski's name: %v", err)
 	}
-	for _, name := range []string{"Qwen/Qwen3.5-9B", "MiniMaxAI/MiniMax-M2", "zai-org/GLM-4.7-Flash"} {
+	for _, name := range []string{"Qwen/Qwen3.5-9B", "MiniMaxAI/MiniMax-M2", "zai-org/GLM-4.7-Flash", "baidu/ERNIE-4.5-21B-A3B-Thinking"} {
 		if m, err := registry.ForModel(name); err != nil || !m.Options.ThinkOpen {
 			t.Errorf("ForModel(%q): ThinkOpen %v, %v", name, m.Options.ThinkOpen, err)
 		}

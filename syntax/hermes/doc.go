@@ -1,6 +1,7 @@
 // Package hermes parses the tool calls of Hermes, Qwen2.5, Qwen3 (and
-// Qwen3-VL), Granite 4 and the many fine-tunes that use their format: JSON
-// objects between <tool_call> tags, after optional <think> reasoning.
+// Qwen3-VL), Granite 4, ERNIE 4.5 and the many fine-tunes that use their
+// format: JSON objects between <tool_call> tags, after optional <think>
+// reasoning (ERNIE 4.5 Thinking's is opened by the prompt).
 //
 //	<think>
 //	The user wants the weather in Paris.

@@ -16,7 +16,7 @@ var Syntax = syntax.Syntax{
 	Render:      format.Render,
 	Prompt:      promptRules,
 	// Models and Templates: see registry.ForModel and registry.ForTemplate.
-	Models: []string{"*hermes-2*", "*hermes-3*", "*hermes-4*", "hermes2*", "hermes3*", "*openhermes*", "qwen3*", "qwen2.5*", "qwen2-*", "qwq*", "granite-4*", "granite4*", "mimo-vl*", "smollm3*", "bielik*", "rnj-1*", "cogito*qwen*"},
+	Models: []string{"*hermes-2*", "*hermes-3*", "*hermes-4*", "hermes2*", "hermes3*", "*openhermes*", "qwen3*", "qwen2.5*", "qwen2-*", "qwq*", "granite-4*", "granite4*", "mimo-vl*", "smollm3*", "bielik*", "rnj-1*", "cogito*qwen*", "ernie-4.5*"},
 	Templates: []syntax.Fingerprint{
 		{All: []string{"<tool_call>"}, Any: []string{"\"name\"", "\\\"name\\\"", "\"arguments\"", "\\\"arguments\\\""}, None: []string{"<arg_key>", "<function="}},
 	},
