@@ -49,6 +49,9 @@
 //     [{"name": …, "arguments": {…}}] (SGLang's lfm2 detector reads them):
 //     when the first element starts with '{', the list is read as JSON, each
 //     element a call or an error of its own (an "id" string is kept).
+//     After <|tool_call_start|>, one JSON call object with no list around
+//     it, <|tool_call_start|>{"name": …, "arguments": {…}}<|tool_call_end|>,
+//     is one call (Ollama's first LFM2 parser reads it).
 //   - Each call gives one call event, name and arguments, or one malformed
 //     error (raw = the call's text) for that call only: positional
 //     arguments, *args/**kwargs, a repeated keyword, bytes literals, f-strings,

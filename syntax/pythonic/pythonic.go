@@ -315,7 +315,9 @@ func (p *parser) afterOpener(data []byte, eof bool) int {
 			}
 			return len(data)
 		}
-		if data[i] == '[' {
+		if data[i] == '[' || data[i] == '{' && p.opener == toolCallOpen {
+			// A list of calls; or, after LFM2's marker, one JSON call
+			// object (Ollama's first LFM2 parser reads it).
 			if i > 0 {
 				return i
 			}
@@ -618,6 +620,10 @@ func (p *parser) readList() {
 		return
 	}
 	list := p.blk.Bytes
+	if list[0] == '{' {
+		p.readJSONList(span, raw)
+		return
+	}
 	if p.opener != "" && list[jsonscan.SkipSpace(list, 1)] == '{' {
 		p.readJSONList(span, raw)
 		return
@@ -675,7 +681,7 @@ var jsonKeys = jsoncall.Keys{Name: "name", Args: "arguments", ID: "id"}
 
 // readJSONList reads a marked list of JSON calls,
 // [{"name": …, "arguments": {…}}, …], which LFM2 also writes (SGLang's
-// lfm2 detector reads it). An element that is not such an object is an
+// lfm2 detector reads it), or one call object after LFM2's marker. An element that is not such an object is an
 // error of its own; JSON that does not parse is one error for the list.
 func (p *parser) readJSONList(span syntax.Span, raw []byte) {
 	list := p.blk.Bytes
@@ -685,7 +691,12 @@ func (p *parser) readJSONList(span syntax.Span, raw []byte) {
 	}
 	from := p.blockStart.Offset
 	i := 0
-	jsonscan.Elements(list, func(elem []byte, start int) bool {
+	each := jsonscan.Elements
+	if list[0] == '{' {
+		// One call object, not in a list.
+		each = func(v []byte, f func(elem []byte, start int) bool) { f(v, 0) }
+	}
+	each(list, func(elem []byte, start int) bool {
 		end := p.listStart.Offset + int64(start+len(elem))
 		sp := syntax.Span{Start: from, End: end}
 		from = end
