@@ -670,3 +670,22 @@ func RoundTrips(newParser func(syntax.Handler, syntax.Options) syntax.Parser, op
 	p.Close()
 	return len(got) == 3 && got[0].Type == syntax.Call && got[0].Name == c.Name && bytes.Equal(got[0].Args, c.ArgsJSON())
 }
+
+// WriteTyped writes call c as an invoke of typed tags (DSML's, GCML's): a
+// string argument as string="true" and its text, padded as [Pad] does, any
+// other as string="false" and its JSON text.
+func (t Tags) WriteTyped(b *bytes.Buffer, c syntax.Event) {
+	b.WriteString(t.Invoke + ` name="` + c.Name + "\">\n")
+	jsonscan.Members(c.ArgsJSON(), func(k string, v []byte) bool {
+		b.WriteString(t.Param + ` name="` + k + `" string="`)
+		if s, ok := jsonscan.Unquote(v); ok && jsonscan.Kind(v) == '"' {
+			b.WriteString(`true">` + Pad(s))
+		} else {
+			b.WriteString(`false">`)
+			b.Write(v)
+		}
+		b.WriteString(t.ParamEnd + "\n")
+		return true
+	})
+	b.WriteString(t.InvokeEnd + "\n")
+}

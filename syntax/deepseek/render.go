@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/toolparse/toolparse/internal/invokexml"
-	"github.com/toolparse/toolparse/internal/jsonscan"
 	"github.com/toolparse/toolparse/internal/markup"
 	"github.com/toolparse/toolparse/syntax"
 	"github.com/toolparse/toolparse/syntax/wire"
@@ -172,19 +171,7 @@ func (u *units) Calls(calls []syntax.Event) error {
 // renderInvoke writes a call as a DSML invoke and parses it back.
 func renderInvoke(c syntax.Event) ([]byte, error) {
 	var b bytes.Buffer
-	b.WriteString(`<｜DSML｜invoke name="` + c.Name + "\">\n")
-	jsonscan.Members(c.ArgsJSON(), func(k string, v []byte) bool {
-		b.WriteString(`<｜DSML｜parameter name="` + k + `" string="`)
-		if s, ok := jsonscan.Unquote(v); ok && jsonscan.Kind(v) == '"' {
-			b.WriteString(`true">` + invokexml.Pad(s))
-		} else {
-			b.WriteString(`false">`)
-			b.Write(v)
-		}
-		b.WriteString("</｜DSML｜parameter>\n")
-		return true
-	})
-	b.WriteString("</｜DSML｜invoke>\n")
+	dsmlTags.WriteTyped(&b, c)
 	if !invokexml.RoundTrips(newParser, []byte(dsmlCalls+"\n"), b.Bytes(), []byte(dsmlCallsEnd), c) {
 		return b.Bytes(), cannot("call %s: its name or values do not survive the DSML form", c.Name)
 	}
