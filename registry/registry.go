@@ -14,6 +14,7 @@ import (
 	"github.com/toolparse/toolparse/syntax/deepseek"
 	"github.com/toolparse/toolparse/syntax/delimiter"
 	"github.com/toolparse/toolparse/syntax/functools"
+	"github.com/toolparse/toolparse/syntax/gcml"
 	"github.com/toolparse/toolparse/syntax/gemma"
 	"github.com/toolparse/toolparse/syntax/gigachat"
 	"github.com/toolparse/toolparse/syntax/glm"
@@ -63,7 +64,7 @@ func New(syntaxes ...syntax.Syntax) (*Registry, error) {
 // Builtin lists the syntaxes that ship with toolparse. The first, xmljson,
 // is auto-detection's fallback in the default registry.
 func Builtin() []syntax.Syntax {
-	return []syntax.Syntax{xmljson.Syntax, caret.Syntax, delimiter.Syntax, native.Syntax, xmltag.Syntax, harmony.Syntax, gemma.Syntax, pythonic.Syntax, llama3.Syntax, mistral.Syntax, qwen3coder.Syntax, glm.Syntax, deepseek.Syntax, minimax.Syntax, hermes.Syntax, kimi.Syntax, seedoss.Syntax, nemotron.Syntax, granite.Syntax, cohere.Syntax, functools.Syntax, hunyuan.Syntax, apriel.Syntax, longcat.Syntax, minimaxm3.Syntax, kimik3.Syntax, hy.Syntax, gigachat.Syntax, internlm.Syntax, commandr.Syntax}
+	return []syntax.Syntax{xmljson.Syntax, caret.Syntax, delimiter.Syntax, native.Syntax, xmltag.Syntax, harmony.Syntax, gemma.Syntax, pythonic.Syntax, llama3.Syntax, mistral.Syntax, qwen3coder.Syntax, glm.Syntax, deepseek.Syntax, minimax.Syntax, hermes.Syntax, kimi.Syntax, seedoss.Syntax, nemotron.Syntax, granite.Syntax, cohere.Syntax, functools.Syntax, hunyuan.Syntax, apriel.Syntax, longcat.Syntax, minimaxm3.Syntax, kimik3.Syntax, hy.Syntax, gigachat.Syntax, internlm.Syntax, commandr.Syntax, gcml.Syntax}
 }
 
 var defaultRegistry = func() *Registry {

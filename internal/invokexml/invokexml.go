@@ -166,7 +166,12 @@ func (r *Reader) between(data []byte, eof bool) (int, bool) {
 	}
 	full, partial := scan.MatchPrefix(data, r.tags.SectionEnd)
 	if full {
-		r.flushHeld(r.c.Offset() + int64(len(r.tags.SectionEnd)))
+		end := r.c.Offset() + int64(len(r.tags.SectionEnd))
+		r.flushHeld(end)
+		if r.invokes == 0 {
+			r.c.Errorf(syntax.CodeMalformed, r.openAt, syntax.Span{Start: r.openAt.Offset, End: end}, nil,
+				"an empty %s section: it holds no call", r.open)
+		}
 		return len(r.tags.SectionEnd), true
 	}
 	wait := partial
