@@ -23,7 +23,6 @@ package invokexml
 
 import (
 	"bytes"
-	"fmt"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -31,6 +30,7 @@ import (
 	"github.com/toolparse/toolparse/internal/params"
 
 	"github.com/toolparse/toolparse/internal/jsonscan"
+	"github.com/toolparse/toolparse/internal/markup"
 	"github.com/toolparse/toolparse/syntax"
 	"github.com/toolparse/toolparse/syntax/scan"
 )
@@ -94,7 +94,7 @@ type Reader struct {
 
 	// The last invoke's error, held until the section's next invoke or its
 	// end, so that its span takes in the section's closer.
-	held *syntax.Event
+	held markup.Held
 
 	// The open parameter.
 	key     []byte // its name (a copy the next parameter reuses)
@@ -226,22 +226,11 @@ func (r *Reader) Finish(end int64) {
 func (r *Reader) keep(b []byte) { r.blk.Keep(b, r.c.Options().BlockLimit()) }
 
 // flushHeld emits the held error; end >= 0 extends its span to a closer.
-func (r *Reader) flushHeld(end int64) {
-	if r.held == nil {
-		return
-	}
-	e := *r.held
-	r.held = nil
-	if end >= 0 {
-		e.Span.End = end
-	}
-	r.c.Emit(e)
-}
+func (r *Reader) flushHeld(end int64) { r.held.Flush(r.c, end) }
 
 // hold keeps an invoke's error until the section's next invoke or its end.
 func (r *Reader) hold(code syntax.Code, span syntax.Span, raw []byte, format string, args ...any) {
-	r.flushHeld(-1)
-	r.held = &syntax.Event{Type: syntax.Error, Code: code, Message: fmt.Sprintf(format, args...), Pos: r.start, Raw: string(raw), Span: span}
+	r.held.Hold(r.c, r.start, code, span, raw, format, args...)
 }
 
 func (r *Reader) openInvoke(name string, tag []byte) {

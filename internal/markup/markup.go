@@ -8,6 +8,7 @@ package markup
 
 import (
 	"bytes"
+	"fmt"
 	"io"
 	"strings"
 
@@ -311,4 +312,30 @@ func (d *ownDetector) Look(seen []byte, eof bool) syntax.Evidence {
 		ev.Prose = len(seen)
 	}
 	return ev
+}
+
+// Held is an error kept back until the syntax knows where its block ends:
+// the error of a section's last invoke or call, whose span then takes in
+// the section's closer (so that no byte of the closer is outside every
+// event's span).
+type Held struct{ e *syntax.Event }
+
+// Hold keeps an error at pos, first emitting to c the one held before.
+func (h *Held) Hold(c *scan.Core, pos syntax.Pos, code syntax.Code, span syntax.Span, raw []byte, format string, args ...any) {
+	h.Flush(c, -1)
+	h.e = &syntax.Event{Type: syntax.Error, Code: code, Message: fmt.Sprintf(format, args...), Pos: pos, Raw: string(raw), Span: span}
+}
+
+// Flush emits the held error to c, if any; end >= 0 extends its span to
+// there.
+func (h *Held) Flush(c *scan.Core, end int64) {
+	if h.e == nil {
+		return
+	}
+	e := *h.e
+	h.e = nil
+	if end >= 0 {
+		e.Span.End = end
+	}
+	c.Emit(e)
 }

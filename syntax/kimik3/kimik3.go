@@ -2,7 +2,6 @@ package kimik3
 
 import (
 	"bytes"
-	"fmt"
 	"strings"
 
 	"github.com/toolparse/toolparse/internal/markup"
@@ -88,8 +87,8 @@ type parser struct {
 	name     string
 	tagLen   int
 	blk      scan.Block
-	index    int // the call's place among the message's calls
-	held     *syntax.Event
+	index    int         // the call's place among the message's calls
+	held     markup.Held // the last call's error, until the channel's end
 }
 
 func newParser(h syntax.Handler, opts syntax.Options) syntax.Parser {
@@ -154,7 +153,7 @@ func (p *parser) between(data []byte, eof bool) int {
 	}
 	full, partial := scan.MatchPrefix(data, toolsEnd)
 	if full {
-		p.flushHeld(p.Offset() + int64(len(toolsEnd)))
+		p.held.Flush(&p.Core, p.Offset()+int64(len(toolsEnd)))
 		p.state = inText
 		return len(toolsEnd)
 	}
@@ -167,7 +166,7 @@ func (p *parser) between(data []byte, eof bool) int {
 	case (n < 0 || partial) && !eof:
 		return 0
 	}
-	p.flushHeld(-1)
+	p.held.Flush(&p.Core, -1)
 	p.state = inText
 	if p.calls == 0 {
 		p.Errorf(syntax.CodeMalformed, p.toolsAt, syntax.Span{Start: p.toolsAt.Offset, End: p.Offset()}, []byte(openTools),
@@ -241,7 +240,7 @@ func unescape(b []byte) string {
 }
 
 func (p *parser) openCall(name string, tagLen int) {
-	p.flushHeld(-1)
+	p.held.Flush(&p.Core, -1)
 	p.calls++
 	p.state = inCall
 	p.start = p.Pos()
@@ -273,41 +272,22 @@ func (p *parser) closeCall() {
 	span := syntax.Span{Start: p.start.Offset, End: p.start.Offset + p.blk.Len}
 	errSpan := syntax.Span{Start: p.spanFrom, End: span.End}
 	if p.blk.Over {
-		p.hold(syntax.CodeOverLimit, errSpan, nil, "call %q longer than the limit of %d bytes", p.name, p.Options().BlockLimit())
+		p.held.Hold(&p.Core, p.start, syntax.CodeOverLimit, errSpan, nil, "call %q longer than the limit of %d bytes", p.name, p.Options().BlockLimit())
 		return
 	}
 	raw := p.blk.Bytes
 	body := raw[p.tagLen : len(raw)-len(callEnd)]
 	args, at, problem := readArgs(body, p.Options().DepthLimit())
 	if problem != "" {
-		p.hold(syntax.CodeMalformed, errSpan, raw, "call %q at %s: %s", p.name, scan.Advance(p.start, raw[:p.tagLen+at]), problem)
+		p.held.Hold(&p.Core, p.start, syntax.CodeMalformed, errSpan, raw, "call %q at %s: %s", p.name, scan.Advance(p.start, raw[:p.tagLen+at]), problem)
 		return
 	}
 	p.batch.Add(p.spanFrom)
 	p.Emit(syntax.Event{Type: syntax.Call, Name: p.name, Args: args, Pos: p.start, Span: span})
 }
 
-// hold keeps the open call's error until the next call or the channel's
-// end, so that its span takes in the channel's closer.
-func (p *parser) hold(code syntax.Code, span syntax.Span, raw []byte, format string, args ...any) {
-	p.held = &syntax.Event{Type: syntax.Error, Code: code, Message: fmt.Sprintf(format, args...), Pos: p.start, Raw: string(raw), Span: span}
-}
-
-// flushHeld emits the held error; end >= 0 extends its span to there.
-func (p *parser) flushHeld(end int64) {
-	if p.held == nil {
-		return
-	}
-	e := *p.held
-	p.held = nil
-	if end >= 0 {
-		e.Span.End = end
-	}
-	p.Emit(e)
-}
-
 func (p *parser) finish(end int64) {
-	p.flushHeld(-1)
+	p.held.Flush(&p.Core, -1)
 	switch p.state {
 	case inThink:
 		p.think.Finish(&p.Core, end)

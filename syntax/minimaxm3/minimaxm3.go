@@ -2,7 +2,6 @@ package minimaxm3
 
 import (
 	"bytes"
-	"fmt"
 
 	"github.com/toolparse/toolparse/internal/markup"
 	"github.com/toolparse/toolparse/syntax"
@@ -76,12 +75,8 @@ type parser struct {
 	name     string
 	tagLen   int // the invoke tag's length, at the start of blk
 	blk      scan.Block
-	index    int // token mode: the invoke's place among the message's invokes
-
-	// held is the error of the block's last invoke, held until the next
-	// invoke or the block's end, so that its span takes in the block's
-	// closer.
-	held *syntax.Event
+	index    int         // token mode: the invoke's place among the message's invokes
+	held     markup.Held // the last invoke's error, until the block's end
 }
 
 func newParser(h syntax.Handler, opts syntax.Options) syntax.Parser {
@@ -143,7 +138,7 @@ func (p *parser) between(data []byte, eof bool) int {
 	}
 	full, partial := scan.MatchPrefix(data, closeBlock)
 	if full {
-		p.flushHeld(p.Offset() + int64(len(closeBlock)))
+		p.held.Flush(&p.Core, p.Offset()+int64(len(closeBlock)))
 		p.state = inText
 		return len(closeBlock)
 	}
@@ -155,7 +150,7 @@ func (p *parser) between(data []byte, eof bool) int {
 	case (n < 0 || partial) && !eof:
 		return 0
 	}
-	p.flushHeld(-1)
+	p.held.Flush(&p.Core, -1)
 	p.state = inText
 	if p.invokes == 0 {
 		p.Errorf(syntax.CodeMalformed, p.blockAt, syntax.Span{Start: p.blockAt.Offset, End: p.Offset()}, []byte(openBlock),
@@ -199,7 +194,7 @@ func invokeAt(data []byte, eof bool) (int, string) {
 }
 
 func (p *parser) openInvoke(name string, tag []byte) {
-	p.flushHeld(-1)
+	p.held.Flush(&p.Core, -1)
 	p.invokes++
 	p.state = inInvoke
 	p.start = p.Pos()
@@ -233,40 +228,22 @@ func (p *parser) closeInvoke() {
 	span := syntax.Span{Start: p.start.Offset, End: p.start.Offset + p.blk.Len}
 	errSpan := syntax.Span{Start: p.spanFrom, End: span.End}
 	if p.blk.Over {
-		p.hold(syntax.CodeOverLimit, errSpan, nil, "%s name=%q> longer than the limit of %d bytes", invokeTag, p.name, p.Options().BlockLimit())
+		p.held.Hold(&p.Core, p.start, syntax.CodeOverLimit, errSpan, nil, "%s name=%q> longer than the limit of %d bytes", invokeTag, p.name, p.Options().BlockLimit())
 		return
 	}
 	raw := p.blk.Bytes
 	body := raw[p.tagLen : len(raw)-len(invokeEnd)]
 	args, at, problem := readArgs(body, p.Options().DepthLimit())
 	if problem != "" {
-		p.hold(syntax.CodeMalformed, errSpan, raw, "%s name=%q> at %s: %s", invokeTag, p.name, scan.Advance(p.start, raw[:p.tagLen+at]), problem)
+		p.held.Hold(&p.Core, p.start, syntax.CodeMalformed, errSpan, raw, "%s name=%q> at %s: %s", invokeTag, p.name, scan.Advance(p.start, raw[:p.tagLen+at]), problem)
 		return
 	}
 	p.batch.Add(p.spanFrom)
 	p.Emit(syntax.Event{Type: syntax.Call, Name: p.name, Args: args, Strings: !bytes.Equal(args, []byte("{}")), Pos: p.start, Span: span})
 }
 
-// hold keeps the open invoke's error (see parser.held).
-func (p *parser) hold(code syntax.Code, span syntax.Span, raw []byte, format string, args ...any) {
-	p.held = &syntax.Event{Type: syntax.Error, Code: code, Message: fmt.Sprintf(format, args...), Pos: p.start, Raw: string(raw), Span: span}
-}
-
-// flushHeld emits the held error; end >= 0 extends its span to there.
-func (p *parser) flushHeld(end int64) {
-	if p.held == nil {
-		return
-	}
-	e := *p.held
-	p.held = nil
-	if end >= 0 {
-		e.Span.End = end
-	}
-	p.Emit(e)
-}
-
 func (p *parser) finish(end int64) {
-	p.flushHeld(-1)
+	p.held.Flush(&p.Core, -1)
 	switch p.state {
 	case inThink:
 		p.think.Finish(&p.Core, end)
