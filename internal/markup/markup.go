@@ -15,6 +15,7 @@ import (
 	"github.com/toolparse/toolparse/internal/jsonscan"
 	"github.com/toolparse/toolparse/syntax"
 	"github.com/toolparse/toolparse/syntax/scan"
+	"github.com/toolparse/toolparse/syntax/wire"
 )
 
 // Think is the state of a syntax's reasoning block.
@@ -338,4 +339,56 @@ func (h *Held) Flush(c *scan.Core, end int64) {
 		e.Span.End = end
 	}
 	c.Emit(e)
+}
+
+// Turn is a renderer's account of the message it writes, for a format whose
+// calls are executed at the end of the message and whose results come back
+// in messages of their own, not in the model's text. Its methods return
+// what the form cannot carry, as wire.CannotCarry errors of Syntax.
+type Turn struct {
+	Syntax   string
+	pending  int  // calls written since the last execute
+	executed bool // an execute came, and no result since
+}
+
+// Text notes text of type t written: after an execute it reads back before
+// the execute.
+func (t *Turn) Text(typ syntax.Type) error {
+	if t.executed {
+		return wire.CannotCarry(t.Syntax, "%s text after an execute: the parser executes a batch at the end of the message, so it reads back before the execute", typ)
+	}
+	return nil
+}
+
+// Calls notes n calls written.
+func (t *Turn) Calls(n int) error {
+	var err error
+	if t.executed {
+		err = wire.CannotCarry(t.Syntax, "calls after an execute with no result between: they read back as one batch with the calls before")
+	}
+	t.pending += n
+	return err
+}
+
+// Execute notes an execute.
+func (t *Turn) Execute() error {
+	if t.pending == 0 {
+		return wire.CannotCarry(t.Syntax, "an execute with no call: a batch is executed only when it holds a call")
+	}
+	t.pending, t.executed = 0, true
+	return nil
+}
+
+// Results notes n results, which the form has no place for.
+func (t *Turn) Results(n int) error {
+	t.executed = false
+	return wire.CannotCarry(t.Syntax, "%d result(s): the results are messages of their own, not model text; not written", n)
+}
+
+// End notes the end of the output.
+func (t *Turn) End() error {
+	if t.pending > 0 {
+		return wire.CannotCarry(t.Syntax, "calls with no execute: the parser executes a batch at the end of the message")
+	}
+	return nil
 }

@@ -142,20 +142,20 @@ func detect(opts syntax.Options) syntax.Detector {
 // results (GigaChat's come in messages of their own), text or a thought
 // holding a marker, and calls with no execute.
 func newRenderer(w io.Writer, opts syntax.Options) syntax.Renderer {
-	return wire.New("gcml", &units{w: bufio.NewWriter(w), implicit: opts.ThinkOpen, think: wire.NewOpenThought(opts, closeThink)})
+	return wire.New("gcml", &units{w: bufio.NewWriter(w), implicit: opts.ThinkOpen, turn: markup.Turn{Syntax: "gcml"}, think: wire.NewOpenThought(opts, closeThink)})
 }
 
 type units struct {
 	w        *bufio.Writer
 	implicit bool
 	think    wire.OpenThought
-	pending  int
-	executed bool
+	turn     markup.Turn
 }
 
 func cannot(format string, args ...any) error { return wire.CannotCarry("gcml", format, args...) }
 
 func (u *units) Text(t syntax.Type, s string) error {
+	err := u.turn.Text(t)
 	if t == syntax.Think {
 		implicit := u.think.Begin(u.w, true)
 		if u.implicit && !implicit {
@@ -164,14 +164,14 @@ func (u *units) Text(t syntax.Type, s string) error {
 		if m := markup.WriteThought(u.w, s, implicit, openThink, closeThink, callOpeners); m != "" {
 			return cannot("a thought holding %s; not written", m)
 		}
-		return nil
+		return err
 	}
 	u.think.Begin(u.w, false)
 	if m := markup.HoldsMarker(s, textMarkers); m != "" {
 		return cannot("text holding %s; not written", m)
 	}
 	u.w.WriteString(s + "\n")
-	return nil
+	return err
 }
 
 func (u *units) Calls(calls []syntax.Event) error {
@@ -181,9 +181,7 @@ func (u *units) Calls(calls []syntax.Event) error {
 			first = err
 		}
 	}
-	if u.executed {
-		note(cannot("calls after an execute with no result between: they read back as one batch with the calls before"))
-	}
+	note(u.turn.Calls(len(calls)))
 	u.think.Begin(u.w, false)
 	u.w.WriteString(openCalls)
 	for _, c := range calls {
@@ -196,35 +194,23 @@ func (u *units) Calls(calls []syntax.Event) error {
 			note(cannot("call %s: its name or values do not survive the GCML form", c.Name))
 		}
 		u.w.Write(b.Bytes())
-		u.pending++
 	}
 	u.w.WriteString(closeCalls + "\n")
 	return first
 }
 
-func (u *units) Execute() error {
-	if u.pending == 0 {
-		return cannot("an execute with no call: a batch is executed only when it holds a call")
-	}
-	u.pending = 0
-	u.executed = true
-	return nil
-}
+func (u *units) Execute() error { return u.turn.Execute() }
 
 func (u *units) Results(rs []syntax.Event) error {
 	u.think.Begin(u.w, false)
-	u.executed = false
-	return cannot("%d result(s): GigaChat's results are messages of their own, not model text; not written", len(rs))
+	return u.turn.Results(len(rs))
 }
 
 func (u *units) Flush() error { return u.w.Flush() }
 
 func (u *units) End() error {
 	u.think.Begin(u.w, false)
-	var err error
-	if u.pending > 0 {
-		err = cannot("calls with no execute: the parser executes a batch at the end of the message")
-	}
+	err := u.turn.End()
 	if ferr := u.w.Flush(); ferr != nil {
 		return ferr
 	}

@@ -25,15 +25,14 @@ import (
 // their own), text or a thought holding a marker, a value holding an
 // argument's closer, and calls with no execute.
 func newRenderer(w io.Writer, opts syntax.Options) syntax.Renderer {
-	return wire.New("kimik3", &units{w: bufio.NewWriter(w), implicit: opts.ThinkOpen, think: wire.NewOpenThought(opts, thinkEnd)})
+	return wire.New("kimik3", &units{w: bufio.NewWriter(w), implicit: opts.ThinkOpen, turn: markup.Turn{Syntax: "kimik3"}, think: wire.NewOpenThought(opts, thinkEnd)})
 }
 
 type units struct {
 	w        *bufio.Writer
 	implicit bool
 	think    wire.OpenThought
-	pending  int
-	executed bool
+	turn     markup.Turn
 }
 
 func cannot(format string, args ...any) error { return wire.CannotCarry("kimik3", format, args...) }
@@ -42,10 +41,7 @@ func cannot(format string, args ...any) error { return wire.CannotCarry("kimik3"
 var markers = []string{open, closeTok, sep, endOfMsg}
 
 func (u *units) Text(t syntax.Type, s string) error {
-	var err error
-	if u.executed {
-		err = cannot("%s text after an execute: the parser executes a batch at the end of the message, so it reads back before the execute", t)
-	}
+	err := u.turn.Text(t)
 	if t == syntax.Think {
 		implicit := u.think.Begin(u.w, true)
 		if u.implicit && !implicit {
@@ -87,9 +83,7 @@ func (u *units) Calls(calls []syntax.Event) error {
 			first = err
 		}
 	}
-	if u.executed {
-		note(cannot("calls after an execute with no result between: they read back as one batch with the calls before"))
-	}
+	note(u.turn.Calls(len(calls)))
 	u.think.Begin(u.w, false)
 	u.w.WriteString(openTools)
 	for i, c := range calls {
@@ -99,7 +93,6 @@ func (u *units) Calls(calls []syntax.Event) error {
 		b, err := renderCall(c, i+1)
 		note(err)
 		u.w.WriteString(b)
-		u.pending++
 	}
 	u.w.WriteString(toolsEnd)
 	return first
@@ -149,29 +142,18 @@ func escape(s string) string {
 	return strings.ReplaceAll(strings.ReplaceAll(s, "&", "&amp;"), `"`, "&quot;")
 }
 
-func (u *units) Execute() error {
-	if u.pending == 0 {
-		return cannot("an execute with no call: a batch is executed only when it holds a call")
-	}
-	u.pending = 0
-	u.executed = true
-	return nil
-}
+func (u *units) Execute() error { return u.turn.Execute() }
 
 func (u *units) Results(rs []syntax.Event) error {
 	u.think.Begin(u.w, false)
-	u.executed = false
-	return cannot("%d result(s): Kimi K3's results are messages of their own, not model text; not written", len(rs))
+	return u.turn.Results(len(rs))
 }
 
 func (u *units) Flush() error { return u.w.Flush() }
 
 func (u *units) End() error {
 	u.think.Begin(u.w, false)
-	var err error
-	if u.pending > 0 {
-		err = cannot("calls with no execute: the parser executes a batch at the end of the message")
-	}
+	err := u.turn.End()
 	if ferr := u.w.Flush(); ferr != nil {
 		return ferr
 	}

@@ -26,24 +26,20 @@ import (
 // objects and arrays, keys that are no tag name, values holding ns, text or
 // a thought holding a marker, and calls with no execute.
 func newRenderer(w io.Writer, opts syntax.Options) syntax.Renderer {
-	return wire.New("minimaxm3", &units{w: bufio.NewWriter(w), implicit: opts.ThinkOpen, think: wire.NewOpenThought(opts, closeThink)})
+	return wire.New("minimaxm3", &units{w: bufio.NewWriter(w), implicit: opts.ThinkOpen, turn: markup.Turn{Syntax: "minimaxm3"}, think: wire.NewOpenThought(opts, closeThink)})
 }
 
 type units struct {
 	w        *bufio.Writer
 	implicit bool
 	think    wire.OpenThought
-	pending  int
-	executed bool
+	turn     markup.Turn
 }
 
 func cannot(format string, args ...any) error { return wire.CannotCarry("minimaxm3", format, args...) }
 
 func (u *units) Text(t syntax.Type, s string) error {
-	var err error
-	if u.executed {
-		err = cannot("%s text after an execute: the parser executes a batch at the end of the message, so it reads back before the execute", t)
-	}
+	err := u.turn.Text(t)
 	if t == syntax.Think {
 		implicit := u.think.Begin(u.w, true)
 		if u.implicit && !implicit {
@@ -69,9 +65,7 @@ func (u *units) Calls(calls []syntax.Event) error {
 			first = err
 		}
 	}
-	if u.executed {
-		note(cannot("calls after an execute with no result between: they read back as one batch with the calls before"))
-	}
+	note(u.turn.Calls(len(calls)))
 	u.think.Begin(u.w, false)
 	u.w.WriteString(openBlock + "\n")
 	for _, c := range calls {
@@ -81,7 +75,6 @@ func (u *units) Calls(calls []syntax.Event) error {
 		b, err := renderInvoke(c)
 		note(err)
 		u.w.Write(b)
-		u.pending++
 	}
 	u.w.WriteString(closeBlock + "\n")
 	return first
@@ -159,29 +152,18 @@ func isKey(k string) bool {
 	return k != "" && !strings.ContainsAny(k, "<>/ \t\r\n")
 }
 
-func (u *units) Execute() error {
-	if u.pending == 0 {
-		return cannot("an execute with no call: a batch is executed only when it holds a call")
-	}
-	u.pending = 0
-	u.executed = true
-	return nil
-}
+func (u *units) Execute() error { return u.turn.Execute() }
 
 func (u *units) Results(rs []syntax.Event) error {
 	u.think.Begin(u.w, false)
-	u.executed = false
-	return cannot("%d result(s): MiniMax M3's results are messages of their own, not model text; not written", len(rs))
+	return u.turn.Results(len(rs))
 }
 
 func (u *units) Flush() error { return u.w.Flush() }
 
 func (u *units) End() error {
 	u.think.Begin(u.w, false)
-	var err error
-	if u.pending > 0 {
-		err = cannot("calls with no execute: the parser executes a batch at the end of the message")
-	}
+	err := u.turn.End()
 	if ferr := u.w.Flush(); ferr != nil {
 		return ferr
 	}
