@@ -382,6 +382,8 @@ func zeroPadded(s string) (string, bool) {
 	}
 	d = strings.TrimLeft(d, "0")
 	switch {
+	case !finite(d):
+		return "", false
 	case d == "":
 		return "0", true
 	case neg:

@@ -286,8 +286,9 @@ func TestConvert(t *testing.T) {
 		{plain, "set_mode", `{"mode":"fast","options":"not json"}`, `{"mode":"fast","options":"not json"}`, nil},
 		// arrays: items converted, a single value becomes one item, JSON text taken as written
 		{s, "resize", `{"width":"800","height":"600","scale":"0.5","tags":["1","2"]}`, `{"width":800,"height":600,"scale":0.5,"tags":["1","2"]}`, nil},
-		{s, "resize", `{"width":"+1","height":"012","tags":"x"}`, `{"width":"+1","height":12,"tags":["x"]}`, nil}, // a leading zero is read as peers read it; a plus sign is not
-		{s, "edit_file", `{"path":"a","range":"3"}`, `{"path":"a","range":"3"}`, nil},                             // neither JSON nor a single item: left as it is
+		{s, "resize", `{"width":"+1","height":"012","tags":"x"}`, `{"width":"+1","height":12,"tags":["x"]}`, nil},              // a leading zero is read as peers read it; a plus sign is not
+		{s, "resize", `{"height":"0` + strings.Repeat("9", 400) + `"}`, `{"height":"0` + strings.Repeat("9", 400) + `"}`, nil}, // leading zeros and no float64 reads it: left a string
+		{s, "edit_file", `{"path":"a","range":"3"}`, `{"path":"a","range":"3"}`, nil},                                          // neither JSON nor a single item: left as it is
 		{arrays, "f", `{"ids":"7","grid":"7","tree":"x"}`, `{"ids":[7],"grid":[[7]],"tree":"x"}`, nil},
 		{arrays, "f", `{"ids":"seven","grid":"[[1], [2, 3]]"}`, `{"ids":"seven","grid":[[1],[2,3]]}`, nil},
 		// nesting: the arguments (one level) and the JSON in the string together at most MaxDepth

@@ -4,6 +4,8 @@
 package jsoncall
 
 import (
+	"strconv"
+
 	"github.com/toolparse/toolparse/internal/jsonscan"
 	"github.com/toolparse/toolparse/syntax"
 )
@@ -19,6 +21,10 @@ type Keys struct {
 	// (decoded once, as [Args] reads them), as the model formats whose
 	// templates write them so allow.
 	StringArgs bool
+	// NameKey says a call object is {NAME: ARGS}: its one member's key is
+	// the call's name and its value the args (Apertus). Name, Args and ID
+	// are then unused.
+	NameKey bool
 }
 
 // IsArgs reports whether key holds a call's args: the syntax's own key or
@@ -58,6 +64,9 @@ func ReadCall(obj []byte, keys Keys) (name, id string, args []byte, problem stri
 func ReadCallAt(b []byte, i int, keys Keys) (name, id string, args []byte, problem string, end int) {
 	if k := jsonscan.Kind(b[i:]); k != '{' {
 		return "", "", nil, "is " + jsonscan.KindName(k) + ", not an object", jsonscan.SkipValue(b, i)
+	}
+	if keys.NameKey {
+		return readNameKey(b, i, keys)
 	}
 	var haveName, nameOK, haveID bool
 	var rawArgs, otherArgs []byte
@@ -134,3 +143,27 @@ func checkCall(keys Keys, argsKey, name, id string, rawArgs []byte, haveName, na
 }
 
 func quote(key string) string { return `"` + key + `"` }
+
+// readNameKey reads a call object of the form {NAME: ARGS} at b[i].
+func readNameKey(b []byte, i int, keys Keys) (name, id string, args []byte, problem string, end int) {
+	obj := b[i:]
+	members := 0
+	var rawArgs []byte
+	end = i + jsonscan.EachMember(obj, func(k []byte, j int) int {
+		members++
+		vend := jsonscan.SkipValue(obj, j)
+		if members == 1 {
+			name, rawArgs = string(k), obj[j:vend]
+		}
+		return vend
+	})
+	switch {
+	case members == 0:
+		return "", "", nil, "is an empty object (a call is {NAME: {arguments}})", end
+	case members > 1:
+		return "", "", nil, "has " + strconv.Itoa(members) + " members (a call is {NAME: {arguments}}, one member)", end
+	}
+	keys.Args = name // the problem's message names the one member
+	name, id, args, problem = checkCall(keys, name, name, "", rawArgs, true, true)
+	return name, id, args, problem, end
+}

@@ -42,14 +42,6 @@ func (b *Batch) Add(name string, start, end int64) {
 	b.end = end
 }
 
-// Cover makes the batch's span take in a token dropped after its calls,
-// up to end, when it has calls not yet executed.
-func (b *Batch) Cover(end int64) {
-	if len(b.names) > 0 && !b.executed {
-		b.end = end
-	}
-}
-
 // Extend makes the batch's blocks end at end.
 func (b *Batch) Extend(end int64) { b.end = end }
 

@@ -121,6 +121,9 @@ func (d *detector) Look(seen []byte, eof bool) syntax.Evidence {
 				if full && o != "" {
 					d.fix(i)
 					d.state = detThink
+					if f.ThinkCalls {
+						d.state = detOpenThink // a call opener ends it too
+					}
 					if o == f.Result.Open {
 						d.state = detResponse
 					} else if f.Own || f.OwnThink {
@@ -210,7 +213,7 @@ func (f *Format) callAt(b []byte, eof bool, ws int) (int, int) {
 			i := max(ws, len(o))
 			i += skipWS(b[i:])
 			switch {
-			case i < len(b) && (b[i] == '{' || b[i] == '['):
+			case i < len(b) && (b[i] == '{' || b[i] == '[' && !f.Object):
 				return 1, i
 			case i == len(b) && !eof:
 				return -1, i
@@ -222,6 +225,9 @@ func (f *Format) callAt(b []byte, eof bool, ws int) (int, int) {
 		return 0, 0
 	}
 	if !f.named() {
+		if full, _ := scan.MatchPrefix(b, f.Scope.Open); full && (f.Own || f.OwnScope) {
+			return 1, 0 // the format's own tag, whatever follows it
+		}
 		n, _, _ := f.wordTag(b, eof)
 		switch {
 		case n > 0:

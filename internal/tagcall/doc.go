@@ -40,10 +40,15 @@
 //     each other's calls as text, never as wrong calls.
 //   - In the JSON form, a value followed by the next Scope.Open (the closer
 //     left out, as Hermes models do) ends its block as an error there, and
-//     the next block is read afresh; any other text after the value makes
-//     the block an error up to its closer. A tag opener followed only by
+//     the next block is read afresh; in a one-call block (Format.Object) so
+//     does any other text after the value; in an array block other text
+//     makes the block an error up to its closer. An opener followed only by
 //     white space at the end of the input is a truncated call; a word
-//     opener (functools) there is text. A block's error names its opener
+//     opener (functools) there is text. In a one-call format an opener
+//     followed by its closer (or by '[') is text.
+//   - A dropped token (Format.Drop) in reasoning the prompt opened ends it
+//     only when a call opener follows it (Hy's calls' wrapper); any other
+//     is thought text. A block's error names its opener
 //     ("<tool_call> block at 2:1: …"), and Options.MaxBlock counts its
 //     tags. Token mode numbers a message's calls across its blocks. With
 //     Format.Lines a block holds objects one after the other (JSON lines)

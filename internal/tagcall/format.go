@@ -67,6 +67,15 @@ type Format struct {
 	// after white space is '{' or '[' is JSON, one that starts with a
 	// word is a named call. The renderer writes the JSON form.
 	JSON *jsoncall.Keys
+	// EndCloses says the end of the input may stand for Scope.Close after
+	// a complete JSON value, white space aside: the closer is a stop token
+	// the server consumed (Apertus's <|tools_suffix|>). A value cut off is
+	// still a truncated call.
+	EndCloses bool
+	// ThinkCalls says a call opener in explicit reasoning ends it, as in
+	// reasoning the prompt opened (Apertus calls from inside its
+	// reasoning).
+	ThinkCalls bool
 	// Openers are other spellings of Scope.Open, for the JSON form
 	// (GigaChat 3's turn header beside 3.1's token): each opens a block as
 	// Scope.Open does; the renderer writes Scope.Open.
@@ -337,4 +346,25 @@ func skipWS(b []byte) int {
 		i++
 	}
 	return i
+}
+
+// CompleteAt reports whether input, cut off where it ends, holds a block
+// the end of the input closed (EndCloses): the conformance kit then does
+// not expect the cut to be read as truncated.
+func (f *Format) CompleteAt(input []byte) bool {
+	if !f.EndCloses {
+		return false
+	}
+	var last syntax.Event
+	truncated := false
+	p := f.New(func(e syntax.Event) {
+		if e.Type == syntax.Call && !e.Partial {
+			last = e
+		}
+		truncated = truncated || e.Code == syntax.CodeTruncated
+	}, syntax.Options{})
+	p.Write(input)
+	p.Close()
+	end := len(bytes.TrimRight(input, " \t\r\n"))
+	return !truncated && last.Type == syntax.Call && int(last.Span.End) >= end && !bytes.HasSuffix(input[:end], []byte(f.Scope.Close))
 }

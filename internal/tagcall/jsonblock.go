@@ -57,7 +57,7 @@ func (p *parser) jsonOpen(data []byte, eof bool) int {
 		p.openJSON()
 		return scan.Again
 	}
-	if c := p.f.Scope.Close; c != "" {
+	if c := p.f.Scope.Close; c != "" && !p.f.Object {
 		full, partial := scan.MatchPrefix(data, c)
 		switch {
 		case full:
@@ -174,9 +174,10 @@ func (p *parser) jsonBody(data []byte, eof bool) int {
 			if (partial || partialOpener) && !eof {
 				return used
 			}
-			if opener != "" {
-				// The next call's opener: the closer was left out. The
-				// block ends before it, and the opener is read afresh.
+			if opener != "" || p.f.Object {
+				// The closer was left out (before the next call's opener,
+				// or, in a one-call block, before anything else): the
+				// block ends before it, and what follows is read afresh.
 				jb.setProblem(syntax.CodeMalformed, int(p.blk.Len), "the call's JSON is not followed by "+closer)
 				p.closeJSON(p.Offset()+int64(used), true)
 				if used == 0 {

@@ -2,7 +2,6 @@ package tagcall
 
 import (
 	"bytes"
-	"strings"
 
 	"github.com/toolparse/toolparse/internal/jsoncall"
 	"github.com/toolparse/toolparse/syntax"
@@ -119,7 +118,6 @@ func (p *parser) text(data []byte, eof bool) int {
 	for _, m := range p.f.Drop {
 		if full, partial := scan.MatchPrefix(data, m); full && m != "" {
 			p.EndRun() // the answer's markers are dropped: its text is a run of its own
-			p.batch.Cover(off + int64(len(m)))
 			return len(m)
 		} else if partial && !eof {
 			return 0
@@ -129,6 +127,9 @@ func (p *parser) text(data []byte, eof bool) int {
 		p.BeginRun(syntax.Think, off)
 		p.thinkStart = p.Pos()
 		p.state = inThink
+		if p.f.ThinkCalls {
+			p.state, p.thought = inOpenThink, false // a call opener ends it too
+		}
 		return len(p.f.Think.Open)
 	} else if partial && !eof {
 		return 0
@@ -178,15 +179,31 @@ func (p *parser) openThink(data []byte, eof bool) int {
 		return 0
 	}
 	for _, m := range p.f.Drop {
-		// The format's own tokens end the reasoning the prompt opened (Hy's
-		// calls' wrapper comes before the call that would end it).
-		if full, partial := scan.MatchPrefix(data, m); full && m != "" {
+		// A dropped token that a call opener follows (after white space)
+		// belongs to the call, which ends the reasoning (Hy's calls'
+		// wrapper); any other is thought text.
+		full, partial := scan.MatchPrefix(data, m)
+		if partial && !eof {
+			return 0
+		}
+		if !full || m == "" {
+			continue
+		}
+		rest := data[len(m):]
+		i := skipWS(rest)
+		if i == len(rest) && !eof && i <= maxOpener {
+			return 0
+		}
+		if o, wait := startsOpener(rest[i:], eof, p.f.callOpeners()); o {
 			p.EndRun()
 			p.state = inText
 			return len(m)
-		} else if partial && !eof {
+		} else if wait {
 			return 0
 		}
+		p.Text(syntax.Think, data[:len(m)], off)
+		p.thought = true
+		return len(m)
 	}
 	if n := p.opener(data, eof, syntax.Think, inOpenThink); n != 0 {
 		return max(n, 0)
@@ -530,9 +547,9 @@ func (p *parser) finish(end int64) {
 	case afterCall: // Function.Close and white space, then the end: the call is complete
 		p.closeCall(p.callEnd)
 	case inJSON:
-		p.closeJSON(end, false)
+		p.closeJSON(end, f.EndCloses && p.jb.phase == phaseAfter)
 	case inJSONOpen:
-		if !strings.Contains(p.jb.opener, "<") {
+		if isWord(p.jb.opener) {
 			// A word (functools): at the end of the input it opened
 			// nothing, and is text.
 			p.unhold()
@@ -583,4 +600,28 @@ func (p *parser) finish(end int64) {
 			"unterminated %s: the stream ended before %s", f.Result.Open, f.Result.Close)
 	}
 	p.batch.Execute(&p.Core)
+}
+
+// startsOpener reports whether data starts with one of openers (yes), or
+// may once more input comes (wait).
+func startsOpener(data []byte, eof bool, openers []string) (yes, wait bool) {
+	for _, o := range openers {
+		full, partial := scan.MatchPrefix(data, o)
+		if full {
+			return true, false
+		}
+		wait = wait || partial && !eof
+	}
+	return false, wait
+}
+
+// isWord reports whether s is a word (letters, digits, '_'): an opener that
+// prose may hold (functools), which the end of the input leaves text.
+func isWord(s string) bool {
+	for _, c := range s {
+		if !(c == '_' || '0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z') {
+			return false
+		}
+	}
+	return s != ""
 }

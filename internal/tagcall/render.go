@@ -47,6 +47,11 @@ func (u *units) Text(t syntax.Type, s string) error {
 			return u.cannot("a thought holding %s; not written", f.Think.Close)
 		}
 		if u.open.Begin(u.w, true) {
+			if f.Think.Open != "" && strings.HasPrefix(strings.TrimLeft(s, " \t\r\n"), f.Think.Open) {
+				// The parser passes over an opener before any reasoning text
+				// (the model restating the prompt's).
+				return u.cannot("reasoning opened by the prompt starting with %s: it reads back as the opener restated; not written", f.Think.Open)
+			}
 			if !containsAny(s, f.callOpeners()) {
 				u.w.WriteString(s + "\n" + f.Think.Close + "\n\n")
 				return nil
@@ -282,6 +287,13 @@ func (u *units) renderJSON(calls []syntax.Event) ([]byte, error) {
 	f, keys := u.f, *u.f.JSON
 	var b bytes.Buffer
 	object := func(c syntax.Event) {
+		if keys.NameKey {
+			b.Write(syntax.AppendQuote([]byte(`{`), c.Name))
+			b.WriteString(": ")
+			b.Write(c.ArgsJSON())
+			b.WriteString("}")
+			return
+		}
 		b.Write(syntax.AppendQuote([]byte(`{"`+keys.Name+`": `), c.Name))
 		if keys.ID != "" && c.ID != "" {
 			b.Write(syntax.AppendQuote([]byte(`, "`+keys.ID+`": `), c.ID))

@@ -81,6 +81,8 @@ func (f *Format) wordTag(data []byte, eof bool) (n, nameAt, nameLen int) {
 			return i + len(c), at, end - at
 		case partial && !eof:
 			return -1, 0, 0
+		case partial:
+			return cutOff, 0, 0 // the separator cut off by the end of the input
 		}
 	}
 	if data[i] == '\n' {

@@ -43,10 +43,9 @@
 //   - A call is complete at its own </tool_call> (docs/formats.md, rule 5):
 //     JSON cut off by the end of the input, and a complete object with no
 //     close tag before the end of the input, are truncated errors, never
-//     calls. A complete object followed by the next <tool_call> (the close
-//     tag left out) is a malformed error for that block, and the next
-//     block is read afresh, so its call stands; followed by other text, the
-//     block is a malformed error up to the next literal </tool_call>.
+//     calls. A complete object followed by something other than
+//     </tool_call> (often the next <tool_call>) is a malformed error for
+//     that block, and what follows is read afresh, so the next call stands.
 //     Invalid JSON is an invalid_json error, and its block ends at the next
 //     literal </tool_call>. Every error has the block as raw; siblings
 //     stand (docs/formats.md, rule 3).

@@ -121,3 +121,16 @@ func TestRestatedOpenerBeforeCall(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestThoughtStartingWithOpener: a first thought, under ThinkOpen, whose
+// text starts with <think> would read back as the opener restated: the
+// renderer reports it rather than write it.
+func TestThoughtStartingWithOpener(t *testing.T) {
+	var b bytes.Buffer
+	err := syntax.Render(hermes.Syntax.Render(&b, syntax.Options{ThinkOpen: true}), []syntax.Event{
+		{Type: syntax.Think, Content: "<think>x"}, {Type: syntax.Respond, Content: "y"}, {Type: syntax.End},
+	})
+	if err == nil {
+		t.Fatalf("no error; wrote %q, which reads back as %v", b.String(), syntax.Parse(hermes.Syntax, b.Bytes(), syntax.Options{ThinkOpen: true}))
+	}
+}
