@@ -93,7 +93,10 @@ func TestManyCallsBounded(t *testing.T) {
 		if perCall[1] > 1.5*perCall[0]+64 {
 			t.Errorf("%s: memory a call grows with the calls: %.0f bytes at %d calls, %.0f at %d", c.name, perCall[0], c.n, perCall[1], 8*c.n)
 		}
-		if elapsed[1] > 24*elapsed[0] { // 8× the calls: 3× the time a call at most (quadratic would be 8×)
+		// 8× the calls: 3× the time a call at most (quadratic would be 8×),
+		// with room for a pause of the machine's (a busy CI runner's) that
+		// a run of a few milliseconds cannot absorb.
+		if elapsed[1] > 24*elapsed[0]+200*time.Millisecond {
 			t.Errorf("%s: time a call grows with the calls: %v for %d calls, %v for %d", c.name, elapsed[0], c.n, elapsed[1], 8*c.n)
 		}
 	}
