@@ -36,7 +36,6 @@ var unread = []struct {
 	{"FireFunction v1 (<functioncall>)", []string{"firefunction*"}, []syntax.Fingerprint{{All: []string{"<functioncall>"}}}},
 	{"Glimmer (<atem:function_calls>)", nil, []syntax.Fingerprint{{All: []string{"<atem:function_calls>"}}}},
 	{"Inkling (<|content_invoke_tool_json|>)", nil, []syntax.Fingerprint{{All: []string{"<|content_invoke_tool_json|>"}}}},
-	{"Apertus (<|tools_prefix|>)", []string{"apertus*"}, []syntax.Fingerprint{{All: []string{"<|tools_prefix|>"}}}},
 	{"Solar Open (<|tool_call:begin|>)", []string{"solar-open*"}, []syntax.Fingerprint{{All: []string{"<|tool_call:begin|>"}}}},
 	{"MiniCPM (<function name=>, code lines)", []string{"minicpm*"}, []syntax.Fingerprint{{All: []string{"<function name="}}, {All: []string{"<|tool_call_start|>", "```python"}}}},
 	{"MiroThinker (<use_mcp_tool>)", []string{"mirothinker*"}, []syntax.Fingerprint{{All: []string{"<use_mcp_tool>"}}}},

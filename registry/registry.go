@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/toolparse/toolparse/syntax"
+	"github.com/toolparse/toolparse/syntax/apertus"
 	"github.com/toolparse/toolparse/syntax/apriel"
 	"github.com/toolparse/toolparse/syntax/caret"
 	"github.com/toolparse/toolparse/syntax/cohere"
@@ -64,7 +65,7 @@ func New(syntaxes ...syntax.Syntax) (*Registry, error) {
 // Builtin lists the syntaxes that ship with toolparse. The first, xmljson,
 // is auto-detection's fallback in the default registry.
 func Builtin() []syntax.Syntax {
-	return []syntax.Syntax{xmljson.Syntax, caret.Syntax, delimiter.Syntax, native.Syntax, xmltag.Syntax, harmony.Syntax, gemma.Syntax, pythonic.Syntax, llama3.Syntax, mistral.Syntax, qwen3coder.Syntax, glm.Syntax, deepseek.Syntax, minimax.Syntax, hermes.Syntax, kimi.Syntax, seedoss.Syntax, nemotron.Syntax, granite.Syntax, cohere.Syntax, functools.Syntax, hunyuan.Syntax, apriel.Syntax, longcat.Syntax, minimaxm3.Syntax, kimik3.Syntax, hy.Syntax, gigachat.Syntax, internlm.Syntax, commandr.Syntax, gcml.Syntax}
+	return []syntax.Syntax{xmljson.Syntax, caret.Syntax, delimiter.Syntax, native.Syntax, xmltag.Syntax, harmony.Syntax, gemma.Syntax, pythonic.Syntax, llama3.Syntax, mistral.Syntax, qwen3coder.Syntax, glm.Syntax, deepseek.Syntax, minimax.Syntax, hermes.Syntax, kimi.Syntax, seedoss.Syntax, nemotron.Syntax, granite.Syntax, cohere.Syntax, functools.Syntax, hunyuan.Syntax, apriel.Syntax, longcat.Syntax, minimaxm3.Syntax, kimik3.Syntax, hy.Syntax, gigachat.Syntax, internlm.Syntax, commandr.Syntax, gcml.Syntax, apertus.Syntax}
 }
 
 var defaultRegistry = func() *Registry {

@@ -46,6 +46,10 @@
 //     white space at the end of the input is a truncated call; a word
 //     opener (functools) there is text. In a one-call format an opener
 //     followed by its closer (or by '[') is text.
+//   - With Format.EndCloses the end of the input closes a JSON block after
+//     a complete value (the closer is a stop token a server may consume);
+//     Format.CompleteAt tells the conformance kit so. With Format.ThinkCalls
+//     a call opener ends explicit reasoning too.
 //   - A dropped token (Format.Drop) in reasoning the prompt opened ends it
 //     only when a call opener follows it (Hy's calls' wrapper); any other
 //     is thought text. A block's error names its opener

@@ -365,6 +365,6 @@ func (f *Format) CompleteAt(input []byte) bool {
 	}, syntax.Options{})
 	p.Write(input)
 	p.Close()
-	end := len(bytes.TrimRight(input, " \t\r\n"))
-	return !truncated && last.Type == syntax.Call && int(last.Span.End) >= end && !bytes.HasSuffix(input[:end], []byte(f.Scope.Close))
+	t := bytes.TrimRight(input, " \t\r\n")
+	return !truncated && last.Type == syntax.Call && len(t) > 0 && (t[len(t)-1] == ']' || t[len(t)-1] == '}')
 }
