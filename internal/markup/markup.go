@@ -7,6 +7,7 @@
 package markup
 
 import (
+	"bufio"
 	"bytes"
 	"fmt"
 	"io"
@@ -86,6 +87,7 @@ func (b *Think) Text(c *scan.Core, data []byte, eof bool, markers []string) (m s
 // opened also ends before a call opener (openers, in the text), where ends
 // reports whether data starts one that ends the reasoning, or wait for more
 // input.
+// A nil ends takes any of openers as the end.
 func (b *Think) Step(c *scan.Core, data []byte, eof bool, openers []string, ends func(data []byte, eof bool) (yes, wait bool)) (n int, done bool) {
 	if !b.implicit {
 		n, closed := c.Inside(syntax.Think, data, eof, b.Close)
@@ -129,7 +131,14 @@ func (b *Think) Step(c *scan.Core, data []byte, eof bool, openers []string, ends
 	} else if partial && !eof {
 		return 0, false
 	}
-	switch yes, wait := ends(data, eof); {
+	var yes, wait bool
+	if ends != nil {
+		yes, wait = ends(data, eof)
+	} else {
+		m, w := MatchAny(data, eof, openers)
+		yes, wait = m != "", w
+	}
+	switch {
 	case yes:
 		c.EndRun()
 		b.implicit = false
@@ -341,27 +350,38 @@ func (h *Held) Flush(c *scan.Core, end int64) {
 	c.Emit(e)
 }
 
-// Turn is a renderer's account of the message it writes, for a format whose
-// calls are executed at the end of the message and whose results come back
-// in messages of their own, not in the model's text. Its methods return
-// what the form cannot carry, as wire.CannotCarry errors of Syntax.
+// Turn is the half of a renderer that a format whose calls are executed at
+// the end of the message, and whose results come back in messages of their
+// own (not the model's text), shares: the output, the reasoning the prompt
+// may have opened, and the account of calls and executes. Embedded in a
+// syntax's units it gives them Execute, Results, Flush and End; its other
+// methods return what the form cannot carry, as wire.CannotCarry errors of
+// Syntax.
 type Turn struct {
 	Syntax   string
-	pending  int  // calls written since the last execute
-	executed bool // an execute came, and no result since
+	W        *bufio.Writer
+	Think    wire.OpenThought // Options.ThinkOpen: the output starts in reasoning
+	pending  int              // calls written since the last execute
+	executed bool             // an execute came, and no result since
 }
 
-// Text notes text of type t written: after an execute it reads back before
-// the execute.
-func (t *Turn) Text(typ syntax.Type) error {
+// NewTurn is the Turn of syntax name writing to w, its reasoning closed by
+// closer.
+func NewTurn(name string, w io.Writer, opts syntax.Options, closer string) Turn {
+	return Turn{Syntax: name, W: bufio.NewWriter(w), Think: wire.NewOpenThought(opts, closer)}
+}
+
+// TextAfter notes text of type typ written: after an execute it reads back
+// before the execute.
+func (t *Turn) TextAfter(typ syntax.Type) error {
 	if t.executed {
 		return wire.CannotCarry(t.Syntax, "%s text after an execute: the parser executes a batch at the end of the message, so it reads back before the execute", typ)
 	}
 	return nil
 }
 
-// Calls notes n calls written.
-func (t *Turn) Calls(n int) error {
+// AddCalls notes n calls written.
+func (t *Turn) AddCalls(n int) error {
 	var err error
 	if t.executed {
 		err = wire.CannotCarry(t.Syntax, "calls after an execute with no result between: they read back as one batch with the calls before")
@@ -379,16 +399,25 @@ func (t *Turn) Execute() error {
 	return nil
 }
 
-// Results notes n results, which the form has no place for.
-func (t *Turn) Results(n int) error {
+// Results reports results, which the form has no place for.
+func (t *Turn) Results(rs []syntax.Event) error {
+	t.Think.Begin(t.W, false)
 	t.executed = false
-	return wire.CannotCarry(t.Syntax, "%d result(s): the results are messages of their own, not model text; not written", n)
+	return wire.CannotCarry(t.Syntax, "%d result(s): the results are messages of their own, not model text; not written", len(rs))
 }
 
-// End notes the end of the output.
+// Flush writes what is buffered.
+func (t *Turn) Flush() error { return t.W.Flush() }
+
+// End ends the output.
 func (t *Turn) End() error {
+	t.Think.Begin(t.W, false)
+	var err error
 	if t.pending > 0 {
-		return wire.CannotCarry(t.Syntax, "calls with no execute: the parser executes a batch at the end of the message")
+		err = wire.CannotCarry(t.Syntax, "calls with no execute: the parser executes a batch at the end of the message")
 	}
-	return nil
+	if ferr := t.W.Flush(); ferr != nil {
+		return ferr
+	}
+	return err
 }

@@ -1,7 +1,6 @@
 package gcml
 
 import (
-	"bufio"
 	"bytes"
 	"io"
 
@@ -89,10 +88,7 @@ func (p *parser) step(data []byte, eof bool) int {
 func (p *parser) stateStep(data []byte, eof bool) int {
 	switch p.state {
 	case inThink:
-		n, done := p.think.Step(&p.Core, data, eof, callOpeners, func(data []byte, eof bool) (bool, bool) {
-			m, wait := markup.MatchAny(data, eof, callOpeners)
-			return m != "", wait
-		})
+		n, done := p.think.Step(&p.Core, data, eof, callOpeners, nil)
 		if done {
 			p.state = inText
 		}
@@ -142,35 +138,33 @@ func detect(opts syntax.Options) syntax.Detector {
 // results (GigaChat's come in messages of their own), text or a thought
 // holding a marker, and calls with no execute.
 func newRenderer(w io.Writer, opts syntax.Options) syntax.Renderer {
-	return wire.New("gcml", &units{w: bufio.NewWriter(w), implicit: opts.ThinkOpen, turn: markup.Turn{Syntax: "gcml"}, think: wire.NewOpenThought(opts, closeThink)})
+	return wire.New("gcml", &units{Turn: markup.NewTurn("gcml", w, opts, closeThink), implicit: opts.ThinkOpen})
 }
 
 type units struct {
-	w        *bufio.Writer
-	implicit bool
-	think    wire.OpenThought
-	turn     markup.Turn
+	markup.Turn
+	implicit bool // Options.ThinkOpen
 }
 
 func cannot(format string, args ...any) error { return wire.CannotCarry("gcml", format, args...) }
 
 func (u *units) Text(t syntax.Type, s string) error {
-	err := u.turn.Text(t)
+	err := u.TextAfter(t)
 	if t == syntax.Think {
-		implicit := u.think.Begin(u.w, true)
+		implicit := u.Think.Begin(u.W, true)
 		if u.implicit && !implicit {
 			return cannot("a thought after the reasoning the prompt opened; not written")
 		}
-		if m := markup.WriteThought(u.w, s, implicit, openThink, closeThink, callOpeners); m != "" {
+		if m := markup.WriteThought(u.W, s, implicit, openThink, closeThink, callOpeners); m != "" {
 			return cannot("a thought holding %s; not written", m)
 		}
 		return err
 	}
-	u.think.Begin(u.w, false)
+	u.Think.Begin(u.W, false)
 	if m := markup.HoldsMarker(s, textMarkers); m != "" {
 		return cannot("text holding %s; not written", m)
 	}
-	u.w.WriteString(s + "\n")
+	u.W.WriteString(s + "\n")
 	return err
 }
 
@@ -181,9 +175,9 @@ func (u *units) Calls(calls []syntax.Event) error {
 			first = err
 		}
 	}
-	note(u.turn.Calls(len(calls)))
-	u.think.Begin(u.w, false)
-	u.w.WriteString(openCalls)
+	note(u.AddCalls(len(calls)))
+	u.Think.Begin(u.W, false)
+	u.W.WriteString(openCalls)
 	for _, c := range calls {
 		if c.ID != "" {
 			note(cannot("the id %q of call %s (GCML calls have no ids): not written", c.ID, c.Name))
@@ -193,26 +187,8 @@ func (u *units) Calls(calls []syntax.Event) error {
 		if !invokexml.RoundTrips(newParser, []byte(openCalls), b.Bytes(), []byte(closeCalls), c) {
 			note(cannot("call %s: its name or values do not survive the GCML form", c.Name))
 		}
-		u.w.Write(b.Bytes())
+		u.W.Write(b.Bytes())
 	}
-	u.w.WriteString(closeCalls + "\n")
+	u.W.WriteString(closeCalls + "\n")
 	return first
-}
-
-func (u *units) Execute() error { return u.turn.Execute() }
-
-func (u *units) Results(rs []syntax.Event) error {
-	u.think.Begin(u.w, false)
-	return u.turn.Results(len(rs))
-}
-
-func (u *units) Flush() error { return u.w.Flush() }
-
-func (u *units) End() error {
-	u.think.Begin(u.w, false)
-	err := u.turn.End()
-	if ferr := u.w.Flush(); ferr != nil {
-		return ferr
-	}
-	return err
 }

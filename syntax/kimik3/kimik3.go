@@ -115,10 +115,7 @@ func (p *parser) step(data []byte, eof bool) int {
 func (p *parser) stateStep(data []byte, eof bool) int {
 	switch p.state {
 	case inThink:
-		n, done := p.think.Step(&p.Core, data, eof, thinkEnders, func(data []byte, eof bool) (bool, bool) {
-			m, wait := markup.MatchAny(data, eof, thinkEnders)
-			return m != "", wait
-		})
+		n, done := p.think.Step(&p.Core, data, eof, thinkEnders, nil)
 		if done {
 			p.state = inText
 		}

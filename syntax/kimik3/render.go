@@ -1,7 +1,6 @@
 package kimik3
 
 import (
-	"bufio"
 	"io"
 	"strconv"
 	"strings"
@@ -25,14 +24,12 @@ import (
 // their own), text or a thought holding a marker, a value holding an
 // argument's closer, and calls with no execute.
 func newRenderer(w io.Writer, opts syntax.Options) syntax.Renderer {
-	return wire.New("kimik3", &units{w: bufio.NewWriter(w), implicit: opts.ThinkOpen, turn: markup.Turn{Syntax: "kimik3"}, think: wire.NewOpenThought(opts, thinkEnd)})
+	return wire.New("kimik3", &units{Turn: markup.NewTurn("kimik3", w, opts, thinkEnd), implicit: opts.ThinkOpen})
 }
 
 type units struct {
-	w        *bufio.Writer
-	implicit bool
-	think    wire.OpenThought
-	turn     markup.Turn
+	markup.Turn
+	implicit bool // Options.ThinkOpen
 }
 
 func cannot(format string, args ...any) error { return wire.CannotCarry("kimik3", format, args...) }
@@ -41,9 +38,9 @@ func cannot(format string, args ...any) error { return wire.CannotCarry("kimik3"
 var markers = []string{open, closeTok, sep, endOfMsg}
 
 func (u *units) Text(t syntax.Type, s string) error {
-	err := u.turn.Text(t)
+	err := u.TextAfter(t)
 	if t == syntax.Think {
-		implicit := u.think.Begin(u.w, true)
+		implicit := u.Think.Begin(u.W, true)
 		if u.implicit && !implicit {
 			return cannot("a thought after the reasoning the prompt opened; not written")
 		}
@@ -54,15 +51,15 @@ func (u *units) Text(t syntax.Type, s string) error {
 		if !readsAs(b, syntax.Think, s, implicit) {
 			return cannot("a thought holding %s; not written", markup.HoldsMarker(s, markers))
 		}
-		u.w.WriteString(b)
+		u.W.WriteString(b)
 		return err
 	}
-	u.think.Begin(u.w, false)
+	u.Think.Begin(u.W, false)
 	b := openResponse + s + closeResponse
 	if !readsAs(b, syntax.Respond, s, false) {
 		return cannot("text holding %s; not written", markup.HoldsMarker(s, markers))
 	}
-	u.w.WriteString(b)
+	u.W.WriteString(b)
 	return err
 }
 
@@ -83,18 +80,18 @@ func (u *units) Calls(calls []syntax.Event) error {
 			first = err
 		}
 	}
-	note(u.turn.Calls(len(calls)))
-	u.think.Begin(u.w, false)
-	u.w.WriteString(openTools)
+	note(u.AddCalls(len(calls)))
+	u.Think.Begin(u.W, false)
+	u.W.WriteString(openTools)
 	for i, c := range calls {
 		if c.ID != "" {
 			note(cannot("the id %q of call %s (Kimi K3 calls have no ids): not written", c.ID, c.Name))
 		}
 		b, err := renderCall(c, i+1)
 		note(err)
-		u.w.WriteString(b)
+		u.W.WriteString(b)
 	}
-	u.w.WriteString(toolsEnd)
+	u.W.WriteString(toolsEnd)
 	return first
 }
 
@@ -140,22 +137,4 @@ func renderCall(c syntax.Event, index int) (string, error) {
 // escape escapes an attribute value as the template does.
 func escape(s string) string {
 	return strings.ReplaceAll(strings.ReplaceAll(s, "&", "&amp;"), `"`, "&quot;")
-}
-
-func (u *units) Execute() error { return u.turn.Execute() }
-
-func (u *units) Results(rs []syntax.Event) error {
-	u.think.Begin(u.w, false)
-	return u.turn.Results(len(rs))
-}
-
-func (u *units) Flush() error { return u.w.Flush() }
-
-func (u *units) End() error {
-	u.think.Begin(u.w, false)
-	err := u.turn.End()
-	if ferr := u.w.Flush(); ferr != nil {
-		return ferr
-	}
-	return err
 }

@@ -153,9 +153,6 @@ func appendMembers(dst []byte, ms []member, nested bool) []byte {
 			return append(dst, ']')
 		}
 	}
-	if nested && len(ms) == 0 {
-		return append(dst, `""`...)
-	}
 	dst = append(dst, '{')
 	// Keys in the order they first came, each with its values: a key
 	// given twice is an array.

@@ -103,10 +103,7 @@ func (p *parser) step(data []byte, eof bool) int {
 func (p *parser) stateStep(data []byte, eof bool) int {
 	switch p.state {
 	case inThink:
-		n, done := p.think.Step(&p.Core, data, eof, callOpeners, func(data []byte, eof bool) (bool, bool) {
-			m, wait := markup.MatchAny(data, eof, callOpeners)
-			return m != "", wait
-		})
+		n, done := p.think.Step(&p.Core, data, eof, callOpeners, nil)
 		if done {
 			p.state = inText
 		}

@@ -1,7 +1,6 @@
 package minimaxm3
 
 import (
-	"bufio"
 	"bytes"
 	"io"
 	"strings"
@@ -26,35 +25,33 @@ import (
 // objects and arrays, keys that are no tag name, values holding ns, text or
 // a thought holding a marker, and calls with no execute.
 func newRenderer(w io.Writer, opts syntax.Options) syntax.Renderer {
-	return wire.New("minimaxm3", &units{w: bufio.NewWriter(w), implicit: opts.ThinkOpen, turn: markup.Turn{Syntax: "minimaxm3"}, think: wire.NewOpenThought(opts, closeThink)})
+	return wire.New("minimaxm3", &units{Turn: markup.NewTurn("minimaxm3", w, opts, closeThink), implicit: opts.ThinkOpen})
 }
 
 type units struct {
-	w        *bufio.Writer
-	implicit bool
-	think    wire.OpenThought
-	turn     markup.Turn
+	markup.Turn
+	implicit bool // Options.ThinkOpen
 }
 
 func cannot(format string, args ...any) error { return wire.CannotCarry("minimaxm3", format, args...) }
 
 func (u *units) Text(t syntax.Type, s string) error {
-	err := u.turn.Text(t)
+	err := u.TextAfter(t)
 	if t == syntax.Think {
-		implicit := u.think.Begin(u.w, true)
+		implicit := u.Think.Begin(u.W, true)
 		if u.implicit && !implicit {
 			return cannot("a thought after the reasoning the prompt opened (with ThinkOpen, a later <mm:think> is text); not written")
 		}
-		if m := markup.WriteThought(u.w, s, implicit, openThink, closeThink, callOpeners); m != "" {
+		if m := markup.WriteThought(u.W, s, implicit, openThink, closeThink, callOpeners); m != "" {
 			return cannot("a thought holding %s; not written", m)
 		}
 		return err
 	}
-	u.think.Begin(u.w, false)
+	u.Think.Begin(u.W, false)
 	if m := markup.HoldsMarker(s, textMarkers); m != "" {
 		return cannot("text holding %s; not written", m)
 	}
-	u.w.WriteString(s + "\n")
+	u.W.WriteString(s + "\n")
 	return err
 }
 
@@ -65,18 +62,18 @@ func (u *units) Calls(calls []syntax.Event) error {
 			first = err
 		}
 	}
-	note(u.turn.Calls(len(calls)))
-	u.think.Begin(u.w, false)
-	u.w.WriteString(openBlock + "\n")
+	note(u.AddCalls(len(calls)))
+	u.Think.Begin(u.W, false)
+	u.W.WriteString(openBlock + "\n")
 	for _, c := range calls {
 		if c.ID != "" {
 			note(cannot("the id %q of call %s (MiniMax calls have no ids): not written", c.ID, c.Name))
 		}
 		b, err := renderInvoke(c)
 		note(err)
-		u.w.Write(b)
+		u.W.Write(b)
 	}
-	u.w.WriteString(closeBlock + "\n")
+	u.W.WriteString(closeBlock + "\n")
 	return first
 }
 
@@ -150,22 +147,4 @@ func renderInvoke(c syntax.Event) ([]byte, error) {
 // isKey reports whether k can be a tag's name.
 func isKey(k string) bool {
 	return k != "" && !strings.ContainsAny(k, "<>/ \t\r\n")
-}
-
-func (u *units) Execute() error { return u.turn.Execute() }
-
-func (u *units) Results(rs []syntax.Event) error {
-	u.think.Begin(u.w, false)
-	return u.turn.Results(len(rs))
-}
-
-func (u *units) Flush() error { return u.w.Flush() }
-
-func (u *units) End() error {
-	u.think.Begin(u.w, false)
-	err := u.turn.End()
-	if ferr := u.w.Flush(); ferr != nil {
-		return ferr
-	}
-	return err
 }
