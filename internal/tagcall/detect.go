@@ -146,7 +146,7 @@ func (d *detector) Look(seen []byte, eof bool) syntax.Evidence {
 		if d.wsFor == i {
 			ws = d.ws
 		}
-		c, ws := f.callAt(rest, eof, ws)
+		c, ws := f.callAt(rest, eof, ws, d.shared)
 		if c == 1 && f.SharedCalls {
 			c = 0 // another format's call as much as this one's
 		}
@@ -192,7 +192,8 @@ func (d *detector) evidence(seen []byte, pending int) syntax.Evidence {
 // in b, white space after a tag was read up to by an earlier call that
 // needed more input (0 when none), and callAt returns where it read it up
 // to this time, so that a long run of white space is read once.
-func (f *Format) callAt(b []byte, eof bool, ws int) (int, int) {
+// openers are the format's call openers (Format.callOpeners).
+func (f *Format) callAt(b []byte, eof bool, ws int, openers []string) (int, int) {
 	if f.JSON != nil && f.Param.Open != "" {
 		// Both forms: what the parser's opener decides first.
 		switch n, _, _ := f.wordTag(b, eof); {
@@ -203,7 +204,7 @@ func (f *Format) callAt(b []byte, eof bool, ws int) (int, int) {
 		}
 	}
 	if f.JSON != nil {
-		o, wait := f.jsonOpener(b, eof)
+		o, wait := matchAny(b, eof, openers)
 		full, partial := o != "", wait
 		switch {
 		case full && (f.Own || f.OwnScope):

@@ -277,15 +277,14 @@ func (f *Format) callOpeners() []string {
 	return append([]string{f.Scope.Open}, f.Openers...)
 }
 
-// jsonOpener matches one of a JSON form's openers at the start of data: the
-// one it starts with, or whether one may start there once more input
-// comes.
-func (f *Format) jsonOpener(data []byte, eof bool) (string, bool) {
+// matchAny matches markers at the start of data: the one data starts with,
+// or whether one may start there once more input comes.
+func matchAny(data []byte, eof bool, markers []string) (string, bool) {
 	wait := false
-	for _, o := range append([]string{f.Scope.Open}, f.Openers...) {
-		full, partial := scan.MatchPrefix(data, o)
+	for _, m := range markers {
+		full, partial := scan.MatchPrefix(data, m)
 		if full {
-			return o, false
+			return m, false
 		}
 		wait = wait || partial && !eof
 	}

@@ -170,7 +170,7 @@ func (p *parser) jsonBody(data []byte, eof bool) int {
 				jb.phase = phaseJSON
 				continue
 			}
-			opener, partialOpener := p.f.jsonOpener(rest[i:], eof)
+			opener, partialOpener := matchAny(rest[i:], eof, p.openers)
 			if (partial || partialOpener) && !eof {
 				return used
 			}

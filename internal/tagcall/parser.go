@@ -29,6 +29,7 @@ type parser struct {
 	state pstate
 
 	textMarkers, thinkMarkers []string      // what ends a text run, reasoning the prompt opened
+	openers                   []string      // what opens a call
 	leads                     string        // the bytes markers start with
 	wake                      *scan.ByteSet // the bytes markers end with
 
@@ -64,7 +65,7 @@ type parser struct {
 }
 
 func newParser(f *Format, h syntax.Handler, opts syntax.Options) syntax.Parser {
-	p := &parser{f: f, textMarkers: f.textMarkers(), thinkMarkers: f.thinkMarkers()}
+	p := &parser{f: f, textMarkers: f.textMarkers(), thinkMarkers: f.thinkMarkers(), openers: f.callOpeners()}
 	p.leads, p.wake = f.leadAndWake()
 	p.Init(h, opts, p.step, p.finish)
 	p.WakeOn(p.wake)
@@ -194,7 +195,7 @@ func (p *parser) openThink(data []byte, eof bool) int {
 		if i == len(rest) && !eof && i <= maxOpener {
 			return 0
 		}
-		if o, wait := startsOpener(rest[i:], eof, p.f.callOpeners()); o {
+		if o, wait := matchAny(rest[i:], eof, p.openers); o != "" {
 			p.EndRun()
 			p.state = inText
 			return len(m)
@@ -226,7 +227,7 @@ func (p *parser) opener(data []byte, eof bool, t syntax.Type, back pstate) int {
 		}
 	}
 	if p.f.JSON != nil {
-		o, wait := p.f.jsonOpener(data, eof)
+		o, wait := matchAny(data, eof, p.openers)
 		switch {
 		case o != "":
 			p.jb.opener = o
@@ -600,19 +601,6 @@ func (p *parser) finish(end int64) {
 			"unterminated %s: the stream ended before %s", f.Result.Open, f.Result.Close)
 	}
 	p.batch.Execute(&p.Core)
-}
-
-// startsOpener reports whether data starts with one of openers (yes), or
-// may once more input comes (wait).
-func startsOpener(data []byte, eof bool, openers []string) (yes, wait bool) {
-	for _, o := range openers {
-		full, partial := scan.MatchPrefix(data, o)
-		if full {
-			return true, false
-		}
-		wait = wait || partial && !eof
-	}
-	return false, wait
 }
 
 // isWord reports whether s is a word (letters, digits, '_'): an opener that
