@@ -554,6 +554,19 @@ func InvokeAt(tags Tags, data []byte, eof bool) (yes, wait bool) {
 	return n > 0 && len(attrs.name) > 0, false
 }
 
+// InvokeTag matches an invoke's opening tag at the start of data, as the
+// Reader does: it returns the tag's length and the invoke's name; 0 when
+// data starts with no such tag (or one that closes itself); -1 when more
+// input is needed. A syntax that reads invokes of its own (MiniMax M3's
+// parameters as tags) finds their tags with it.
+func (t Tags) InvokeTag(data []byte, eof bool) (int, string) {
+	n, attrs := tagAt(data, t.Invoke, eof)
+	if n <= 0 || len(attrs.name) == 0 || attrs.empty {
+		return min(n, 0), ""
+	}
+	return n, string(attrs.name)
+}
+
 // tagAttrs are the attributes of a tag the formats read, as slices of it:
 // name (of an invoke or a parameter) and string (DSML's typed parameters).
 type tagAttrs struct {

@@ -19,7 +19,9 @@
 //     starts in reasoning, which ends at the first </mm:think> or at a
 //     block's opener; the opener restated before any text is passed over.
 //   - A block is ns<tool_call> … ns</tool_call>. It holds invokes,
-//     ns<invoke name="NAME"> … ns</invoke>, white space between them. Text
+//     ns<invoke name="NAME"> … ns</invoke> (the name in double, single or no
+//     quotes, read by the module's invoke reader as MiniMax M2's), white
+//     space between them. Text
 //     in a block after an invoke ends the block (its closer left out); a
 //     block whose first thing is text is an error. A block closer missing
 //     at the end of the input is tolerated (the stop token came first).

@@ -3,6 +3,7 @@ package minimaxm3
 import (
 	"bytes"
 
+	"github.com/toolparse/toolparse/internal/invokexml"
 	"github.com/toolparse/toolparse/internal/markup"
 	"github.com/toolparse/toolparse/syntax"
 	"github.com/toolparse/toolparse/syntax/scan"
@@ -42,10 +43,10 @@ const (
 	invokeTag  = ns + "<invoke"
 	invokeEnd  = ns + "</invoke>"
 	leads      = "<]" // the bytes markers start with
-	maxTag     = 1024 // bounds an invoke tag: a longer one is text
 )
 
 var (
+	invokeTags  = invokexml.Tags{Invoke: invokeTag} // the invoke's tag, as the invoke reader reads it
 	textMarkers = []string{openThink, openBlock}
 	callOpeners = []string{openBlock}
 	wakeSet     = scan.Bytes(">[")
@@ -139,7 +140,7 @@ func (p *parser) between(data []byte, eof bool) int {
 		p.state = inText
 		return len(closeBlock)
 	}
-	n, name := invokeAt(data, eof)
+	n, name := invokeTags.InvokeTag(data, eof)
 	switch {
 	case n > 0:
 		p.openInvoke(name, data[:n])
@@ -154,40 +155,6 @@ func (p *parser) between(data []byte, eof bool) int {
 			"%s is followed by text, not %s name=…>", openBlock, invokeTag)
 	}
 	return scan.Again
-}
-
-// invokeAt matches an invoke tag at the start of data: invokeTag, white
-// space, name="NAME" (or single quotes), '>'. It returns the tag's length
-// and NAME; 0 when data starts with none; -1 when more input is needed.
-func invokeAt(data []byte, eof bool) (int, string) {
-	full, partial := scan.MatchPrefix(data, invokeTag)
-	if !full {
-		if partial && !eof {
-			return -1, ""
-		}
-		return 0, ""
-	}
-	end := bytes.IndexByte(data[len(invokeTag):min(len(data), maxTag)], '>')
-	if end < 0 {
-		if len(data) < maxTag && !eof {
-			return -1, ""
-		}
-		return 0, ""
-	}
-	end += len(invokeTag)
-	attr := bytes.TrimSpace(data[len(invokeTag):end])
-	if len(attr) == len(data[len(invokeTag):end]) {
-		return 0, "" // no white space after the tag's name
-	}
-	v, ok := bytes.CutPrefix(attr, []byte("name="))
-	if !ok || len(v) < 3 || (v[0] != '"' && v[0] != '\'') || v[len(v)-1] != v[0] {
-		return 0, ""
-	}
-	name := v[1 : len(v)-1]
-	if len(name) == 0 || bytes.IndexByte(name, v[0]) >= 0 {
-		return 0, ""
-	}
-	return end + 1, string(name)
 }
 
 func (p *parser) openInvoke(name string, tag []byte) {
