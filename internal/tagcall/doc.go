@@ -50,13 +50,9 @@
 //     a complete value (the closer is a stop token a server may consume);
 //     Format.CompleteAt tells the conformance kit so. With Format.ThinkCalls
 //     a call opener ends explicit reasoning too.
-//   - A dropped token (Format.Drop) in reasoning the prompt opened ends it
-//     only when a call opener follows it (Hy's calls' wrapper); any other
-//     is thought text. A block's error names its opener
-//     ("<tool_call> block at 2:1: …"), and Options.MaxBlock counts its
-//     tags. Token mode numbers a message's calls across its blocks. With
-//     Format.Lines a block holds objects one after the other (JSON lines)
-//     as well; a problem in any of them makes the block one error.
+//   - A dropped token (Format.Drop) in reasoning the prompt opened is
+//     thought text: only Think.Close and a call opener end it (Hy's calls'
+//     wrapper before a call is the thought's last text).
 //   - In token mode a call streams its name once the opener is decided,
 //     then each parameter as it opens and its value in final deltas (a
 //     closer under look-ahead is held until decided).

@@ -333,7 +333,7 @@ func nonEmpty(list []string) []string {
 
 // thinkMarkers are the markers that end reasoning the prompt opened.
 func (f *Format) thinkMarkers() []string {
-	return nonEmpty(append(append([]string{f.Think.Close}, f.Drop...), f.callOpeners()...))
+	return nonEmpty(append([]string{f.Think.Close}, f.callOpeners()...))
 }
 
 // named reports whether the call is named in a Function tag.

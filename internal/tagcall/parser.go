@@ -179,33 +179,6 @@ func (p *parser) openThink(data []byte, eof bool) int {
 	} else if partial && !eof {
 		return 0
 	}
-	for _, m := range p.f.Drop {
-		// A dropped token that a call opener follows (after white space)
-		// belongs to the call, which ends the reasoning (Hy's calls'
-		// wrapper); any other is thought text.
-		full, partial := scan.MatchPrefix(data, m)
-		if partial && !eof {
-			return 0
-		}
-		if !full || m == "" {
-			continue
-		}
-		rest := data[len(m):]
-		i := skipWS(rest)
-		if i == len(rest) && !eof && i <= maxOpener {
-			return 0
-		}
-		if o, wait := matchAny(rest[i:], eof, p.openers); o != "" {
-			p.EndRun()
-			p.state = inText
-			return len(m)
-		} else if wait {
-			return 0
-		}
-		p.Text(syntax.Think, data[:len(m)], off)
-		p.thought = true
-		return len(m)
-	}
 	if n := p.opener(data, eof, syntax.Think, inOpenThink); n != 0 {
 		return max(n, 0)
 	}

@@ -28,8 +28,8 @@
 //     was written.
 //   - <think:opensource>…</think:opensource> is reasoning. With
 //     Options.ThinkOpen (the template opens it when reasoning_effort is low
-//     or high) the output starts in it, and the calls' wrapper or a call
-//     ends it.
+//     or high) the output starts in it, and a call ends it (the calls'
+//     wrapper before it is the thought's last text).
 //   - <tool_response:opensource>…</tool_response:opensource> is the result
 //     of the call at its place in the last batch (a transcript's tool
 //     turn), its content text less one line end on each side.
