@@ -51,15 +51,22 @@ func allGoldens(t *testing.T) []golden {
 // of its syntax, and that syntax reads the case differently from the case's
 // own: what auto does there is documented in the package.
 var falseClaims = map[string]string{
-	"hermes in glm/hermes-is-text.txtar":                hermesCallElsewhere,
-	"hermes in qwen3coder/hermes-json-is-text.txtar":    hermesCallElsewhere,
-	"glm in hermes/prose-mentions-tag.txtar":            glmBareName,
-	"native in llama3/json-answer-is-text.txtar":        jsonNotACall,
-	"native in llama3/missing-name-is-text.txtar":       jsonNotACall,
-	"native in llama3/adversarial-braces-is-text.txtar": jsonNotACall,
-	"qwen3coder in seedoss/*":                           qwenBodyInSeed,
-	"hunyuan in apriel/*":                               aprielBlockInHunyuan,
+	"hermes in glm/hermes-is-text.txtar":                      hermesCallElsewhere,
+	"hermes in qwen3coder/hermes-json-is-text.txtar":          hermesCallElsewhere,
+	"glm in hermes/prose-mentions-tag.txtar":                  glmBareName,
+	"native in llama3/json-answer-is-text.txtar":              jsonNotACall,
+	"native in llama3/missing-name-is-text.txtar":             jsonNotACall,
+	"native in llama3/adversarial-braces-is-text.txtar":       jsonNotACall,
+	"qwen3coder in seedoss/*":                                 qwenBodyInSeed,
+	"hunyuan in apriel/*":                                     aprielBlockInHunyuan,
+	"minimax in pythonic/olmo3-minimax-section-is-text.txtar": minimaxSection,
+	"minimax in pythonic/olmo3-empty-block.txtar":             minimaxSection,
+	"pythonic in minimax/olmo-function-calls-pythonic.txtar":  olmoBody,
 }
+
+const olmoBody = "<function_calls> then a Python call is an Olmo 3 block: minimax reads it as text, pythonic as calls, which auto picks"
+
+const minimaxSection = "<function_calls> then <invoke …> or the closer is minimax's section (an empty one its error): pythonic reads it as text, or as an empty Olmo 3 block; auto picks minimax"
 
 const aprielBlockInHunyuan = "an Apriel call block (<tool_calls>[…]) is Hunyuan's too: hunyuan's detector sees it, but Apriel's [BEGIN FINAL RESPONSE] (or its reasoning opened by the prompt) comes first, which auto picks"
 

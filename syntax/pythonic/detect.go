@@ -9,7 +9,8 @@ import (
 
 // detect makes pythonic's detector (see syntax.Detector). Its evidence is
 // a call opener, <|python_start|> or <|tool_call_start|>, which no other
-// syntax writes, or a '[' that the parser reads as the start of a call
+// syntax writes, <function_calls> followed by a call or its closer (minimax
+// writes <invoke …> there), or a '[' that the parser reads as the start of a call
 // list: '[', white space, a dotted name and '(', not after a letter, digit,
 // '_', ')' or ']'. <think> is shared with most model formats, so it is no
 // evidence, and nothing inside a <think> block is; but prose ends there.
@@ -76,8 +77,17 @@ loop:
 			i := d.pos + j
 			d.pos = i
 			wait := false
-			for _, m := range [...]string{closeThink, pythonStart, toolCallOpen} {
+			for _, m := range [...]string{closeThink, pythonStart, toolCallOpen, funcCalls} {
 				full, partial := scan.MatchPrefix(seen[i:], m)
+				if full && m == funcCalls {
+					switch bodyHead(seen[i:], eof) {
+					case headWait:
+						pending = i
+						break loop
+					case headNo:
+						continue
+					}
+				}
 				if full && m == closeThink {
 					d.pos = i + len(m)
 					d.mark = d.pos
@@ -127,6 +137,15 @@ loop:
 			wait := false
 			for _, m := range textMarkers {
 				full, partial := scan.MatchPrefix(seen[i:], m)
+				if full && m == funcCalls {
+					switch bodyHead(seen[i:], eof) {
+					case headWait:
+						pending, hold = i, i
+						break loop
+					case headNo:
+						continue
+					}
+				}
 				if full {
 					d.fix(i)
 					if m == openThink {

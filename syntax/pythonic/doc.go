@@ -8,7 +8,11 @@
 // optionally between <|python_start|> and <|python_end|> (Llama 4) or
 // <|tool_call_start|> and <|tool_call_end|> (LFM2). The input must have been
 // detokenised with those special tokens kept; without them the bare list
-// still reads.
+// still reads. Olmo 3 writes the same calls with no list around them, one
+// per line, in a block (the olmo3 variant writes it):
+//
+//	<function_calls>get_weather(city='Paris')
+//	get_time(zone='CET')</function_calls>
 //
 // # The rules as read
 //
@@ -52,6 +56,20 @@
 //     After <|tool_call_start|>, one JSON call object with no list around
 //     it, <|tool_call_start|>{"name": …, "arguments": {…}}<|tool_call_end|>,
 //     is one call (Ollama's first LFM2 parser reads it).
+//   - <function_calls> opens an Olmo 3 block when, after white space, a
+//     call's head (a name and '(', as above) or </function_calls> follows
+//     it; anything else — minimax's <invoke …> there, prose naming the tag —
+//     leaves it text (the minimax syntax reads that section). The block's
+//     body is one call per line: a line end outside brackets and strings
+//     ends a call, one inside a call's parentheses is white space, blank
+//     lines separate nothing. The body ends at </function_calls> outside
+//     brackets and strings (after a bracket that did not match, anywhere
+//     outside a string); each call is read on its own, as the elements of a
+//     list that does not parse (vLLM's olmo3 parser and Ollama's read each
+//     line). A bracket that does not match is one malformed error for the
+//     block (vLLM gives no calls); a block the stream ends in is a truncated
+//     error; an empty block gives no event (Ollama: no calls). The closer is
+//     required: without a stop token in the way, Olmo 3 writes it.
 //   - Each call gives one call event, name and arguments, or one malformed
 //     error (raw = the call's text) for that call only: positional
 //     arguments, *args/**kwargs, a repeated keyword, bytes literals, f-strings,
@@ -141,16 +159,14 @@
 //
 // # The renderer
 //
-// NewRenderer writes Python literals that read back to the same JSON and
-// reports what it cannot carry; see its doc. Results have no form in the
+// The renderer writes Python literals that read back to the same JSON and
+// reports what it cannot carry; see its doc. The olmo3 variant writes each
+// run of calls as an Olmo 3 block, one call per line. Results have no form in the
 // model's text (they go back in an ipython or tool message): they are
 // reported, not written.
 //
 // # Not built (TODO)
 //
-//   - Olmo 3's <function_calls> wrapper with newline-separated calls (vLLM
-//     olmo3): <function_calls> is also the minimax syntax's marker, so it
-//     needs the detector discriminant settled first.
 //   - Arguments streamed as deltas while a call is written (they come whole,
 //     once the list is finished).
 //   - Llama 3.2 pythonic calls with no list brackets (a bare name(...) line)

@@ -16,13 +16,16 @@ import (
 var Syntax = syntax.Syntax{
 	Name:        "pythonic",
 	Aliases:     []string{"llama4", "lfm2"},
-	Description: "a Python list of keyword calls, [get_weather(city='LA')], bare or in <|python_start|> / <|tool_call_start|> (Llama 4, Llama 3.2, LFM2)",
+	Description: "a Python list of keyword calls, [get_weather(city='LA')], bare or in <|python_start|> / <|tool_call_start|> (Llama 4, Llama 3.2, LFM2); Olmo 3's <function_calls>, one call per line",
 	New:         newParser,
 	Detect:      detect,
 	Render:      newRenderer,
 	Prompt:      promptRules,
+	Variants: []syntax.Variant{
+		{Name: "olmo3", Description: "Olmo 3: calls one per line in <function_calls> … </function_calls>", Render: newRendererOlmo3},
+	},
 	// Models and Templates: see registry.ForModel and registry.ForTemplate.
-	Models: []string{"llama-4*", "llama4*", "lfm2*", "*toolace*"},
+	Models: []string{"llama-4*", "llama4*", "lfm2*", "*toolace*", "olmo-3*", "olmo3*"},
 	Templates: []syntax.Fingerprint{
 		{Any: []string{"<|python_start|>", "<|tool_call_start|>", "<|tool_list_start|>", "List of tools: ["}, None: []string{`Respond in the format {"name"`}},
 	},
@@ -42,6 +45,8 @@ const (
 	pythonEnd    = "<|python_end|>"
 	toolCallOpen = "<|tool_call_start|>"
 	toolCallEnd  = "<|tool_call_end|>"
+	funcCalls    = "<function_calls>" // Olmo 3: calls one per line, no list brackets
+	funcCallsEnd = "</function_calls>"
 )
 
 // maxHead bounds the look-ahead that decides whether a '[' opens a call
@@ -55,7 +60,7 @@ const (
 	inThink          // explicit <think>: only </think> ends it
 	inOpenedTh       // reasoning opened by the prompt (ThinkOpen): </think> or a call opener ends it
 	afterOpen        // after a call opener: white space, then '[' must come
-	inList           // inside a list, finding its end
+	inList           // inside a list (or an Olmo 3 body), finding its end
 	afterList        // a list a marker opened closed: its closer may follow
 )
 
@@ -73,7 +78,9 @@ type parser struct {
 	openWS     []byte     // the white space between the opener and the list
 	blockStart syntax.Pos // where the block starts (its marker or its '[')
 	listStart  syntax.Pos // where its '[' is
-	blk        scan.Block // the list's bytes, '[' to ']'
+	blk        scan.Block // the list's bytes, '[' to ']'; a body's, its first call to its closer
+	body       bool       // the block is a <function_calls> body: calls one per line, no brackets
+	elemAny    bool       // body: the line so far holds more than white space
 	stack      []byte     // open brackets
 	posList    syntax.Pos // the list posK and posAt are in (its start)
 	posK       int        // the offset of the list posIn was asked last
@@ -85,7 +92,8 @@ type parser struct {
 	quotes     int        // triple: quotes seen in a row
 	escape     bool       // the string's last byte was a backslash
 	mismatch   string     // a closing bracket that did not match
-	commas     []int      // offsets in blk of the commas between top-level elements
+	mismatchAt int        // its offset in blk
+	commas     []int      // offsets in blk of the commas between top-level elements (a body's line ends)
 	streamed   int        // token mode: elements whose call was streamed (or could not be)
 	pending    []syntax.Event
 	blockEnd   int64
@@ -126,7 +134,7 @@ func (p *parser) step(data []byte, eof bool) int {
 	return p.text(data, eof)
 }
 
-var textMarkers = [...]string{openThink, pythonStart, toolCallOpen}
+var textMarkers = [...]string{openThink, pythonStart, toolCallOpen, funcCalls}
 
 // text handles respond text and what may open something in it: <think>,
 // the call openers, and a '[' that starts a call list.
@@ -159,6 +167,14 @@ func (p *parser) text(data []byte, eof bool) int {
 	wait := false
 	for _, m := range textMarkers {
 		full, partial := scan.MatchPrefix(data, m)
+		if full && m == funcCalls {
+			switch bodyHead(data, eof) {
+			case headWait:
+				return 0
+			case headNo:
+				continue // minimax's marker, or prose naming it
+			}
+		}
 		if full {
 			p.marker(m)
 			return len(m)
@@ -191,8 +207,31 @@ const (
 
 // listHead decides whether data, which starts with '[', starts a call
 // list: '[', white space, a name (dotted names too) and '('.
-func listHead(data []byte, eof bool) int {
-	i := jsonscan.SkipSpace(data, 1)
+func listHead(data []byte, eof bool) int { return callHead(data, 1, eof) }
+
+// bodyHead decides whether data, which starts with <function_calls>, opens
+// a block of calls: white space, then a call's head (a name and '(') or the
+// closer (an empty block). Anything else is another syntax's marker
+// (minimax's <function_calls><invoke …>) or prose naming the tag: text.
+func bodyHead(data []byte, eof bool) int {
+	i := jsonscan.SkipSpace(data, len(funcCalls))
+	if i < len(data) && data[i] == '<' {
+		full, partial := scan.MatchPrefix(data[i:], funcCallsEnd)
+		switch {
+		case full:
+			return headYes
+		case partial && !eof:
+			return headWait
+		}
+		return headNo
+	}
+	return callHead(data, len(funcCalls), eof)
+}
+
+// callHead decides whether a call's head comes at offset i of data, after
+// white space: a name (dotted names too) and '('.
+func callHead(data []byte, i int, eof bool) int {
+	i = jsonscan.SkipSpace(data, i)
 	if i >= maxHead {
 		return headNo
 	}
@@ -279,8 +318,16 @@ func (p *parser) openedThink(data []byte, eof bool) int {
 		return i
 	}
 	wait := false
-	for _, m := range [...]string{closeThink, pythonStart, toolCallOpen} {
+	for _, m := range [...]string{closeThink, pythonStart, toolCallOpen, funcCalls} {
 		full, partial := scan.MatchPrefix(data, m)
+		if full && m == funcCalls {
+			switch bodyHead(data, eof) {
+			case headWait:
+				return 0
+			case headNo:
+				continue
+			}
+		}
 		if full {
 			if m == closeThink {
 				p.EndRunAt(p.Offset() + int64(len(m)))
@@ -315,6 +362,26 @@ func (p *parser) afterOpener(data []byte, eof bool) int {
 			}
 			return len(data)
 		}
+		if p.opener == funcCalls {
+			if i > 0 {
+				return i
+			}
+			if data[0] != '<' {
+				p.openBody()
+				return scan.Again
+			}
+			// <function_calls></function_calls>: no calls (bodyHead saw
+			// the closer), no event (Quiet).
+			full, partial := scan.MatchPrefix(data, funcCallsEnd)
+			if partial && !full && !eof {
+				return 0
+			}
+			p.state, p.prev = inText, 0
+			if full {
+				return len(funcCallsEnd)
+			}
+			return scan.Again
+		}
 		if data[i] == '[' || data[i] == '{' && p.opener == toolCallOpen {
 			// A list of calls; or, after LFM2's marker, one JSON call
 			// object (Ollama's first LFM2 parser reads it).
@@ -343,7 +410,23 @@ func (p *parser) openList() {
 	p.deep, p.tooDeep, p.quote, p.triple, p.quotes, p.escape, p.mismatch = 0, false, 0, false, 0, false, ""
 	p.commas = p.commas[:0]
 	p.streamed = 0
+	p.body, p.elemAny = false, false
 	p.state = inList
+}
+
+// openBody starts the body of a <function_calls> block at the call the
+// data starts with.
+func (p *parser) openBody() {
+	p.openList()
+	p.body = true
+}
+
+// first is the offset in blk of the block's first element.
+func (p *parser) first() int {
+	if p.body {
+		return 0
+	}
+	return 1
 }
 
 // list finds where the list ends, in one pass: bracket depth, and strings
@@ -391,6 +474,35 @@ func (p *parser) list(data []byte, eof bool) int {
 			i++
 			continue
 		}
+		if p.body && (len(p.stack) == 0 && p.deep == 0 || p.mismatch != "") {
+			// The body's top level, or anywhere once a bracket did not
+			// match: a line end ends a call, the closer the block.
+			switch c {
+			case '\n':
+				if p.elemAny && p.mismatch == "" && !p.blk.Over {
+					p.commas = append(p.commas, int(p.blk.Len)+i)
+				}
+				p.elemAny = false
+				i++
+				continue
+			case ' ', '\t', '\r', '\f':
+				i++
+				continue
+			case '<':
+				full, partial := scan.MatchPrefix(data[i:], funcCallsEnd)
+				if full {
+					p.Keep(&p.blk, data[:i])
+					p.endList()
+					return i
+				}
+				if partial && !eof {
+					p.Keep(&p.blk, data[:i])
+					p.streamElements()
+					return i
+				}
+			}
+			p.elemAny = true
+		}
 		switch c {
 		case '\'', '"':
 			if len(data)-i < 3 && !eof {
@@ -416,10 +528,19 @@ func (p *parser) list(data []byte, eof bool) int {
 				p.deep--
 				break
 			}
+			if len(p.stack) == 0 { // a body's top level
+				if p.mismatch == "" {
+					p.mismatch, p.mismatchAt = fmt.Sprintf("'%c' closes no bracket", c), int(p.blk.Len)+i
+				}
+				break
+			}
 			open := p.stack[len(p.stack)-1]
 			p.stack = p.stack[:len(p.stack)-1]
-			if want := closerOf(open); c != want {
-				p.mismatch = fmt.Sprintf("'%c' does not close the '%c' before it", c, open)
+			if want := closerOf(open); c != want && p.mismatch == "" {
+				p.mismatch, p.mismatchAt = fmt.Sprintf("'%c' does not close the '%c' before it", c, open), int(p.blk.Len)+i
+			}
+			if p.body {
+				break // a body ends at its closer
 			}
 			if len(p.stack) == 0 || p.mismatch != "" {
 				p.Keep(&p.blk, data[:i+1])
@@ -427,7 +548,7 @@ func (p *parser) list(data []byte, eof bool) int {
 				return i + 1
 			}
 		case ',':
-			if len(p.stack) == 1 && p.deep == 0 && !p.blk.Over {
+			if len(p.stack) == 1 && p.deep == 0 && !p.blk.Over && !p.body {
 				p.commas = append(p.commas, int(p.blk.Len)+i)
 			}
 		}
@@ -453,11 +574,11 @@ func (p *parser) streamElements() {
 	for p.streamed < len(p.commas) && p.commas[p.streamed] < len(p.blk.Bytes) {
 		k := p.streamed
 		p.streamed++
-		start := 1
+		start := p.first()
 		if k > 0 {
 			start = p.commas[k-1] + 1
 		}
-		if k == 0 && p.blk.Bytes[jsonscan.SkipSpace(p.blk.Bytes, 1)] == '{' {
+		if k == 0 && !p.body && p.blk.Bytes[jsonscan.SkipSpace(p.blk.Bytes, 1)] == '{' {
 			p.streamed = len(p.commas) + 1 // a JSON list: its calls come whole
 			return
 		}
@@ -535,7 +656,11 @@ func (p *parser) truncatedList() {
 	if !p.blk.Over {
 		raw = append([]byte(p.openerText()), p.blk.Bytes...)
 	}
-	p.Errorf(syntax.CodeTruncated, p.blockStart, span, raw, "unterminated call list: the stream ended before its closing ']'")
+	if p.body {
+		p.Errorf(syntax.CodeTruncated, p.blockStart, span, raw, "unterminated %s: the stream ended before %s", funcCalls, funcCallsEnd)
+	} else {
+		p.Errorf(syntax.CodeTruncated, p.blockStart, span, raw, "unterminated call list: the stream ended before its closing ']'")
+	}
 	p.state, p.prev = inText, 0
 }
 
@@ -567,8 +692,11 @@ func (p *parser) afterListEnd(data []byte, eof bool) int {
 		return i // white space between a list and its closer is no event's
 	}
 	closer := pythonEnd
-	if p.opener == toolCallOpen {
+	switch p.opener {
+	case toolCallOpen:
 		closer = toolCallEnd
+	case funcCalls:
+		closer = funcCallsEnd
 	}
 	full, partial := scan.MatchPrefix(data, closer)
 	switch {
@@ -608,18 +736,30 @@ func (p *parser) flush() {
 func (p *parser) readList() {
 	span := syntax.Span{Start: p.blockStart.Offset, End: p.blockEnd}
 	raw := append([]byte(p.openerText()), p.blk.Bytes...)
+	what := "call list"
+	if p.body {
+		what = funcCalls + " block"
+	}
 	switch {
 	case p.blk.Over:
-		p.queueError(syntax.CodeOverLimit, p.blockStart, span, nil, fmt.Sprintf("call list longer than the limit of %d bytes", p.Options().BlockLimit()))
+		p.queueError(syntax.CodeOverLimit, p.blockStart, span, nil, fmt.Sprintf("%s longer than the limit of %d bytes", what, p.Options().BlockLimit()))
 		return
 	case p.tooDeep:
-		p.queueError(syntax.CodeOverLimit, p.blockStart, span, raw, fmt.Sprintf("call list nested deeper than the limit of %d", p.Options().DepthLimit()))
+		p.queueError(syntax.CodeOverLimit, p.blockStart, span, raw, fmt.Sprintf("%s nested deeper than the limit of %d", what, p.Options().DepthLimit()))
 		return
 	case p.mismatch != "":
-		p.queueError(syntax.CodeMalformed, p.posIn(int(p.blk.Len)-1), span, raw, "call list: "+p.mismatch)
+		p.queueError(syntax.CodeMalformed, p.posIn(p.mismatchAt), span, raw, what+": "+p.mismatch)
 		return
 	}
 	list := p.blk.Bytes
+	if limit := tokenLimit(p.Options()); p.body && moreTokens(list, limit) {
+		p.queueError(syntax.CodeOverLimit, p.blockStart, span, raw, fmt.Sprintf("%s of more than %d tokens (the limit is MaxBlock/128, at least 1024)", what, limit))
+		return
+	}
+	if p.body {
+		p.readBody()
+		return
+	}
 	if list[0] == '{' {
 		p.readJSONList(span, raw)
 		return
@@ -674,6 +814,36 @@ func (p *parser) readList() {
 		start = b + 1
 	}
 	p.pending[len(p.pending)-1].Span.End = p.blockEnd
+}
+
+// readBody reads the body of a <function_calls> block: one call per line,
+// each read on its own, so that one broken call does not take its siblings
+// with it. A call's span runs from the end of the one before it (the
+// block's start for the first) to its line end (the body's end for the
+// last).
+func (p *parser) readBody() {
+	body := p.blk.Bytes
+	from := p.blockStart.Offset
+	start := 0
+	for i, b := range append(p.commas, len(body)) {
+		elem := body[start:b]
+		if len(jsonscan.TrimSpace(elem)) == 0 {
+			break // white space after the last call
+		}
+		end := p.listStart.Offset + int64(b)
+		sp := syntax.Span{Start: from, End: end}
+		if c, err := callParser.ParseBytes("", elem); err != nil {
+			pr := syntaxProblem(err)
+			p.queueError(syntax.CodeMalformed, p.posIn(start+pr.off), sp, jsonscan.TrimSpace(elem), fmt.Sprintf("%s block element %d is not a call: %s", funcCalls, i+1, strings.TrimPrefix(pr.msg, "not a Python call list: ")))
+		} else {
+			p.queueCall(i, c, sp, start+c.Pos.Offset, elem[c.Pos.Offset:callEnd(elem, c)])
+		}
+		from = end
+		start = b + 1
+	}
+	if n := len(p.pending); n > 0 {
+		p.pending[n-1].Span.End = p.blockEnd
+	}
 }
 
 // jsonKeys are the members of a JSON call in a marked list.

@@ -35,10 +35,18 @@ func newRenderer(w io.Writer, opts syntax.Options) syntax.Renderer {
 	return wire.New("pythonic", &units{w: bufio.NewWriter(w), thinkOpen: opts.ThinkOpen, opts: opts})
 }
 
+// newRendererOlmo3 returns a renderer that writes as newRenderer does but
+// each run of calls as Olmo 3 does: <function_calls>, one call per line,
+// </function_calls>.
+func newRendererOlmo3(w io.Writer, opts syntax.Options) syntax.Renderer {
+	return wire.New("pythonic", &units{w: bufio.NewWriter(w), thinkOpen: opts.ThinkOpen, opts: opts, body: true})
+}
+
 type units struct {
 	w         *bufio.Writer
 	opts      syntax.Options
 	thinkOpen bool // the prompt opened reasoning: the output starts in it
+	body      bool // calls go in a <function_calls> block, one per line (Olmo 3)
 	started   bool // something was written
 	executed  bool // an execute came: the message is over
 	calls     int  // calls written since the last execute
@@ -70,7 +78,7 @@ func (u *units) Text(t syntax.Type, s string) error {
 			return errors.Join(err, cannot("a thought holding %s: not written", closeThink))
 		}
 		if u.begin(true) && u.thinkOpen {
-			if strings.Contains(s, pythonStart) || strings.Contains(s, toolCallOpen) {
+			if strings.Contains(s, pythonStart) || strings.Contains(s, toolCallOpen) || strings.Contains(s, funcCalls) {
 				return errors.Join(err, cannot("a thought the prompt opened holding a call opener (it would end the thought): not written"))
 			}
 			u.w.WriteString(s + closeThink + "\n")
@@ -107,7 +115,11 @@ var (
 func (u *units) Calls(calls []syntax.Event) error {
 	u.begin(false)
 	errs := []error{u.late("calls")}
-	b := []byte{'['}
+	open, sep, end := "[", ", ", "]\n"
+	if u.body {
+		open, sep, end = funcCalls, "\n", funcCallsEnd+"\n"
+	}
+	b := []byte(open)
 	n := 0
 	for _, c := range calls {
 		if c.ID != "" {
@@ -123,13 +135,13 @@ func (u *units) Calls(calls []syntax.Event) error {
 			continue
 		}
 		if n > 0 {
-			b = append(b, ", "...)
+			b = append(b, sep...)
 		}
 		b = append(b, call...)
 		n++
 	}
 	if n > 0 {
-		u.w.Write(append(b, "]\n"...))
+		u.w.Write(append(b, end...))
 		u.calls += n
 	}
 	return errors.Join(errs...)
