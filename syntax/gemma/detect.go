@@ -9,11 +9,12 @@ import (
 
 // detect makes gemma's detector (see syntax.Detector). Its evidence is a
 // marker the parser reads as one where it stands, outside reasoning:
-// <|channel>, <|tool_response>, or <|tool_call> followed by call: (after
-// white space and a stray ':'). No other syntax writes these tokens
-// (harmony's <|channel|> has a second bar). <|tool_call> followed by
-// anything else is text; the stray closers (<tool_call|>, <turn|>,
-// <tool_response|>) are markers but no evidence. With ThinkOpen the output
+// <|channel>, <|tool_response> (FunctionGemma's <start_function_response>),
+// or <|tool_call> (<start_function_call>) followed by call: (after white
+// space and a stray ':'). No other syntax writes these tokens (harmony's
+// <|channel|> has a second bar). A call opener followed by anything else
+// is text; the stray closers (<tool_call|>, <turn|>, <tool_response|> and
+// FunctionGemma's) are markers but no evidence. With ThinkOpen the output
 // starts in reasoning: <channel|>, or a call, which ends it, is the
 // evidence, and no byte is prose.
 func detect(opts syntax.Options) syntax.Detector {
@@ -49,8 +50,8 @@ func (d *detector) Look(seen []byte, eof bool) syntax.Evidence {
 				return d.evidence(seen, i)
 			}
 		}
-		if full, partial := scan.MatchPrefix(seen[i:], callOpen); full {
-			_, v := blockStart(seen[i+len(callOpen):], "call:", eof)
+		if m, partial := callOpener(seen[i:]); m != "" {
+			_, v := blockStart(seen[i+len(m):], "call:", eof)
 			switch v {
 			case startUndecided:
 				return d.evidence(seen, i)
@@ -63,17 +64,18 @@ func (d *detector) Look(seen []byte, eof bool) syntax.Evidence {
 		}
 		if !d.think {
 			m, partial := match(seen[i:], textMarkers, eof)
-			switch m {
-			case channelOpen, respOpen:
+			bd, result := opened(m)
+			switch {
+			case m == channelOpen || result:
 				d.at = i
 				d.fix(i)
 				return d.evidence(seen, -1)
-			case callClose, respClose, turnEnd:
-				d.fix(i)
-			case "":
+			case m == "":
 				if partial {
 					return d.evidence(seen, i)
 				}
+			case bd == nil: // a stray closer
+				d.fix(i)
 			}
 		}
 		d.pos = i + 1

@@ -4,6 +4,13 @@
 //	The user wants the weather.<channel|>Let me check.<|tool_call>call:get_weather{location:<|"|>Paris<|"|>,days:3}<tool_call|>
 //	<|tool_response>response:get_weather{value:<|"|>Sunny<|"|>}<tool_response|>It is sunny in Paris.
 //
+// It reads FunctionGemma's too (Gemma 3 270M tuned for tools): the same
+// call body under other tokens, strings between <escape>, and no reasoning
+// (the functiongemma variant writes it):
+//
+//	<start_function_call>call:get_weather{location:<escape>Paris<escape>}<end_function_call>
+//	<start_function_response>response:get_weather{value:<escape>Sunny<escape>}<end_function_response>
+//
 // Every marker is a special token: the input must be detokenised with
 // special tokens kept.
 //
@@ -39,6 +46,18 @@
 //   - A call or response cut off by the end of input is a truncated error,
 //     never a call: <tool_call|> is not a stop token.
 //   - Text outside these blocks is respond.
+//   - FunctionGemma's dialect: <start_function_call> and
+//     <end_function_call> stand for <|tool_call> and <tool_call|>,
+//     <start_function_response> and <end_function_response> for the
+//     response's, <end_of_turn> for <turn|>, and <escape> for <|"|>. A block
+//     is read in the dialect of its opener: inside a FunctionGemma call,
+//     <|"|> and <tool_call|> are text, and the other way round. The rules
+//     above hold in either dialect (a bare <start_function_response> after
+//     calls, FunctionGemma's stop sequence, belongs to their execute).
+//   - A bare key right after a raw string, the comma between them left out
+//     ({query:<escape>python<escape>limit:10}), is the next member: the
+//     string's closing tag ended the value (vLLM's functiongemma tests
+//     write it). After any other value a missing comma is an error.
 //   - Options.ThinkOpen: the prompt opened the reasoning, so the output
 //     starts in it. It ends at the first <channel|>, or at a call
 //     (<|tool_call>call:), whichever comes first.
@@ -51,6 +70,10 @@
 //   - A bare word as a value ({content:hello}): vLLM takes it as a string,
 //     Ollama repairs it only with the tool's schema; here it is a malformed
 //     error and no call.
+//   - A number between <escape> tags (<escape>10<escape>) is the string
+//     "10", as Ollama keeps it: the model quoted it. vLLM's functiongemma
+//     parser runs json.loads on every such value (10), and drops bare
+//     values (a:1) that we, and Ollama, read.
 //   - "call:NAME{…}" without <|tool_call> (the special token dropped): vLLM's
 //     fallback tier extracts it; here it is text.
 //   - A <|"|> string holding <tool_call|> (or <turn|>, <tool_response|> in a
@@ -79,8 +102,7 @@
 //
 // # Not built
 //
-//   - FunctionGemma's <start_function_call>…<end_function_call> with
-//     <escape> strings, and Gemma 3's prompted JSON or ```tool_code```.
+//   - Gemma 3's prompted JSON or ```tool_code```.
 //   - Schema-driven repairs (Ollama's repairGemma4…: unclosed strings,
 //     single-quoted values, bare strings for string parameters).
 //   - vLLM's bare "call:" fallback and the "<call>NAME{…}" fragment seen with

@@ -13,15 +13,19 @@ import (
 var Syntax = syntax.Syntax{
 	Name:        "gemma",
 	Aliases:     []string{"gemma4"},
-	Description: `Gemma 4: <|channel>thought…<channel|>, <|tool_call>call:NAME{key:<|"|>text<|"|>,n:5}<tool_call|>`,
+	Description: `Gemma 4: <|channel>thought…<channel|>, <|tool_call>call:NAME{key:<|"|>text<|"|>,n:5}<tool_call|>; FunctionGemma's <start_function_call> and <escape>`,
 	New:         newParser,
 	Detect:      detect,
 	Render:      newRenderer,
-	Prompt:      promptRules,
+	Variants: []syntax.Variant{
+		{Name: "functiongemma", Description: "FunctionGemma: <start_function_call>call:NAME{key:<escape>text<escape>}<end_function_call>", Render: newRendererFunctionGemma},
+	},
+	Prompt: promptRules,
 	// Models and Templates: see registry.ForModel and registry.ForTemplate.
-	Models: []string{"gemma-4*", "gemma4*"},
+	Models: []string{"gemma-4*", "gemma4*", "*functiongemma*"},
 	Templates: []syntax.Fingerprint{
 		{Any: []string{"<|tool_call>", "<tool_call|>"}},
+		{Any: []string{"<start_function_call>", "<end_function_call>"}},
 	},
 }
 
@@ -33,31 +37,80 @@ const promptRules = `To call a tool, write <|tool_call>call:NAME{...}<tool_call|
 - Results come back as <|tool_response>response:NAME{value:...}<tool_response|>.
 - Text outside these markers is your answer to the user.`
 
-// The markers, all special tokens of Gemma 4's vocabulary.
+// The reasoning markers, special tokens of Gemma 4's vocabulary.
 const (
 	channelOpen  = "<|channel>"
 	channelClose = "<channel|>"
-	callOpen     = "<|tool_call>"
-	callClose    = "<tool_call|>"
-	respOpen     = "<|tool_response>"
-	respClose    = "<tool_response|>"
-	turnEnd      = "<turn|>"
 	thoughtName  = "thought\n"
 	emptyThought = "thought" + channelClose // <|channel>thought<channel|>: no thought
 	nextCall     = "call:"                  // another call in the same block
 )
+
+// A dialect is the markers of one member of the family around the same
+// call body: Gemma 4's special tokens, or FunctionGemma's. A block is read
+// in the dialect of its opener.
+type dialect struct {
+	callOpen, callClose string // around a call: call:NAME{…}
+	respOpen, respClose string // around a tool response: response:NAME{…}
+	turnEnd             string // the end of the model's turn, which may end a call
+	str                 string // opens and closes a raw string
+	strBytes            []byte
+	callClosers         []string // what ends a call block
+	respClosers         []string // what ends a response block
+}
+
+func newDialect(callOpen, callClose, respOpen, respClose, turnEnd, str string) *dialect {
+	return &dialect{callOpen: callOpen, callClose: callClose, respOpen: respOpen, respClose: respClose, turnEnd: turnEnd,
+		str: str, strBytes: []byte(str), callClosers: []string{callClose, turnEnd}, respClosers: []string{respClose}}
+}
+
+var (
+	// gemma4 is Gemma 4's: <|tool_call>call:NAME{k:<|"|>v<|"|>}<tool_call|>.
+	gemma4 = newDialect("<|tool_call>", "<tool_call|>", "<|tool_response>", "<tool_response|>", "<turn|>", `<|"|>`)
+	// functionGemma is FunctionGemma's (Gemma 3 270M's tool tuning):
+	// <start_function_call>call:NAME{k:<escape>v<escape>}<end_function_call>.
+	functionGemma = newDialect("<start_function_call>", "<end_function_call>", "<start_function_response>", "<end_function_response>", "<end_of_turn>", "<escape>")
+	dialects      = [...]*dialect{gemma4, functionGemma}
+)
+
+// opened tells what a text marker m opens: a block of dialect d (a
+// response when result is set), or nothing (d is nil).
+func opened(m string) (d *dialect, result bool) {
+	for _, d := range dialects {
+		switch m {
+		case d.callOpen:
+			return d, false
+		case d.respOpen:
+			return d, true
+		}
+	}
+	return nil, false
+}
+
+// callOpener matches a call opener of any dialect at the start of data.
+func callOpener(data []byte) (m string, partial bool) {
+	for _, d := range dialects {
+		full, part := scan.MatchPrefix(data, d.callOpen)
+		if full {
+			return d.callOpen, false
+		}
+		partial = partial || part
+	}
+	return "", partial
+}
 
 // overWindow is how much of a value over the limit is read at a time.
 const overWindow = 64 << 10
 
 // textMarkers are the markers read outside blocks. The closers there are
 // strays (a second <tool_call|>, the end of turn): no event.
-var textMarkers = []string{channelOpen, callOpen, respOpen, callClose, respClose, turnEnd}
-
-var (
-	callClosers = []string{callClose, turnEnd}
-	respClosers = []string{respClose}
-)
+var textMarkers = func() []string {
+	ms := []string{channelOpen}
+	for _, d := range dialects {
+		ms = append(ms, d.callOpen, d.respOpen, d.callClose, d.respClose, d.turnEnd)
+	}
+	return ms
+}()
 
 var wakeSet = scan.Bytes("<")
 
@@ -94,7 +147,8 @@ type parser struct {
 	thinkStart syntax.Pos
 
 	// The open block.
-	result      bool // a tool response, not a call
+	d           *dialect // the dialect of its opener
+	result      bool     // a tool response, not a call
 	blockStart  syntax.Pos
 	blk         scan.Block
 	phase       phase
@@ -123,7 +177,7 @@ type parser struct {
 
 // newParser returns a gemma parser that sends its events to h.
 func newParser(h syntax.Handler, opts syntax.Options) syntax.Parser {
-	p := &parser{termFrom: -1}
+	p := &parser{termFrom: -1, d: gemma4}
 	p.Init(h, opts, p.step, p.finish)
 	p.WakeOn(wakeSet)
 	if opts.ThinkOpen {
@@ -216,9 +270,17 @@ func (p *parser) text(data []byte, eof bool) int {
 		p.thinkStart = p.Pos()
 		p.state = stThinkName
 		return len(m)
-	case callOpen, respOpen:
+	case "":
+		if partial {
+			return 0
+		}
+	default:
+		d, result := opened(m)
+		if d == nil { // a stray closer
+			return p.afterCalls(data[:len(m)], off)
+		}
 		word := "call:"
-		if m == respOpen {
+		if result {
 			word = "response:"
 		}
 		k, v := blockStart(data[len(m):], word, eof)
@@ -226,19 +288,13 @@ func (p *parser) text(data []byte, eof bool) int {
 		case v == startUndecided:
 			return 0
 		case v == startBlock:
-			p.openBlock(m == respOpen, data[:len(m)+k])
+			p.openBlock(d, result, data[:len(m)+k])
 			return len(m) + k
-		case m == respOpen:
+		case result:
 			return p.afterCalls(data[:len(m)], off)
 		}
 		p.Text(syntax.Respond, data[:len(m)], off)
 		return len(m)
-	case "":
-		if partial {
-			return 0
-		}
-	default: // a stray closer
-		return p.afterCalls(data[:len(m)], off)
 	}
 	n := scan.TextUntil(data, '<', func(rest []byte) bool { m, part := match(rest, textMarkers, eof); return m != "" || part })
 	p.Text(syntax.Respond, data[:n], off)
@@ -279,8 +335,8 @@ func (p *parser) think(data []byte, eof bool) int {
 		return 0
 	}
 	if p.thinkOpen {
-		if full, partial := scan.MatchPrefix(data, callOpen); full {
-			_, v := blockStart(data[len(callOpen):], "call:", eof)
+		if m, partial := callOpener(data); m != "" {
+			_, v := blockStart(data[len(m):], "call:", eof)
 			switch v {
 			case startUndecided:
 				return 0
@@ -298,16 +354,16 @@ func (p *parser) think(data []byte, eof bool) int {
 		if full || partial && !eof {
 			return true
 		}
-		full, partial = scan.MatchPrefix(rest, callOpen)
-		return p.thinkOpen && (full || partial && !eof)
+		m, partial := callOpener(rest)
+		return p.thinkOpen && (m != "" || partial && !eof)
 	})
 	p.Text(syntax.Think, data[:n], off)
 	return n
 }
 
-func (p *parser) openBlock(result bool, opener []byte) {
+func (p *parser) openBlock(d *dialect, result bool, opener []byte) {
 	p.EndRun()
-	p.result = result
+	p.d, p.result = d, result
 	p.blockStart = p.Pos()
 	p.callStart, p.calls = p.blockStart.Offset, p.calls[:0]
 	p.blk.Reset()
@@ -324,9 +380,9 @@ func (p *parser) openBlock(result bool, opener []byte) {
 
 func (p *parser) closers() []string {
 	if p.result {
-		return respClosers
+		return p.d.respClosers
 	}
-	return callClosers
+	return p.d.callClosers
 }
 
 func (p *parser) setProblem(code syntax.Code, msg string) {
@@ -362,7 +418,7 @@ func (p *parser) block(data []byte, eof bool) int {
 				p.setProblem(syntax.CodeMalformed, "the name must be followed by '{'")
 				continue
 			}
-			p.v.reset(p.Options().DepthLimit(), p.closers())
+			p.v.reset(p.Options().DepthLimit(), p.closers(), p.d)
 			p.phase = phValue
 			p.sent, p.outFrom = 0, off+int64(used)
 			if !p.result && p.Options().Mode == syntax.TokenMode {
@@ -463,7 +519,7 @@ func (p *parser) block(data []byte, eof bool) int {
 				p.finishBlock(true)
 				return used
 			}
-			if full, part := scan.MatchPrefix(rest[j:], callOpen); full {
+			if full, part := scan.MatchPrefix(rest[j:], p.d.callOpen); full {
 				p.finishBlock(false) // a new call starts: this one is over
 				if used == 0 {
 					return scan.Again

@@ -168,3 +168,41 @@ func TestStringNotSizedFromAnotherCloser(t *testing.T) {
 		t.Errorf("parsing %d bytes of prose allocated %d, %d with no raw string after it", len(prose), got, without)
 	}
 }
+
+// TestFunctionGemmaRoundTrip writes every golden case's events in
+// FunctionGemma's form and parses them back: whatever the form can carry
+// (no thoughts) comes back the same, in FunctionGemma's tokens.
+func TestFunctionGemmaRoundTrip(t *testing.T) {
+	gs, err := syntaxtest.ReadGoldens(goldens)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := gemma.Syntax
+	s.Render = s.Variants[0].Render
+	carried, calls := 0, 0
+	for _, g := range gs {
+		var kept []syntax.Event
+		for _, e := range syntax.Parse(s, g.Input, g.Options) {
+			if e.Type != syntax.Error {
+				kept = append(kept, e)
+			}
+		}
+		var buf bytes.Buffer
+		if err := syntax.Render(s.Render(&buf, g.Options), kept); err != nil {
+			continue // the form cannot carry something, and said so
+		}
+		carried++
+		if bytes.Contains(buf.Bytes(), []byte("<start_function_call>call:")) {
+			calls++
+		}
+		if bytes.Contains(buf.Bytes(), []byte("<|tool_call>call:")) {
+			t.Errorf("%s: written with Gemma 4's call token:\n%s", g.Path, buf.Bytes())
+		}
+		if err := syntaxtest.RoundTrip(s, g.Input, g.Options); err != nil {
+			t.Errorf("%s: %v", g.Path, err)
+		}
+	}
+	if carried < len(gs)/2 || calls < len(gs)/3 {
+		t.Errorf("functiongemma carried %d of %d cases, %d of them with calls", carried, len(gs), calls)
+	}
+}

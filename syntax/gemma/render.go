@@ -26,10 +26,22 @@ import (
 // a name that is not one plain word, or text holding a marker. Each is
 // reported; what can be written is written.
 func newRenderer(w io.Writer, opts syntax.Options) syntax.Renderer {
-	return wire.New("gemma", &units{w: bufio.NewWriter(w), first: true, thinkOpen: opts.ThinkOpen})
+	return wire.New("gemma", &units{w: bufio.NewWriter(w), first: true, thinkOpen: opts.ThinkOpen, d: gemma4})
+}
+
+// newRendererFunctionGemma returns a renderer that writes events as
+// FunctionGemma writes them: each call as
+// <start_function_call>call:NAME{…}<end_function_call>, strings between
+// <escape>, each result as
+// <start_function_response>response:TOOL{value:…}<end_function_response>.
+// FunctionGemma has no reasoning: a thought is reported, not written. It
+// cannot carry what newRenderer cannot.
+func newRendererFunctionGemma(w io.Writer, opts syntax.Options) syntax.Renderer {
+	return wire.New("gemma", &units{w: bufio.NewWriter(w), first: true, d: functionGemma})
 }
 
 type units struct {
+	d         *dialect
 	w         *bufio.Writer
 	first     bool
 	thinkOpen bool
@@ -45,12 +57,13 @@ type units struct {
 func holdsMarker(s string, afterCalls bool) string {
 	for _, m := range textMarkers {
 		word := ""
-		switch m {
-		case callOpen:
-			word = "call:"
-		case respOpen:
+		d, result := opened(m)
+		switch {
+		case d != nil && result:
 			word = "response:"
-		case channelOpen:
+		case d != nil:
+			word = "call:"
+		case m == channelOpen:
 		default:
 			if afterCalls && strings.Contains(s, m) {
 				return m
@@ -63,7 +76,7 @@ func holdsMarker(s string, afterCalls bool) string {
 				break
 			}
 			i += j + len(m)
-			if word == "" || m == respOpen && afterCalls {
+			if word == "" || result && afterCalls {
 				return m
 			}
 			if _, v := blockStart([]byte(s[i:]+"\n"), word, false); v != startText {
@@ -99,7 +112,10 @@ func (u *units) afterExecute(what string) error {
 func (u *units) Text(t syntax.Type, s string) error {
 	err := u.afterExecute(string(t) + " text")
 	if t == syntax.Think {
-		if strings.Contains(s, channelClose) || u.first && u.thinkOpen && strings.Contains(s, callOpen) {
+		if u.d != gemma4 {
+			return errors.Join(err, wire.CannotCarry("gemma", "a thought (FunctionGemma has no reasoning): not written"))
+		}
+		if strings.Contains(s, channelClose) || u.first && u.thinkOpen && strings.Contains(s, u.d.callOpen) {
 			return errors.Join(err, wire.CannotCarry("gemma", "a thought holding %s: not written", channelClose))
 		}
 		u.wrote = true
@@ -132,8 +148,8 @@ func plainName(s string) bool {
 	return true
 }
 
-// appendValue writes the JSON value v in Gemma's syntax.
-func appendValue(b []byte, v []byte) []byte {
+// appendValue writes the JSON value v in Gemma's syntax, strings in d's.
+func appendValue(d *dialect, b []byte, v []byte) []byte {
 	switch jsonscan.Kind(v) {
 	case '{':
 		b = append(b, '{')
@@ -146,10 +162,10 @@ func appendValue(b []byte, v []byte) []byte {
 			if plainName(k) && k != "true" && k != "false" && k != "null" {
 				b = append(b, k...)
 			} else {
-				b = appendString(b, k)
+				b = appendString(d, b, k)
 			}
 			b = append(b, ':')
-			b = appendValue(b, val)
+			b = appendValue(d, b, val)
 			return true
 		})
 		return append(b, '}')
@@ -161,24 +177,24 @@ func appendValue(b []byte, v []byte) []byte {
 				b = append(b, ',')
 			}
 			n++
-			b = appendValue(b, e)
+			b = appendValue(d, b, e)
 			return true
 		})
 		return append(b, ']')
 	case '"':
 		s, _ := jsonscan.Unquote(jsonscan.TrimSpace(v))
-		return appendString(b, s)
+		return appendString(d, b, s)
 	}
 	return append(b, jsonscan.TrimSpace(v)...)
 }
 
-// appendString writes s between <|"|>, or as a JSON string when it holds
-// <|"|> or a marker that would end the block.
-func appendString(b []byte, s string) []byte {
-	if strings.Contains(s, strTag) || strings.Contains(s, callClose) || strings.Contains(s, turnEnd) || strings.Contains(s, respClose) || !validRaw(s) {
+// appendString writes s between d's string tags (<|"|>), or as a JSON
+// string when it holds the tag or a marker that would end the block.
+func appendString(d *dialect, b []byte, s string) []byte {
+	if strings.Contains(s, d.str) || strings.Contains(s, d.callClose) || strings.Contains(s, d.turnEnd) || strings.Contains(s, d.respClose) || !validRaw(s) {
 		return syntax.AppendQuote(b, s)
 	}
-	return append(append(append(b, strTag...), s...), strTag...)
+	return append(append(append(b, d.str...), s...), d.str...)
 }
 
 // validRaw reports whether s reads back as itself between <|"|>: valid
@@ -199,9 +215,9 @@ func (u *units) Calls(calls []syntax.Event) error {
 		if c.ID != "" {
 			err = errors.Join(err, wire.CannotCarry("gemma", "the id %q of call %s (gemma has no call ids): written without it", c.ID, c.Name))
 		}
-		b := append([]byte(callOpen+"call:"), c.Name...)
-		b = appendValue(b, c.ArgsJSON())
-		b = append(b, callClose...)
+		b := append([]byte(u.d.callOpen+"call:"), c.Name...)
+		b = appendValue(u.d, b, c.ArgsJSON())
+		b = append(b, u.d.callClose...)
 		u.w.Write(b)
 		u.calls++
 		u.wrote = true
@@ -237,11 +253,11 @@ func (u *units) Results(rs []syntax.Event) error {
 		if r.ID != "" {
 			err = errors.Join(err, wire.CannotCarry("gemma", "the id %q of a result of %s (gemma has no call ids): written without it", r.ID, r.Tool))
 		}
-		b := append([]byte(respOpen+"response:"), r.Tool...)
+		b := append([]byte(u.d.respOpen+"response:"), r.Tool...)
 		b = append(b, "{value:"...)
-		b = appendValue(b, r.ValueJSON())
+		b = appendValue(u.d, b, r.ValueJSON())
 		b = append(b, '}')
-		b = append(b, respClose...)
+		b = append(b, u.d.respClose...)
 		u.w.Write(b)
 		u.wrote = true
 	}

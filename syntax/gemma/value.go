@@ -11,11 +11,6 @@ import (
 	"github.com/toolparse/toolparse/syntax/scan"
 )
 
-// strTag delimits Gemma 4's raw strings.
-const strTag = `<|"|>`
-
-var strTagBytes = []byte(strTag)
-
 // A value reads the argument object of a call (or a tool response) as it
 // arrives and writes it as compact JSON: bare keys become strings, raw
 // strings between <|"|> are escaped, JSON strings, numbers, true, false
@@ -32,6 +27,9 @@ type value struct {
 	// closers are the markers that end the block: one inside a <|"|>
 	// string means the string's closer is missing.
 	closers []string
+	quote   string // the dialect's raw string tag: <|"|>, <escape>
+	quoteB  []byte // the same, as bytes
+	raw     bool   // the value just read was a raw string (its tag closed it)
 	// problem, when set, says why the text is not a valid object.
 	problem string
 	over    bool // the problem is the nesting limit
@@ -62,12 +60,12 @@ const (
 	vsDone                     // the top-level object is complete
 )
 
-func (v *value) reset(depth int, closers []string) {
+func (v *value) reset(depth int, closers []string, d *dialect) {
 	out := v.out[:0]
 	if cap(out) > 64<<10 {
 		out = nil // a failed value's large buffer is not handed to the next call's event
 	}
-	*v = value{out: out, stack: v.stack[:0], tmp: v.tmp[:0], depth: depth, closers: closers, ahead: v.ahead}
+	*v = value{out: out, stack: v.stack[:0], tmp: v.tmp[:0], depth: depth, closers: closers, quote: d.str, quoteB: d.strBytes, ahead: v.ahead}
 }
 
 func (v *value) fail(msg string) int {
@@ -189,7 +187,7 @@ func (v *value) token(data []byte, eof bool) int {
 			v.st = vsJKey
 			return 0 // the string is read from its quote
 		case c == '<':
-			full, partial := scan.MatchPrefix(data, strTag)
+			full, partial := scan.MatchPrefix(data, v.quote)
 			if partial && !eof {
 				return 0
 			}
@@ -199,7 +197,7 @@ func (v *value) token(data []byte, eof bool) int {
 			v.comma(top)
 			v.out = append(v.out, '"')
 			v.st = vsGKey
-			return len(strTag)
+			return len(v.quote)
 		case isKeyByte(c):
 			v.comma(top)
 			v.out = append(v.out, '"')
@@ -225,6 +223,14 @@ func (v *value) token(data []byte, eof bool) int {
 			return 1
 		case c == '}' || c == ']':
 			return v.close(c)
+		case v.raw && top.kind == '{' && isKeyByte(c):
+			// A bare key right after a raw string, the comma left out
+			// (vLLM's functiongemma tests): the closing tag ended the
+			// value, so the key is unambiguous.
+			v.comma(top)
+			v.out = append(v.out, '"')
+			v.st = vsBareKey
+			return 0 // the key is read from its first byte
 		}
 		return v.fail("expected ',' or the end of the " + kindName(top.kind) + ", found " + quoteByte(c))
 	}
@@ -242,7 +248,7 @@ func (v *value) token(data []byte, eof bool) int {
 		element()
 		return v.open(c)
 	case c == '<':
-		full, partial := scan.MatchPrefix(data, strTag)
+		full, partial := scan.MatchPrefix(data, v.quote)
 		if partial && !eof {
 			return 0
 		}
@@ -252,7 +258,7 @@ func (v *value) token(data []byte, eof bool) int {
 		element()
 		v.out = append(v.out, '"')
 		v.st = vsGStr
-		return len(strTag)
+		return len(v.quote)
 	case c == '"' || c == '-' || c >= '0' && c <= '9' || c == 't' || c == 'f' || c == 'n':
 		element()
 		v.js.Reset(1)
@@ -297,6 +303,7 @@ func (v *value) close(c byte) int {
 }
 
 func (v *value) valueDone() {
+	v.raw = false
 	if len(v.stack) == 0 {
 		v.st = vsDone
 		return
@@ -324,7 +331,7 @@ func (v *value) gstring(data []byte, off int64, eof bool) int {
 		// When the closer is at hand, the JSON is sized once for the
 		// string and some escapes (a 300 KB string grew it by doubling,
 		// from 48 KB to 728 KB, 1.6 MB allocated in all).
-		if k := v.ahead.Find(data, off, strTagBytes); k > 0 && !v.closedBefore(data[:k]) {
+		if k := v.ahead.Find(data, off, v.quoteB); k > 0 && !v.closedBefore(data[:k]) {
 			v.out = room(v.out, k+k/8+64) // and the punctuation after it
 		}
 	}
@@ -343,7 +350,7 @@ func (v *value) gstring(data []byte, off int64, eof bool) int {
 		if j == len(data) {
 			return i
 		}
-		full, partial := scan.MatchPrefix(data[j:], strTag)
+		full, partial := scan.MatchPrefix(data[j:], v.quote)
 		switch {
 		case full:
 			v.out = append(v.out, '"')
@@ -351,15 +358,16 @@ func (v *value) gstring(data []byte, off int64, eof bool) int {
 				v.st = vsColon
 			} else {
 				v.valueDone()
+				v.raw = true
 			}
-			return j + len(strTag)
+			return j + len(v.quote)
 		case partial && !eof:
 			return j
 		}
 		for _, m := range v.closers {
 			full, partial := scan.MatchPrefix(data[j:], m)
 			if full {
-				v.fail("a <|\"|> string is not closed before " + m)
+				v.fail("a " + v.quote + " string is not closed before " + m)
 				return j
 			}
 			if partial && !eof {
