@@ -238,7 +238,9 @@ func (f *Format) callAt(b []byte, eof bool, ws int, openers []string) (int, int)
 		}
 		return 0, 0
 	}
-	if full, partial := scan.MatchPrefix(b, f.Scope.Open); full && (f.Own || f.OwnScope) {
+	if full, partial := scan.MatchPrefix(b, f.Scope.Open); f.Scope.Open == "" {
+		// No wrapper: only a bare Function tag opens a call.
+	} else if full && (f.Own || f.OwnScope) {
 		return 1, 0 // the format's own tag, whatever follows it
 	} else if full {
 		// What the parser's wrapper state decides.

@@ -7,14 +7,16 @@
 // A Format describes, in order:
 //
 //	output = { text | Think.Open think Think.Close | call | Result.Open result Result.Close } .
-//	call   = Scope.Open ws Function.Open NAME ">" body Function.Close [ ws Scope.Close ]   (a Function form)
+//	call   = Scope.Open ws Function.Open NAME NameEnd body Function.Close [ ws Scope.Close ]   (a Function form; NameEnd ">" unless set)
 //	       | Scope.Open ws NAME body Scope.Close                                           (a word name)
 //	body   = ws { Param.Open KEY Param.KeyClose [ ws Param.ValueOpen ] VALUE [ Param.Close ] ws } .
 //
-// With Format.Bare a Function tag also opens a call without Scope.Open. A
-// VALUE is raw text, read by the closer rule of [Reader]: it ends at a
-// Param.Close followed, after white space, by the next Param.Open or the
-// body's end; any other Param.Close is part of it.
+// With Format.Bare a Function tag also opens a call without Scope.Open (a
+// format with no Scope has no wrapper at all). A VALUE is raw text, read
+// by the closer rule of [Reader]: it ends at a Param.Close followed, after
+// white space, by the next Param.Open or the body's end; any other
+// Param.Close is part of it. With Param.CDATA a VALUE may be a CDATA
+// section, <![CDATA[…]]>, whose content is the value.
 //
 // # Guarantees
 //

@@ -43,6 +43,9 @@ type Format struct {
 	// <>{}[]"'), ended by a line end, Param.Open or Scope.Close after
 	// optional spaces; Scope.Close ends the call.
 	Function Tags
+	// NameEnd, when set, ends the name in the Function tag in place of
+	// '>' (MiniCPM5's <function name="NAME">: `">`); the renderer writes it.
+	NameEnd string
 	// NameClose, when set, may end a word name: after the name and
 	// optional spaces it is taken in, and the body starts after it (Hy3's
 	// <tool_call>NAME<tool_sep>; Hy v4 writes none). The renderer writes
@@ -50,7 +53,8 @@ type Format struct {
 	NameClose string
 	// Bare says a Function tag opens a call without Scope when white space
 	// and then Param.Open or Function.Close follow it (anything else makes
-	// it text: Llama 3.1 writes <function=NAME>{JSON}</function>).
+	// it text: Llama 3.1 writes <function=NAME>{JSON}</function>). With
+	// Scope empty, calls have no wrapper at all (MiniCPM5).
 	Bare bool
 
 	// Param is how the call's arguments are written.
@@ -143,6 +147,12 @@ type Param struct {
 	// it (the line end is then the value's first); for a key in the tag
 	// only (Qwen3-Coder: mlx-lm PR #1881).
 	NewlineEndsKey bool
+	// CDATA says a value may be an XML CDATA section,
+	// <![CDATA[…]]>: its content, verbatim, is the value, and only white
+	// space may stand between its ]]> and Close (MiniCPM5's template wraps
+	// values holding '<', '&' or a line end). The renderer writes those
+	// values so.
+	CDATA bool
 }
 
 // MaxName bounds a call's name; a longer one is no name.
@@ -235,11 +245,19 @@ func (f *Param) write(b *bytes.Buffer, k, v string) {
 	if f.ValueOpen != "" {
 		b.WriteString("\n" + f.ValueOpen)
 	}
-	if f.TrimNewline {
+	if f.CDATA && strings.ContainsAny(v, "<&\n") && !strings.Contains(v, cdataClose) {
+		v = cdataOpen + v + cdataClose
+	} else if f.TrimNewline {
 		v = "\n" + v + "\n"
 	}
 	b.WriteString(v + f.Close + "\n")
 }
+
+// The tags of a CDATA section (Param.CDATA).
+const (
+	cdataOpen  = "<![CDATA["
+	cdataClose = "]]>"
+)
 
 // New returns a parser of the format that sends its events to h.
 func (f *Format) New(h syntax.Handler, opts syntax.Options) syntax.Parser {
@@ -272,9 +290,17 @@ func (f *Format) Render(w io.Writer, opts syntax.Options) syntax.Renderer {
 // it may stand bare.
 func (f *Format) callOpeners() []string {
 	if f.Bare {
-		return []string{f.Scope.Open, f.Function.Open}
+		return nonEmpty([]string{f.Scope.Open, f.Function.Open})
 	}
 	return append([]string{f.Scope.Open}, f.Openers...)
+}
+
+// nameEnd is what ends the name in the Function tag.
+func (f *Format) nameEnd() string {
+	if f.NameEnd != "" {
+		return f.NameEnd
+	}
+	return ">"
 }
 
 // matchAny matches markers at the start of data: the one data starts with,

@@ -214,7 +214,7 @@ func (p *parser) opener(data []byte, eof bool, t syntax.Type, back pstate) int {
 	if !p.f.named() {
 		return p.wordOpener(data, eof)
 	}
-	if full, partial := scan.MatchPrefix(data, p.f.Scope.Open); full {
+	if full, partial := scan.MatchPrefix(data, p.f.Scope.Open); full && p.f.Scope.Open != "" {
 		p.hold(data[:len(p.f.Scope.Open)], t, back, inWrapper)
 		return len(p.f.Scope.Open)
 	} else if partial && !eof {
@@ -247,12 +247,12 @@ func (p *parser) unhold() {
 	p.held = p.held[:0]
 }
 
-// functionTag matches Function.Open, NAME and '>' at the start of data, NAME
-// being 1 to MaxName bytes other than '>', '<' and line ends. It returns
-// the tag's length and NAME; 0 when there is none; -1 when more input is
-// needed.
+// functionTag matches Function.Open, NAME and '>' (NameEnd) at the start
+// of data, NAME being 1 to MaxName bytes other than '>', '<', line ends and
+// the first byte of NameEnd. It returns the tag's length and NAME; 0 when
+// there is none; -1 when more input is needed.
 func (f *Format) functionTag(data []byte, eof bool) (int, []byte) {
-	open := f.Function.Open
+	open, end := f.Function.Open, f.nameEnd()
 	full, partial := scan.MatchPrefix(data, open)
 	if !full {
 		if partial && !eof {
@@ -265,11 +265,17 @@ func (f *Format) functionTag(data []byte, eof bool) (int, []byte) {
 		switch {
 		case i-len(open) > MaxName || c == '<' || c == '\n' || c == '\r':
 			return 0, nil
-		case c == '>':
-			if i == len(open) {
-				return 0, nil
+		case c == end[0]:
+			full, partial := scan.MatchPrefix(data[i:], end)
+			switch {
+			case full && i > len(open):
+				return i + len(end), data[len(open):i]
+			case partial && !eof:
+				return -1, nil
 			}
-			return i + 1, data[len(open):i]
+			return 0, nil
+		case c == '>':
+			return 0, nil
 		}
 	}
 	if eof || len(data)-len(open) > MaxName {
@@ -404,7 +410,7 @@ func (p *parser) readCall(final bool) {
 		case n < 0:
 			return
 		case n == 0:
-			p.nameErr = "a " + p.f.Function.Open + "NAME> tag whose name does not end with '>' on its line"
+			p.nameErr = "a " + p.f.Function.Open + "NAME" + p.f.nameEnd() + " tag whose name does not end with '" + p.f.nameEnd() + "' on its line"
 			return
 		}
 		p.name = p.names.Intern(name)
@@ -434,6 +440,10 @@ func (p *parser) onDelta(key string, delta []byte, from, to int) {
 // afterCall reads what follows Function.Close: white space and Scope.Close
 // belong to the call; anything else closes it where Function.Close ended.
 func (p *parser) afterCall(data []byte, eof bool) int {
+	if p.f.Scope.Close == "" { // no wrapper: Function.Close ended the call
+		p.closeCall(p.callEnd)
+		return scan.Again
+	}
 	i := skipWS(data)
 	if i > 0 {
 		return i // the call's span takes it if Scope.Close follows

@@ -266,7 +266,10 @@ func (f *Format) markers() []string {
 // openCall writes a call's opener for name.
 func (f *Format) openCall(b *bytes.Buffer, name string) {
 	if f.named() {
-		b.WriteString(f.Scope.Open + "\n" + f.Function.Open + name + ">\n")
+		if f.Scope.Open != "" {
+			b.WriteString(f.Scope.Open + "\n")
+		}
+		b.WriteString(f.Function.Open + name + f.nameEnd() + "\n")
 		return
 	}
 	b.WriteString(f.Scope.Open + name + f.NameClose + "\n")
@@ -277,7 +280,9 @@ func (f *Format) closeCall(b *bytes.Buffer) {
 	if f.named() {
 		b.WriteString(f.Function.Close + "\n")
 	}
-	b.WriteString(f.Scope.Close + "\n")
+	if f.Scope.Close != "" {
+		b.WriteString(f.Scope.Close + "\n")
+	}
 }
 
 // renderJSON writes a batch's calls as one block of the JSON form: an array

@@ -37,6 +37,11 @@
 // each value are not part of it (Qwen3-Coder's template writes values
 // between newlines); otherwise values are kept exactly (GLM).
 //
+// With Param.CDATA a value that starts with <![CDATA[ is the section's
+// content, verbatim, up to its ]]> (Close inside it is content); then only
+// white space may come before Close, or the body's end. A section with no
+// ]]>, or other text after it, is the body's problem.
+//
 // In token mode the reader calls OnParam when a value starts and OnDelta
 // with each piece of it that is final: a value's deltas join to exactly its
 // string, never split a UTF-8 character, and each covers the body bytes it
@@ -66,6 +71,17 @@ import (
 )
 
 type state uint8
+
+// cdataState is where the open value stands with a CDATA section
+// (Param.CDATA).
+type cdataState uint8
+
+const (
+	cdUndecided cdataState = iota // the value's first bytes have not come
+	cdNone                        // the value is no CDATA section
+	cdOpen                        // in the section: valAt is its content's start
+	cdClosed                      // after its ]]>: white space, then Close
+)
 
 const (
 	between state = iota // in the white space between parameters
@@ -101,6 +117,8 @@ type Reader struct {
 	wsTo          int  // how far white space after closer has been read
 	lead          bool // token mode: the value's first byte was decided (a dropped newline)
 	sent          int  // token mode: value bytes before sent were sent
+	cd            cdataState
+	cdEnd         int // cdClosed: where the section's ]]> starts
 
 	args params.Params // the arguments of the values read
 	n    int           // the number of values read
@@ -189,6 +207,10 @@ func (r *Reader) openValue(body []byte, tagAt, keyAt, keyLen, valAt int) {
 	r.st = inValue
 	r.keyAt, r.keyEnd, r.valAt = keyAt, keyAt+keyLen, valAt
 	r.pos, r.closer = valAt, -1
+	r.cd = cdNone
+	if r.f.CDATA {
+		r.cd = cdUndecided
+	}
 	if r.token {
 		r.key = r.intern(body[r.keyAt:r.keyEnd])
 		r.lead, r.sent = false, valAt
@@ -203,6 +225,11 @@ func (r *Reader) openValue(body []byte, tagAt, keyAt, keyLen, valAt int) {
 // needed.
 func (r *Reader) readValue(body []byte, final bool) bool {
 	f := r.f
+	if r.cd != cdNone {
+		if done, more := r.readCDATA(body, final); done || !more {
+			return done
+		}
+	}
 	for {
 		if r.closer >= 0 {
 			j := skipSpace(body, r.wsTo)
@@ -255,9 +282,69 @@ func (r *Reader) readValue(body []byte, final bool) bool {
 	return false
 }
 
+// readCDATA reads a value that may be a CDATA section. It returns done
+// when the value ended, more when the value is no CDATA section and is to
+// be read as any value; neither when more input is needed (or the body
+// failed).
+func (r *Reader) readCDATA(body []byte, final bool) (done, more bool) {
+	switch r.cd {
+	case cdUndecided:
+		full, partial := scan.MatchPrefix(body[r.valAt:], cdataOpen)
+		switch {
+		case full:
+			r.cd, r.valAt = cdOpen, r.valAt+len(cdataOpen)
+			r.pos, r.lead, r.sent = r.valAt, true, r.valAt
+		case partial && !final:
+			return false, false
+		default:
+			r.cd = cdNone
+			return false, true
+		}
+		fallthrough
+	case cdOpen:
+		k := bytes.Index(body[r.pos:], []byte(cdataClose))
+		if k < 0 {
+			if final {
+				r.fail(r.valAt-len(cdataOpen), "a CDATA section with no "+cdataClose)
+				return false, false
+			}
+			r.pos = max(r.pos, len(body)-scan.PartialSuffix(body, cdataClose))
+			r.stream(body, r.pos)
+			return false, false
+		}
+		r.cdEnd = r.pos + k
+		r.stream(body, r.cdEnd)
+		r.cd, r.pos = cdClosed, r.cdEnd+len(cdataClose)
+	}
+	// cdClosed: white space, then Close.
+	j := skipSpace(body, r.pos)
+	if j == len(body) {
+		if final { // no Close: the call closer ends the value
+			r.endValue(body, r.cdEnd)
+			r.st, r.pos = between, len(body)
+			return true, false
+		}
+		return false, false
+	}
+	full, partial := scan.MatchPrefix(body[j:], r.f.Close)
+	switch {
+	case full:
+		r.endValue(body, r.cdEnd)
+		r.st, r.pos = between, j+len(r.f.Close)
+		return true, false
+	case partial && !final:
+		return false, false
+	}
+	r.fail(j, "text after a CDATA section, before "+r.f.Close)
+	return false, false
+}
+
 // bounds returns the value's bytes [from, to) once its end is known.
 func (r *Reader) bounds(body []byte, end int) (int, int) {
 	from := r.valAt
+	if r.cd == cdClosed {
+		return from, r.cdEnd // the section's content, verbatim
+	}
 	if r.f.TrimNewline {
 		if from < end && body[from] == '\n' {
 			from++
@@ -300,7 +387,7 @@ func (r *Reader) stream(body []byte, upTo int) {
 			r.sent = r.valAt + 1
 		}
 	}
-	if r.f.TrimNewline && upTo > r.sent && body[upTo-1] == '\n' {
+	if r.f.TrimNewline && r.cd < cdOpen && upTo > r.sent && body[upTo-1] == '\n' {
 		upTo--
 	}
 	if upTo <= r.sent {
