@@ -23,6 +23,8 @@ var ambiguous = map[string]string{
 	"llama3/json-answer-is-text.txtar":             jsonNotACall,
 	"llama3/missing-name-is-text.txtar":            jsonNotACall,
 	"llama3/adversarial-braces-is-text.txtar":      jsonNotACall,
+	"llama3/xlam-array-not-calls-is-text.txtar":    jsonNotACall,
+	"llama3/xlam-empty-array-is-text.txtar":        jsonNotACall,
 	"seedoss/qwen-call-is-text.txtar":              "a Qwen3-Coder call: seedoss reads it as text, qwen3coder as a call, which auto picks",
 	"seedoss/think-tag-is-text.txtar":              "a <think> block, then prose: no syntax's evidence; seedoss reads the tag as text, auto's fallback as reasoning",
 	"granite/unterminated-reasoning.txtar":         "a <think> block cut off, no syntax's evidence: granite words the cut as reasoning's, auto's fallback as <think>'s",

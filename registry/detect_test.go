@@ -57,6 +57,8 @@ var falseClaims = map[string]string{
 	"native in llama3/json-answer-is-text.txtar":              jsonNotACall,
 	"native in llama3/missing-name-is-text.txtar":             jsonNotACall,
 	"native in llama3/adversarial-braces-is-text.txtar":       jsonNotACall,
+	"native in llama3/xlam-array-not-calls-is-text.txtar":     jsonNotACall,
+	"native in llama3/xlam-empty-array-is-text.txtar":         jsonNotACall,
 	"qwen3coder in seedoss/*":                                 qwenBodyInSeed,
 	"hunyuan in apriel/*":                                     aprielBlockInHunyuan,
 	"minimax in pythonic/olmo3-minimax-section-is-text.txtar": minimaxSection,
@@ -76,7 +78,7 @@ const hermesCallElsewhere = "a Hermes call (<tool_call> then JSON): glm and qwen
 
 const glmBareName = "<tool_call>WORD</tool_call> in prose: a GLM call with no arguments to glm (the earliest evidence), prose to hermes"
 
-const jsonNotACall = "a JSON object that opens the input and is no call: native reads it as a document (an error: no provider's shape), llama3 as prose; auto takes native, whose evidence is at the first byte"
+const jsonNotACall = "a JSON object (or an array) that opens the input and is no call: native reads it as a document (an error: no provider's shape), llama3 as prose; auto takes native, whose evidence is at the first byte"
 
 // TestDetectorsClaimNothingFalse runs every syntax's detector over every
 // other syntax's golden cases: where it confirms evidence, its syntax must

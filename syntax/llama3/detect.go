@@ -14,6 +14,8 @@ import (
 //     takes for a call attempt: one with the keys "name" and "parameters"
 //     (or "arguments"), decided as soon as both have come, or a broken or
 //     cut-off object in which one of those keys came;
+//   - a JSON array opening the input that the parser takes for calls
+//     (arrayHead: '[', '{' and "name" as the first key, xLAM's);
 //   - one of Llama 3's special tokens that the parser reads, where it reads
 //     them (in text, not inside a JSON object it takes for text):
 //     <|python_tag|>, <|eom_id|>, <|eot_id|>, <|start_header_id|>. No other
@@ -60,10 +62,20 @@ func (d *detector) Look(seen []byte, eof bool) syntax.Evidence {
 				break
 			}
 			d.start = d.pos
-			if seen[d.pos] == '{' {
+			switch seen[d.pos] {
+			case '{':
 				d.state = detJSON
 				d.cs.reset(d.depth, 0)
-			} else {
+			case '[':
+				switch arrayHead(seen[d.pos:], eof) {
+				case headYes:
+					d.at = d.start
+				case headWait:
+					d.pending = d.start
+				default:
+					d.state = detText
+				}
+			default:
 				d.state = detText
 			}
 		case detJSON:

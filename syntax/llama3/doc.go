@@ -20,6 +20,13 @@
 //     Other keys ("type": "function" in Meta's own example) are ignored; a
 //     key given twice counts the first time. The object is read JSON-aware:
 //     special tokens, ';' and braces inside its strings are content.
+//   - A JSON array opening the message whose first element is an object
+//     with "name" as its first key is a list of calls (xLAM's form,
+//     [{"name": …, "arguments": {…}}, …]; the xlam variant writes it):
+//     each element is a call (it needs "name" and "arguments" or
+//     "parameters") or an error of its own. Its calls come when the array
+//     is complete; one cut off is a truncated error, never calls. Any
+//     other array, [] included, is text.
 //   - Several calls follow each other separated by white space and ';'
 //     ("; ", ";", ";\n", "\n"). Text after the calls is respond; a JSON
 //     object that is not a call, or comes after prose, is text (case
@@ -64,6 +71,12 @@
 //     the message, so JSON that a user asked for in an answer is never run.
 //     SGLang deletes any leading JSON object from the content (its issue
 //     #35562); we keep a JSON object that is not a call as text.
+//   - xLAM's arrays: vLLM's xlam parser also takes the array after a
+//     </think>, out of a ```json fence or a <tool_call> block after prose,
+//     or after a [TOOL_CALLS] prefix; here an array opens the message or is
+//     text (the rule for JSON after prose, above), and an element without
+//     arguments is an error where vLLM skips it. [] is text here; vLLM reads
+//     it as no calls and no content.
 //   - A name without arguments: vLLM leaves {"name": "x"} as text; we do
 //     too, unless <|python_tag|> came first, where the model said it is
 //     calling (then it is a call with {}).

@@ -15,14 +15,17 @@ import (
 var Syntax = syntax.Syntax{
 	Name:        "llama3",
 	Aliases:     []string{"llama3-json"},
-	Description: `Llama 3.1/3.2/3.3: {"name": …, "parameters": {…}} opening the message, <|python_tag|> built-in calls`,
+	Description: `Llama 3.1/3.2/3.3: {"name": …, "parameters": {…}} opening the message, <|python_tag|> built-in calls; xLAM's [{"name": …, "arguments": {…}}]`,
 	New:         newParser,
 	Detect:      detect,
 	Render:      newRenderer,
-	Prompt:      promptRules,
-	CompleteAt:  completeAt,
+	Variants: []syntax.Variant{
+		{Name: "xlam", Description: `xLAM: a message's calls as one JSON array, [{"name": …, "arguments": {…}}], opening it`, Render: newRendererXLAM},
+	},
+	Prompt:     promptRules,
+	CompleteAt: completeAt,
 	// Models and Templates: see registry.ForModel and registry.ForTemplate.
-	Models: []string{"llama-3.1*", "llama-3.2*", "llama-3.3*", "llama3.1*", "llama3.2*", "llama3.3*", "meta-llama-3.1*", "*-llama-3.1-*", "*llama-3.3-*"},
+	Models: []string{"llama-3.1*", "llama-3.2*", "llama-3.3*", "llama3.1*", "llama3.2*", "llama3.3*", "meta-llama-3.1*", "*-llama-3.1-*", "*llama-3.3-*", "*xlam*", "*hammer2*"},
 	Templates: []syntax.Fingerprint{
 		{Any: []string{"Respond in the format {\"name\": function name, \"parameters\""}},
 		{All: []string{"<|python_tag|>", "\"parameters\""}},
@@ -58,6 +61,7 @@ const (
 	stStart   state = iota // the start of a message: white space, then a call or text
 	stTag                  // after <|python_tag|>: white space, then JSON, a built-in call or code
 	stJSON                 // inside a JSON object that may be a call
+	stArray                // inside a JSON array of call objects opening the message (xLAM)
 	stBuiltin              // inside the arguments of NAME.call(
 	stCode                 // code after <|python_tag|>: a code_interpreter call
 	stAfter                // after a call: white space and ';', then another call, text or the end
@@ -86,6 +90,7 @@ type parser struct {
 	bodyOff  int        // and at which index of blk.Bytes
 	tagged   bool       // the block starts with <|python_tag|>
 	cs       callScan
+	arr      jsonscan.JSON // stArray: finds where the array ends
 	pendErr  *syntax.Event // a call attempt's error, held while the separators after it are read
 	streamed int           // calls streamed so far (token mode index)
 	errCode  syntax.Code
@@ -135,6 +140,8 @@ func (p *parser) step1(data []byte, eof bool) int {
 		return p.afterTag(data, eof)
 	case stJSON:
 		return p.jsonBytes(data)
+	case stArray:
+		return p.arrayBytes(data)
 	case stBuiltin:
 		return p.builtinBytes(data)
 	case stCode, stSwallow, stResult, stOther:
@@ -183,6 +190,14 @@ func (p *parser) start(data []byte, eof bool) int {
 	case '{':
 		p.beginJSON(false)
 		return scan.Again
+	case '[':
+		switch arrayHead(data, eof) {
+		case headWait:
+			return 0
+		case headYes:
+			p.beginArray()
+			return scan.Again
+		}
 	case '<':
 		m, wait := marker(data, eof)
 		if wait {
@@ -194,6 +209,36 @@ func (p *parser) start(data []byte, eof bool) int {
 	}
 	p.state = stText
 	return scan.Again
+}
+
+const (
+	headNo = iota
+	headYes
+	headWait
+)
+
+// maxArrayHead bounds the white space arrayHead looks through.
+const maxArrayHead = 256
+
+// arrayHead decides whether data, which starts with '[', opens an array of
+// call objects: '[', white space, '{', white space, and "name" as the first
+// key (xLAM writes it first, as its template does). Anything else is text.
+func arrayHead(data []byte, eof bool) int {
+	i := jsonscan.SkipSpace(data, 1)
+	for _, want := range [...]string{"{", `"name"`} {
+		if i >= maxArrayHead {
+			return headNo
+		}
+		full, partial := scan.MatchPrefix(data[i:], want)
+		switch {
+		case partial && !eof:
+			return headWait
+		case !full:
+			return headNo
+		}
+		i = jsonscan.SkipSpace(data, i+len(want))
+	}
+	return headYes
 }
 
 // act handles a marker at the start of the data, outside any block, and
@@ -406,6 +451,98 @@ func (p *parser) jsonBytes(data []byte) int {
 		return scan.Again
 	}
 	return n
+}
+
+// beginArray starts a JSON array of call objects (arrayHead said so): a
+// call attempt from its first byte.
+func (p *parser) beginArray() {
+	p.EndRun()
+	p.beginBlock(false)
+	p.beginBody()
+	p.arr.Reset(p.Options().DepthLimit())
+	p.state = stArray
+}
+
+// arrayBytes scans the array; its calls come when it is complete.
+func (p *parser) arrayBytes(data []byte) int {
+	n := p.arr.Scan(data)
+	p.Keep(&p.blk, data[:n])
+	switch {
+	case p.arr.Done():
+		p.arrayDone()
+	case p.arr.Err() != nil:
+		if p.blk.Over {
+			p.errCode, p.errMsg = syntax.CodeOverLimit, "call array longer than the limit, and invalid JSON"
+		} else {
+			p.errCode, p.errMsg = p.arr.Err().Code(), "invalid JSON at "+scan.Advance(p.bodyAt, p.body()).String()+": "+p.arr.Err().Msg()
+		}
+		p.state = stSwallow
+	}
+	if n == 0 {
+		return scan.Again
+	}
+	return n
+}
+
+// arrayDone reads a complete array: each element is a call or an error of
+// its own, its span running from the end of the one before it (the
+// array's start for the first) to its own end (the array's end for the
+// last). In token mode each call is announced, then sent, in turn.
+func (p *parser) arrayDone() {
+	p.state = stAfter
+	if p.blk.Over {
+		p.callErr(syntax.CodeOverLimit, "call array longer than the limit of %d bytes", p.Options().BlockLimit())
+		return
+	}
+	body, base := p.body(), p.bodyAt
+	count := 0
+	jsonscan.Elements(body, func([]byte, int) bool { count++; return true })
+	from, i := base.Offset, 0
+	pos, last := base, 0
+	jsonscan.Elements(body, func(elem []byte, at int) bool {
+		end := base.Offset + int64(at+len(elem))
+		if i == count-1 {
+			end = base.Offset + int64(len(body))
+		}
+		span := syntax.Span{Start: from, End: end}
+		from = end
+		i++
+		pos, last = scan.Advance(pos, body[last:at]), at
+		if jsonscan.Kind(elem) != '{' {
+			p.Emit(syntax.Event{Type: syntax.Error, Code: syntax.CodeMalformed, Pos: pos, Span: span, Raw: string(elem),
+				Message: fmt.Sprintf("call array element %d is %s, not a call object", i, jsonscan.KindName(jsonscan.Kind(elem)))})
+			return true
+		}
+		name, args, _, problem := readCall(elem, true)
+		if problem == "" && !hasArgsKey(elem) {
+			problem = "the call " + name + " has no \"arguments\" or \"parameters\""
+		}
+		if problem != "" {
+			p.Emit(syntax.Event{Type: syntax.Error, Code: syntax.CodeMalformed, Pos: pos, Span: span, Raw: string(elem),
+				Message: fmt.Sprintf("call array element %d: %s", i, problem)})
+			return true
+		}
+		if p.Options().Mode == syntax.TokenMode {
+			csp := syntax.Span{Start: base.Offset + int64(at), End: base.Offset + int64(at+len(elem))}
+			p.Emit(syntax.Event{Type: syntax.Call, Partial: true, Name: name, Index: p.streamed, Span: csp})
+			p.Emit(syntax.Event{Type: syntax.Call, Partial: true, Name: name, Index: p.streamed, Delta: string(args), Span: csp})
+			p.streamed++
+		}
+		p.sectionFrom(span.Start)
+		p.bodyAt = pos
+		p.call(name, args, span)
+		return true
+	})
+}
+
+// hasArgsKey reports whether the call object obj has an arguments key.
+func hasArgsKey(obj []byte) bool {
+	has := false
+	jsonscan.MembersRaw(obj, func(kb, _ []byte) bool {
+		has = isArgsKey(string(kb))
+		return !has
+	})
+	return has
 }
 
 // callErr reports a call attempt that is no call: the block so far, with
@@ -671,6 +808,17 @@ func (p *parser) finish(end int64) {
 				"truncated call longer than the limit of %d bytes: the stream ended inside it", p.Options().BlockLimit())
 		default:
 			p.callErr(syntax.CodeTruncated, "truncated call: the stream ended inside its JSON")
+		}
+	case stArray:
+		p.arr.End()
+		switch {
+		case p.arr.Done():
+			p.arrayDone()
+		case p.blk.Over:
+			p.callErr(syntax.CodeOverLimit,
+				"truncated call array longer than the limit of %d bytes: the stream ended inside it", p.Options().BlockLimit())
+		default:
+			p.callErr(syntax.CodeTruncated, "truncated call array: the stream ended inside its JSON")
 		}
 	case stBuiltin:
 		p.callErr(syntax.CodeTruncated, "truncated built-in call %s: the stream ended before its ')'", p.name)

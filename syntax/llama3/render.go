@@ -38,6 +38,15 @@ func newRenderer(w io.Writer, _ syntax.Options) syntax.Renderer {
 	return wire.New("llama3", newUnits(w, &units{}))
 }
 
+// newRendererXLAM returns a renderer that writes as newRenderer does but
+// each message's calls as xLAM writes them: one JSON array of {"name",
+// "arguments"} objects opening the message. Calls after text, or a second
+// run of calls in a message, cannot be carried (the array opens the
+// message): they are reported and written in Llama 3's form.
+func newRendererXLAM(w io.Writer, _ syntax.Options) syntax.Renderer {
+	return wire.New("llama3", newUnits(w, &units{array: true}))
+}
+
 type units struct {
 	t         *wire.Tail
 	w         *bufio.Writer
@@ -47,6 +56,7 @@ type units struct {
 	names     []string // the calls since the last execute
 	batch     []string // the calls of the last executed batch
 	resultIdx int
+	array     bool // xLAM: a message's calls are one JSON array opening it
 }
 
 func cannot(format string, args ...any) error { return wire.CannotCarry("llama3", format, args...) }
@@ -113,6 +123,12 @@ func readsBack(text string, calls int, respond string) bool {
 func (u *units) Calls(calls []syntax.Event) error {
 	u.assistant()
 	var errs []error
+	if u.array {
+		if !u.open && u.calls == 0 {
+			return u.arrayCalls(calls)
+		}
+		errs = append(errs, cannot("calls after text or other calls in a message (xLAM's call array opens the message): written in Llama 3's form"))
+	}
 	for _, c := range calls {
 		switch {
 		case u.calls > 0:
@@ -138,6 +154,30 @@ func (u *units) Calls(calls []syntax.Event) error {
 		u.open = true
 		u.names = append(u.names, c.Name)
 	}
+	return errors.Join(errs...)
+}
+
+// arrayCalls writes calls as one JSON array opening the message.
+func (u *units) arrayCalls(calls []syntax.Event) error {
+	var errs []error
+	b := []byte{'['}
+	for i, c := range calls {
+		if c.ID != "" {
+			errs = append(errs, cannot("the id %q of call %s (xLAM calls have none): not written", c.ID, c.Name))
+		}
+		if i > 0 {
+			b = append(b, ", "...)
+		}
+		b = append(b, `{"name": `...)
+		b = syntax.AppendQuote(b, c.Name)
+		b = append(b, `, "arguments": `...)
+		b = append(b, c.ArgsJSON()...)
+		b = append(b, '}')
+		u.names = append(u.names, c.Name)
+	}
+	u.w.Write(append(b, ']'))
+	u.calls += len(calls)
+	u.open = true
 	return errors.Join(errs...)
 }
 

@@ -18,7 +18,8 @@ import (
 // An object whose first member is "name", or "type": "function", is a call
 // written by a model as text (Llama 3's JSON calls), not a provider's
 // document: no provider document starts that way, so it is not native's
-// evidence.
+// evidence; nor is an array whose first element is one (xLAM's list of
+// calls).
 func detect(syntax.Options) syntax.Detector { return &detector{at: -1} }
 
 type detector struct {
@@ -82,8 +83,10 @@ func (d *detector) first(seen []byte, eof bool) int {
 		switch {
 		case j == len(seen) && !eof:
 			return 0
-		case j < len(seen) && (seen[j] == '{' || seen[j] == ']'):
+		case j < len(seen) && seen[j] == ']':
 			return 1
+		case j < len(seen) && seen[j] == '{':
+			return firstMember(seen[j:], eof) // a list of a model's call objects is no document
 		}
 		return -1
 	}
