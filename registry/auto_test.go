@@ -25,6 +25,8 @@ var ambiguous = map[string]string{
 	"llama3/adversarial-braces-is-text.txtar":      jsonNotACall,
 	"llama3/xlam-array-not-calls-is-text.txtar":    jsonNotACall,
 	"llama3/xlam-empty-array-is-text.txtar":        jsonNotACall,
+	"llama3/function-tag-qwen-form-is-text.txtar":  functionTag,
+	"qwen3coder/llama-function-json-is-text.txtar": functionTag,
 	"seedoss/qwen-call-is-text.txtar":              "a Qwen3-Coder call: seedoss reads it as text, qwen3coder as a call, which auto picks",
 	"seedoss/think-tag-is-text.txtar":              "a <think> block, then prose: no syntax's evidence; seedoss reads the tag as text, auto's fallback as reasoning",
 	"granite/unterminated-reasoning.txtar":         "a <think> block cut off, no syntax's evidence: granite words the cut as reasoning's, auto's fallback as <think>'s",

@@ -51,19 +51,22 @@ func allGoldens(t *testing.T) []golden {
 // of its syntax, and that syntax reads the case differently from the case's
 // own: what auto does there is documented in the package.
 var falseClaims = map[string]string{
-	"hermes in glm/hermes-is-text.txtar":                      hermesCallElsewhere,
-	"hermes in qwen3coder/hermes-json-is-text.txtar":          hermesCallElsewhere,
-	"glm in hermes/prose-mentions-tag.txtar":                  glmBareName,
-	"native in llama3/json-answer-is-text.txtar":              jsonNotACall,
-	"native in llama3/missing-name-is-text.txtar":             jsonNotACall,
-	"native in llama3/adversarial-braces-is-text.txtar":       jsonNotACall,
-	"native in llama3/xlam-array-not-calls-is-text.txtar":     jsonNotACall,
-	"native in llama3/xlam-empty-array-is-text.txtar":         jsonNotACall,
-	"qwen3coder in seedoss/*":                                 qwenBodyInSeed,
-	"hunyuan in apriel/*":                                     aprielBlockInHunyuan,
-	"minimax in pythonic/olmo3-minimax-section-is-text.txtar": minimaxSection,
-	"minimax in pythonic/olmo3-empty-block.txtar":             minimaxSection,
-	"pythonic in minimax/olmo-function-calls-pythonic.txtar":  olmoBody,
+	"hermes in glm/hermes-is-text.txtar":                                                         hermesCallElsewhere,
+	"hermes in qwen3coder/hermes-json-is-text.txtar":                                             hermesCallElsewhere,
+	"glm in hermes/prose-mentions-tag.txtar":                                                     glmBareName,
+	"native in llama3/json-answer-is-text.txtar":                                                 jsonNotACall,
+	"native in llama3/missing-name-is-text.txtar":                                                jsonNotACall,
+	"native in llama3/adversarial-braces-is-text.txtar":                                          jsonNotACall,
+	"native in llama3/xlam-array-not-calls-is-text.txtar":                                        jsonNotACall,
+	"native in llama3/xlam-empty-array-is-text.txtar":                                            jsonNotACall,
+	"llama3 in qwen3coder/llama-function-json-is-text.txtar":                                     functionTag,
+	"qwen3coder in llama3/function-tag-qwen-form-is-text.txtar":                                  functionTag,
+	"pythonic in llama3/functionary-meetkai-19-fixture-assistant-turn-12-text-python-code.txtar": codeAfterTag,
+	"qwen3coder in seedoss/*":                                                                    qwenBodyInSeed,
+	"hunyuan in apriel/*":                                                                        aprielBlockInHunyuan,
+	"minimax in pythonic/olmo3-minimax-section-is-text.txtar":                                    minimaxSection,
+	"minimax in pythonic/olmo3-empty-block.txtar":                                                minimaxSection,
+	"pythonic in minimax/olmo-function-calls-pythonic.txtar":                                     olmoBody,
 }
 
 const olmoBody = "<function_calls> then a Python call is an Olmo 3 block: minimax reads it as text, pythonic as calls, which auto picks"
@@ -77,6 +80,10 @@ const qwenBodyInSeed = "a Seed-OSS call or a thought quoting one: qwen3coder rea
 const hermesCallElsewhere = "a Hermes call (<tool_call> then JSON): glm and qwen3coder read it as text, hermes as a call, which auto picks"
 
 const glmBareName = "<tool_call>WORD</tool_call> in prose: a GLM call with no arguments to glm (the earliest evidence), prose to hermes"
+
+const functionTag = "<function=NAME> then '{' is Llama 3.1's (and Functionary v3.1's) function form, which llama3 reads and qwen3coder leaves as text; then a parameter tag, Qwen3-Coder's bare call, which qwen3coder reads and llama3 leaves as text: each syntax's detector claims its own, which auto picks"
+
+const codeAfterTag = "code after <|python_tag|> holding [int(…), …]: pythonic's evidence, after llama3's token, which auto picks"
 
 const jsonNotACall = "a JSON object (or an array) that opens the input and is no call: native reads it as a document (an error: no provider's shape), llama3 as prose; auto takes native, whose evidence is at the first byte"
 

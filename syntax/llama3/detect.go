@@ -19,7 +19,10 @@ import (
 //   - one of Llama 3's special tokens that the parser reads, where it reads
 //     them (in text, not inside a JSON object it takes for text):
 //     <|python_tag|>, <|eom_id|>, <|eot_id|>, <|start_header_id|>. No other
-//     syntax has them.
+//     syntax has them;
+//   - a function tag that opens a call, <function=NAME>{ (funcTag: the
+//     parser's own code), where the parser reads it. Qwen3-Coder's bare
+//     <function=NAME> is followed by a parameter tag instead.
 //
 // A JSON object without the keys of a call is text to llama3 and no
 // evidence; it is looked past for the tokens. Bare JSON calls after the
@@ -96,10 +99,11 @@ func (d *detector) Look(seen []byte, eof bool) syntax.Evidence {
 			}
 			d.pos += i
 			m, wait := marker(seen[d.pos:], eof)
+			k, _ := funcTag(seen[d.pos:], eof)
 			switch {
-			case m != "":
+			case m != "" || k > 0:
 				d.at = d.pos
-			case wait:
+			case wait || k < 0:
 				d.pending = d.pos
 			default:
 				d.pos++

@@ -1,9 +1,13 @@
 // Package llama3 parses the tool calls of Llama 3.1, 3.2 and 3.3 (the JSON
-// format of Meta's chat template, and the built-in tools of Llama 3.1).
+// format of Meta's chat template, the built-in tools and the custom
+// function form of Llama 3.1), and of the models that write one of them:
+// Functionary v3.1's function form, xLAM's and Hammer's JSON arrays.
 //
 //	{"name": "get_weather", "parameters": {"city": "Paris"}}
 //	<|python_tag|>{"name": "get_weather", "arguments": {"city": "Paris"}}; {"name": "get_time", "parameters": {}}
 //	<|python_tag|>brave_search.call(query="latest price of 1oz gold")<|eom_id|>
+//	<function=get_weather>{"city": "Paris"}</function>
+//	[{"name": "get_weather", "arguments": {"city": "Paris"}}]
 //	<|python_tag|>import math
 //	print(math.factorial(5))<|eom_id|>
 //
@@ -31,6 +35,16 @@
 //     ("; ", ";", ";\n", "\n"). Text after the calls is respond; a JSON
 //     object that is not a call, or comes after prose, is text (case
 //     json-inside-prose-is-text).
+//   - <function=NAME>{…}</function>, the custom function form of Meta's
+//     Llama 3.1 prompt guide (Functionary v3.1 writes it), is a call
+//     wherever it stands in text: the tag, with NAME of 1 to 256 bytes and
+//     no white space, '<', '>', braces or quotes, then at once a JSON object
+//     (the arguments), then optional white space and </function>. The
+//     closer is optional (the call ends at its arguments; a cut inside it
+//     leaves its bytes as text); arguments cut off are a truncated error,
+//     broken ones an invalid_json error covering the rest of the message.
+//     A function tag followed by anything but '{' is text (Qwen3-Coder's
+//     <function=NAME><parameter=…>, which the qwen3coder syntax reads).
 //   - <|python_tag|> opens a call wherever it stands in text, and what
 //     follows it is a call: a JSON object (with a name; arguments may be
 //     absent: {}), a built-in call NAME.call(KEY=VALUE, …) with Python
@@ -77,6 +91,12 @@
 //     text (the rule for JSON after prose, above), and an element without
 //     arguments is an error where vLLM skips it. [] is text here; vLLM reads
 //     it as no calls and no content.
+//   - Functionary v3.1's code after <|python_tag|>: its own parser calls
+//     the tool python with the code as a raw string, llama.cpp python with
+//     {"code": …}; here it is code_interpreter with {"code": …}, as Meta's
+//     decoder reads it (the output does not say which). With tool_choice
+//     forcing a call, Functionary's prompt holds the call's start and the
+//     output begins inside it ({"location": …}</function>): not read.
 //   - A name without arguments: vLLM leaves {"name": "x"} as text; we do
 //     too, unless <|python_tag|> came first, where the model said it is
 //     calling (then it is a call with {}).

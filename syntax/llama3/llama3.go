@@ -6,6 +6,7 @@ import (
 
 	"github.com/toolparse/toolparse/internal/params"
 
+	"github.com/toolparse/toolparse/internal/jsoncall"
 	"github.com/toolparse/toolparse/internal/jsonscan"
 	"github.com/toolparse/toolparse/syntax"
 	"github.com/toolparse/toolparse/syntax/scan"
@@ -25,10 +26,11 @@ var Syntax = syntax.Syntax{
 	Prompt:     promptRules,
 	CompleteAt: completeAt,
 	// Models and Templates: see registry.ForModel and registry.ForTemplate.
-	Models: []string{"llama-3.1*", "llama-3.2*", "llama-3.3*", "llama3.1*", "llama3.2*", "llama3.3*", "meta-llama-3.1*", "*-llama-3.1-*", "*llama-3.3-*", "*xlam*", "*hammer2*"},
+	Models: []string{"llama-3.1*", "llama-3.2*", "llama-3.3*", "llama3.1*", "llama3.2*", "llama3.3*", "meta-llama-3.1*", "*-llama-3.1-*", "*llama-3.3-*", "*xlam*", "*hammer2*", "*functionary*v3.1*"},
 	Templates: []syntax.Fingerprint{
 		{Any: []string{"Respond in the format {\"name\": function name, \"parameters\""}},
 		{All: []string{"<|python_tag|>", "\"parameters\""}},
+		{All: []string{"<function=", "</function>"}, None: []string{"<parameter="}}, // Functionary v3.1
 	},
 }
 
@@ -48,6 +50,14 @@ const (
 	endHeader   = "<|end_header_id|>"
 )
 
+// The tags of Llama 3.1's custom function format (Meta's prompt guide),
+// which Functionary v3.1 writes: <function=NAME>{"arg": 1}</function>.
+const (
+	funcOpen  = "<function="
+	funcClose = "</function>"
+	maxName   = 256
+)
+
 // markers are the tokens that mean something in text, and at the start of
 // a message (where a JSON call may also begin).
 var markers = [...]string{pythonTag, eomID, eotID, startHeader}
@@ -62,6 +72,8 @@ const (
 	stTag                  // after <|python_tag|>: white space, then JSON, a built-in call or code
 	stJSON                 // inside a JSON object that may be a call
 	stArray                // inside a JSON array of call objects opening the message (xLAM)
+	stFunc                 // the JSON arguments after <function=NAME>
+	stFuncEnd              // after them: white space, then </function> or not
 	stBuiltin              // inside the arguments of NAME.call(
 	stCode                 // code after <|python_tag|>: a code_interpreter call
 	stAfter                // after a call: white space and ';', then another call, text or the end
@@ -90,7 +102,8 @@ type parser struct {
 	bodyOff  int        // and at which index of blk.Bytes
 	tagged   bool       // the block starts with <|python_tag|>
 	cs       callScan
-	arr      jsonscan.JSON // stArray: finds where the array ends
+	arr      jsonscan.JSON // stArray, stFunc: finds where the array or the arguments end
+	funcBody bool          // stFunc: the arguments have started (bodyAt is set)
 	pendErr  *syntax.Event // a call attempt's error, held while the separators after it are read
 	streamed int           // calls streamed so far (token mode index)
 	errCode  syntax.Code
@@ -142,6 +155,10 @@ func (p *parser) step1(data []byte, eof bool) int {
 		return p.jsonBytes(data)
 	case stArray:
 		return p.arrayBytes(data)
+	case stFunc:
+		return p.funcBytes(data)
+	case stFuncEnd:
+		return p.funcEnd(data, eof)
 	case stBuiltin:
 		return p.builtinBytes(data)
 	case stCode, stSwallow, stResult, stOther:
@@ -199,16 +216,65 @@ func (p *parser) start(data []byte, eof bool) int {
 			return scan.Again
 		}
 	case '<':
-		m, wait := marker(data, eof)
-		if wait {
-			return 0
-		}
-		if m != "" {
-			return p.act(m)
+		if n := p.tagAt(data, eof); n != 0 {
+			return max(n, 0)
 		}
 	}
 	p.state = stText
 	return scan.Again
+}
+
+// tagAt handles a marker or a function tag at data[0] == '<': it returns
+// the bytes taken, -1 when more input is needed, 0 when data starts with
+// neither.
+func (p *parser) tagAt(data []byte, eof bool) int {
+	m, wait := marker(data, eof)
+	if m != "" {
+		return p.act(m)
+	}
+	n, name := funcTag(data, eof)
+	switch {
+	case n > 0:
+		p.beginFunc(data[:n], name)
+		return n
+	case n < 0 || wait:
+		return -1
+	}
+	return 0
+}
+
+// funcTag matches <function=NAME> and the '{' after it at the start of
+// data; NAME is 1 to 256 bytes, none of them white space, '<', '>', '{',
+// '}' or a quote. It returns the tag's length ('{' excluded) and NAME; 0
+// when data starts with none; -1 when more input is needed.
+func funcTag(data []byte, eof bool) (int, string) {
+	full, partial := scan.MatchPrefix(data, funcOpen)
+	if !full {
+		if partial && !eof {
+			return -1, ""
+		}
+		return 0, ""
+	}
+	for i := len(funcOpen); i < len(data) && i <= len(funcOpen)+maxName; i++ {
+		switch c := data[i]; {
+		case c == '>':
+			switch {
+			case i == len(funcOpen):
+				return 0, ""
+			case i+1 == len(data) && !eof:
+				return -1, ""
+			case i+1 < len(data) && data[i+1] == '{':
+				return i + 1, string(data[len(funcOpen):i])
+			}
+			return 0, ""
+		case c <= ' ' || c == '<' || c == '{' || c == '}' || c == '"' || c == '\'':
+			return 0, ""
+		}
+	}
+	if eof || len(data) > len(funcOpen)+maxName {
+		return 0, ""
+	}
+	return -1, ""
 }
 
 const (
@@ -326,17 +392,14 @@ func (p *parser) text(data []byte, eof bool) int {
 	if n := p.TextBefore(syntax.Respond, data, '<'); n > 0 {
 		return n
 	}
-	m, wait := marker(data, eof)
-	if wait {
-		return 0
-	}
-	if m != "" {
-		return p.act(m)
+	if n := p.tagAt(data, eof); n != 0 {
+		return max(n, 0)
 	}
 	off := p.Offset()
 	n := scan.TextUntil(data, '<', func(rest []byte) bool {
 		m, wait := marker(rest, eof)
-		return m != "" || wait
+		k, _ := funcTag(rest, eof)
+		return m != "" || wait || k != 0
 	})
 	p.Text(syntax.Respond, data[:n], off)
 	return n
@@ -533,6 +596,93 @@ func (p *parser) arrayDone() {
 		p.call(name, args, span)
 		return true
 	})
+}
+
+// beginFunc starts a call of Llama 3.1's function form: tag is
+// <function=NAME>, its arguments follow.
+func (p *parser) beginFunc(tag []byte, name string) {
+	p.EndRun()
+	p.beginBlock(false)
+	p.Keep(&p.blk, tag)
+	p.name = name
+	p.arr.Reset(p.Options().DepthLimit())
+	p.funcBody = false
+	p.state = stFunc
+}
+
+// funcBytes scans the arguments after <function=NAME>.
+func (p *parser) funcBytes(data []byte) int {
+	if !p.funcBody {
+		p.funcBody = true
+		p.beginBody()
+	}
+	n := p.arr.Scan(data)
+	p.Keep(&p.blk, data[:n])
+	switch {
+	case p.arr.Done():
+		p.state = stFuncEnd
+	case p.arr.Err() != nil:
+		if p.blk.Over {
+			p.errCode, p.errMsg = syntax.CodeOverLimit, "call "+p.name+" longer than the limit, and invalid JSON"
+		} else {
+			p.errCode, p.errMsg = p.arr.Err().Code(), "invalid JSON at "+scan.Advance(p.bodyAt, p.body()).String()+": "+p.arr.Err().Msg()
+		}
+		p.state = stSwallow
+	}
+	if n == 0 {
+		return scan.Again
+	}
+	return n
+}
+
+// funcEnd reads what follows a function call's arguments: white space and
+// </function> are the call's; without the closer (left out, or cut off at
+// the end of the input) the call ends at its arguments.
+func (p *parser) funcEnd(data []byte, eof bool) int {
+	i := jsonscan.SkipSpace(data, 0)
+	if i == len(data) && !eof {
+		return 0
+	}
+	full, partial := scan.MatchPrefix(data[i:], funcClose)
+	switch {
+	case full:
+		p.Keep(&p.blk, data[:i+len(funcClose)])
+		p.funcDone()
+		return i + len(funcClose)
+	case partial && !eof:
+		return 0
+	}
+	p.funcDone()
+	return scan.Again
+}
+
+// funcDone emits the call of a function tag whose arguments are complete:
+// its span runs from the tag to the arguments' end, so that a cut before
+// the closer gives the same call; the closer, when it came, is in the
+// execute's span, as the separators between calls are.
+func (p *parser) funcDone() {
+	p.state = stAfter
+	if p.blk.Over {
+		p.callErr(syntax.CodeOverLimit, "call %s longer than the limit of %d bytes", p.name, p.Options().BlockLimit())
+		return
+	}
+	body := p.body()
+	if end := p.arr.Scanned(); int(end) < len(body) {
+		body = body[:end] // the white space and closer after it are the call's, not its arguments'
+	}
+	args, k, ok := jsoncall.Args(body, 0)
+	if !ok {
+		p.callErr(syntax.CodeMalformed, "the arguments of %s are %s, not an object", p.name, jsonscan.KindName(k))
+		return
+	}
+	span := syntax.Span{Start: p.blkStart.Offset, End: p.bodyAt.Offset + int64(len(body))}
+	if p.Options().Mode == syntax.TokenMode {
+		p.Emit(syntax.Event{Type: syntax.Call, Partial: true, Name: p.name, Index: p.streamed, Span: span})
+		p.Emit(syntax.Event{Type: syntax.Call, Partial: true, Name: p.name, Index: p.streamed, Delta: string(args), Span: span})
+		p.streamed++
+	}
+	p.bodyAt = p.blkStart
+	p.call(p.name, args, span)
 }
 
 // hasArgsKey reports whether the call object obj has an arguments key.
@@ -745,12 +895,8 @@ func (p *parser) afterCall(data []byte, eof bool) int {
 		p.beginJSON(false)
 		return scan.Again
 	case '<':
-		m, wait := marker(data, eof)
-		if wait {
-			return 0
-		}
-		if m != "" {
-			return p.act(m)
+		if n := p.tagAt(data, eof); n != 0 {
+			return max(n, 0)
 		}
 	}
 	p.state = stText
@@ -820,6 +966,14 @@ func (p *parser) finish(end int64) {
 		default:
 			p.callErr(syntax.CodeTruncated, "truncated call array: the stream ended inside its JSON")
 		}
+	case stFunc:
+		if p.blk.Over {
+			p.callErr(syntax.CodeOverLimit, "truncated call %s longer than the limit of %d bytes: the stream ended inside it", p.name, p.Options().BlockLimit())
+		} else {
+			p.callErr(syntax.CodeTruncated, "truncated call %s: the stream ended inside its JSON arguments", p.name)
+		}
+	case stFuncEnd:
+		p.funcDone()
 	case stBuiltin:
 		p.callErr(syntax.CodeTruncated, "truncated built-in call %s: the stream ended before its ')'", p.name)
 	case stCode:
