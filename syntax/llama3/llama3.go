@@ -646,8 +646,10 @@ func (p *parser) funcEnd(data []byte, eof bool) int {
 	full, partial := scan.MatchPrefix(data[i:], funcClose)
 	switch {
 	case full:
-		p.Keep(&p.blk, data[:i+len(funcClose)])
-		p.funcDone()
+		p.funcDone() // the closer is not kept: it is in no call's span, nor counted in the block
+		if p.pendErr != nil {
+			p.pendErr.Span.End = p.Offset() + int64(i+len(funcClose)) // an error covers it
+		}
 		return i + len(funcClose)
 	case partial && !eof:
 		return 0
@@ -667,9 +669,6 @@ func (p *parser) funcDone() {
 		return
 	}
 	body := p.body()
-	if end := p.arr.Scanned(); int(end) < len(body) {
-		body = body[:end] // the white space and closer after it are the call's, not its arguments'
-	}
 	args, k, ok := jsoncall.Args(body, 0)
 	if !ok {
 		p.callErr(syntax.CodeMalformed, "the arguments of %s are %s, not an object", p.name, jsonscan.KindName(k))

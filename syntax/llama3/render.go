@@ -57,6 +57,7 @@ type units struct {
 	batch     []string // the calls of the last executed batch
 	resultIdx int
 	array     bool // xLAM: a message's calls are one JSON array opening it
+	textAfter bool // text came after the message's calls: the next call needs the tag
 }
 
 func cannot(format string, args ...any) error { return wire.CannotCarry("llama3", format, args...) }
@@ -77,6 +78,7 @@ func (u *units) Text(t syntax.Type, s string) error {
 	var err error
 	switch {
 	case u.calls > 0:
+		u.textAfter = true
 		// What follows the text is an execute's <|eom_id|>, or nothing.
 		if call := `{"name":"x","parameters":{}}` + "\n" + s; !readsBack(call, 1, s) || !readsBack(call+eomID, 1, s) {
 			err = cannot("respond text after calls that would not read back as text (it starts with '{' or ';', or holds a special token): written as it is")
@@ -130,20 +132,22 @@ func (u *units) Calls(calls []syntax.Event) error {
 		errs = append(errs, cannot("calls after text or other calls in a message (xLAM's call array opens the message): written in Llama 3's form"))
 	}
 	for _, c := range calls {
+		tag := u.open && (u.calls == 0 || u.textAfter) // text came first: the tag says a call starts
 		switch {
-		case u.calls > 0:
+		case u.calls > 0 && !u.textAfter:
 			u.w.WriteString("; ")
 		case u.open:
 			u.w.WriteString("\n")
 		}
+		u.textAfter = false
 		if c.ID != "" {
 			errs = append(errs, cannot("the id %q of call %s (Llama 3 calls have none): not written", c.ID, c.Name))
 		}
 		if b, ok := builtinForm(c); ok {
 			u.w.WriteString(pythonTag + b)
 		} else {
-			if u.open && u.calls == 0 {
-				u.w.WriteString(pythonTag) // text came first: the tag says a call starts
+			if tag {
+				u.w.WriteString(pythonTag)
 			}
 			b := append([]byte(`{"name": `), syntax.AppendQuote(nil, c.Name)...)
 			b = append(b, `, "parameters": `...)
@@ -232,7 +236,7 @@ func (u *units) Execute() error {
 	u.assistant()
 	u.w.WriteString(eomID)
 	u.open, u.afterStop = false, true
-	u.calls = 0
+	u.calls, u.textAfter = 0, false
 	u.batch, u.names, u.resultIdx = append(u.batch[:0], u.names...), u.names[:0], 0
 	return nil
 }
@@ -245,7 +249,7 @@ func (u *units) Results(rs []syntax.Event) error {
 	}
 	if u.calls > 0 {
 		errs = append(errs, cannot("%d call(s) before results with no execute: the message ends there, which executes them", u.calls))
-		u.calls = 0
+		u.calls, u.textAfter = 0, false
 		u.batch, u.names, u.resultIdx = append(u.batch[:0], u.names...), u.names[:0], 0
 	}
 	for _, r := range rs {
