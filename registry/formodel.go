@@ -48,7 +48,7 @@ var unread = []struct {
 // decides (ForTemplate).
 var thinkOpenModels = []string{
 	"deepseek-r1-distill*", "qwq*", "*-thinking-2507*", "qwen3.5*", "qwen3.6*", "*nemotron-3-nano*", "*nemotron-nano-*v2*", "apriel*",
-	"glm-4.7*", "glm-5*", "minimax-m2*", "step-3.5*", "step3.5*", "ernie-4.5*thinking*", "kimi-k3*",
+	"glm-4.7*", "glm-5*", "minimax-m2*", "step-3.5*", "step3.5*", "step3", "step3-*", "step-3", "step-3-*", "ernie-4.5*thinking*", "kimi-k3*",
 }
 
 // normalise reduces a model name to what the patterns are matched

@@ -1,5 +1,5 @@
 // Package qwen3coder parses the tool-call syntax of Qwen3-Coder, Qwen3.5,
-// Qwen3.6 and MiMo (docs/formats.md):
+// Qwen3.6, MiMo and StepFun's Step-3.5 (docs/formats.md):
 //
 //	<think>
 //	Need the weather.
@@ -84,6 +84,15 @@
 //   - Calls inside an explicit <think>: text here, "think is a container"
 //     as in vLLM and Ollama (docs/formats.md, trait 4); llama.cpp's closed PRs
 //     #23678 and #24202 would run them.
+//   - Step-3.5: SGLang's step3p5 detector repairs this form for the tools it
+//     knows (<function bash>, a missing '>', a missing </parameter> closed
+//     by the next <parameter=, </tool_call> closing what is open, a call cut
+//     off after a complete parameter) and reads Python literals for object
+//     and array parameters; vLLM's step3p5 parser reads Python literals too.
+//     Here none of that is done: the repairs need the tool list to be safe
+//     and guess where the model wrote something else; the goldens say what
+//     each reads as (text, a value holding the next tag, a truncated error,
+//     a schema error for a Python dict).
 //   - Unterminated reasoning: Ollama and vLLM give it as reasoning without a
 //     word; here it is think, then a truncated error, as in every syntax of
 //     this module.

@@ -1,0 +1,26 @@
+package step3_test
+
+import (
+	"flag"
+	"testing"
+
+	"github.com/toolparse/toolparse/syntax/step3"
+	"github.com/toolparse/toolparse/syntax/syntaxtest"
+)
+
+const goldens = "testdata"
+
+var _ = flag.Bool("update", false, "rewrite the golden cases' expected events from the parser's output")
+
+// TestGoldens runs every golden case of the syntax at every chunking, in
+// both modes, with the conformance kit's checks and a round trip.
+func TestGoldens(t *testing.T) { syntaxtest.RunGoldens(t, step3.Syntax, goldens) }
+
+func TestGarbage(t *testing.T) {
+	if err := syntaxtest.Garbage(step3.Syntax, syntaxtest.Inputs(t, goldens), 3000, 4); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// FuzzParse checks the event model's invariants (syntaxtest.Check) on any input.
+func FuzzParse(f *testing.F) { syntaxtest.Fuzz(f, step3.Syntax, goldens, nil) }
