@@ -1,5 +1,5 @@
-// Package glm parses the tool-call syntax of GLM-4.5, 4.6 and 4.7
-// (docs/formats.md):
+// Package glm parses the tool-call syntax of GLM-4.5, 4.6 and 4.7, which
+// inclusionAI's Ling 3 writes too (docs/formats.md):
 //
 //	<think>Need the weather.</think>
 //	<tool_call>get_weather
@@ -48,6 +48,11 @@
 //
 // # Choices where peers disagree
 //
+//   - Ling 3: vLLM's ling3 parser also takes the two characters \n
+//     (backslash, n) after the name for its separator; here they are part
+//     of the word name. SGLang's ling3 reasoning parser ends reasoning at
+//     <tool_call> and gives reasoning-only replies back as content; here a
+//     call in a thought is thought, and reasoning stays reasoning.
 //   - A complete last value with no </tool_call> at the end of the input:
 //     Ollama's GLM-4.6 parser accepts it as a call; here it is a truncated
 //     error. </tool_call> is GLM's own terminator (there is no inner closer,

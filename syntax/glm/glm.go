@@ -15,7 +15,7 @@ var Syntax = syntax.Syntax{
 	Render:      format.Render,
 	Prompt:      promptRules,
 	// Models and Templates: see registry.ForModel and registry.ForTemplate.
-	Models: []string{"glm-4.5*", "glm-4.6*", "glm-4.7*", "glm-5*", "glm4.5*", "glm4.6*", "glm4.7*", "laguna*"},
+	Models: []string{"glm-4.5*", "glm-4.6*", "glm-4.7*", "glm-5*", "glm4.5*", "glm4.6*", "glm4.7*", "laguna*", "ling-3*", "ring-3*"},
 	Templates: []syntax.Fingerprint{
 		{All: []string{"<tool_call>", "<arg_key>"}},
 	},
