@@ -52,7 +52,8 @@
 //     (backslash, n) after the name for its separator; here they are part
 //     of the word name. SGLang's ling3 reasoning parser ends reasoning at
 //     <tool_call> and gives reasoning-only replies back as content; here a
-//     call in a thought is thought, and reasoning stays reasoning.
+//     call in an explicit <think> is thought, and reasoning stays
+//     reasoning.
 //   - A complete last value with no </tool_call> at the end of the input:
 //     Ollama's GLM-4.6 parser accepts it as a call; here it is a truncated
 //     error. </tool_call> is GLM's own terminator (there is no inner closer,
