@@ -62,6 +62,7 @@ var falseClaims = map[string]string{
 	"llama3 in qwen3coder/llama-function-json-is-text.txtar":                                     functionTag,
 	"qwen3coder in llama3/function-tag-qwen-form-is-text.txtar":                                  functionTag,
 	"pythonic in llama3/functionary-meetkai-19-fixture-assistant-turn-12-text-python-code.txtar": codeAfterTag,
+	"pythonic in functionary/meetkai-21-fixture-assistant-turn-12-text-python-code.txtar":        codeAfterTag,
 	"qwen3coder in seedoss/*":                                                                    qwenBodyInSeed,
 	"hunyuan in apriel/*":                                                                        aprielBlockInHunyuan,
 	"minimax in pythonic/olmo3-minimax-section-is-text.txtar":                                    minimaxSection,
@@ -83,7 +84,7 @@ const glmBareName = "<tool_call>WORD</tool_call> in prose: a GLM call with no ar
 
 const functionTag = "<function=NAME> then '{' is Llama 3.1's (and Functionary v3.1's) function form, which llama3 reads and qwen3coder leaves as text; then a parameter tag, Qwen3-Coder's bare call, which qwen3coder reads and llama3 leaves as text: each syntax's detector claims its own, which auto picks"
 
-const codeAfterTag = "code after <|python_tag|> holding [int(…), …]: pythonic's evidence, after llama3's token, which auto picks"
+const codeAfterTag = "code for a python tool (after Llama 3's <|python_tag|>, or Functionary's python segment) holding [int(…), …]: pythonic's evidence, after the format's own, which auto picks"
 
 const jsonNotACall = "a JSON object (or an array) that opens the input and is no call: native reads it as a document (an error: no provider's shape), llama3 as prose; auto takes native, whose evidence is at the first byte"
 

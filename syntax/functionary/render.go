@@ -1,0 +1,162 @@
+package functionary
+
+import (
+	"bufio"
+	"errors"
+	"io"
+	"strings"
+
+	"github.com/toolparse/toolparse/internal/jsonscan"
+	"github.com/toolparse/toolparse/syntax"
+	"github.com/toolparse/toolparse/syntax/wire"
+)
+
+// newRenderer returns a renderer that writes events as Functionary v3.2
+// writes them: the first segment without >>> (the prompt wrote it), each
+// later one after >>>; text as an all segment, each call as its name, a
+// line end and its arguments' JSON, a call to python whose only argument
+// is the string code as the code itself.
+//
+// It cannot carry, and reports: thoughts (the format has none), results
+// (they go back in tool messages), call ids, a name that is not one word,
+// text holding >>> (it would open a segment), and text or calls after an
+// execute (a second message: read back, it joins the first).
+func newRenderer(w io.Writer, _ syntax.Options) syntax.Renderer {
+	return wire.New("functionary", &units{w: bufio.NewWriter(w)})
+}
+
+type units struct {
+	w        *bufio.Writer
+	started  bool
+	executed bool
+	calls    int
+}
+
+func cannot(format string, args ...any) error {
+	return wire.CannotCarry("functionary", format, args...)
+}
+
+// segment starts a segment for recipient.
+func (u *units) segment(recipient string) {
+	if u.started {
+		u.w.WriteString(sep)
+	}
+	u.started = true
+	u.w.WriteString(recipient + "\n")
+}
+
+func (u *units) late(what string) error {
+	if u.executed {
+		return cannot("%s after the execute that ended the message: read back, it comes before the execute", what)
+	}
+	return nil
+}
+
+func (u *units) Text(t syntax.Type, s string) error {
+	if t == syntax.Think {
+		return cannot("a thought (Functionary v3.2 has none): not written")
+	}
+	err := u.late("respond text")
+	if !readsBack(s) {
+		return errors.Join(err, cannot("respond text that would not read back as it is (it holds >>> and a segment head, or starts or ends with white space): not written"))
+	}
+	u.segment(all)
+	u.w.WriteString(s)
+	return err
+}
+
+// readsBack reports whether s, written as an all segment, reads back as
+// one respond event holding s. What follows the segment (>>> and a head)
+// cannot change that: a head needs its word right after >>>.
+func readsBack(s string) bool {
+	if !strings.Contains(s, sep) && strings.TrimSpace(s) == s {
+		return s != ""
+	}
+	evs := syntax.Parse(Syntax, []byte(all+"\n"+s), syntax.Options{})
+	return len(evs) == 2 && evs[0].Type == syntax.Respond && evs[0].Content == s
+}
+
+// isWord reports whether s can stand as a recipient.
+func isWord(s string) bool {
+	if s == "" || len(s) >= maxRecip || s == all {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c == '_' || c == '-' || c == '.' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9') {
+			return false
+		}
+	}
+	return true
+}
+
+func (u *units) Calls(calls []syntax.Event) error {
+	errs := []error{u.late("calls")}
+	for _, c := range calls {
+		if c.ID != "" {
+			errs = append(errs, cannot("the id %q of call %s (the format has none): not written", c.ID, c.Name))
+		}
+		if !isWord(c.Name) {
+			errs = append(errs, cannot("a call named %q (a recipient is one word, not all): not written", c.Name))
+			continue
+		}
+		args := c.ArgsJSON()
+		if c.Name == python {
+			if code, ok := onlyCode(args); ok {
+				u.segment(python)
+				u.w.WriteString(code)
+				u.calls++
+				continue
+			}
+		}
+		u.segment(c.Name)
+		u.w.Write(args)
+		u.calls++
+	}
+	return errors.Join(errs...)
+}
+
+// onlyCode returns the code of python's arguments when they are exactly
+// {"code": STRING} and the code reads back as code: not empty, not
+// starting with '{' or white space, not ending with white space, with no
+// >>> in it.
+func onlyCode(args []byte) (string, bool) {
+	code, n, ok := "", 0, true
+	jsonscan.Members(args, func(k string, v []byte) bool {
+		n++
+		s, isStr := jsonscan.Unquote(v)
+		if k != "code" || !isStr {
+			ok = false
+			return false
+		}
+		code = s
+		return true
+	})
+	if !ok || n != 1 || code == "" || strings.TrimSpace(code) != code || code[0] == '{' || strings.Contains(code, sep) {
+		return "", false
+	}
+	return code, true
+}
+
+func (u *units) Execute() error {
+	if u.calls == 0 {
+		return cannot("an execute with no calls before it: not written")
+	}
+	u.calls = 0
+	u.executed = true
+	return nil
+}
+
+func (u *units) Results(rs []syntax.Event) error {
+	return cannot("%d result(s): Functionary's results go back in tool messages, not in the model's text", len(rs))
+}
+
+func (u *units) Flush() error { return u.w.Flush() }
+
+func (u *units) End() error {
+	var err error
+	if u.calls > 0 {
+		err = cannot("calls with no execute: a message's calls are always executed at its end")
+	}
+	return errors.Join(err, u.w.Flush())
+}
