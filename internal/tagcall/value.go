@@ -318,6 +318,7 @@ func (r *Reader) readCDATA(body []byte, final bool) (done, more bool) {
 	}
 	// cdClosed: white space, then Close.
 	j := skipSpace(body, r.pos)
+	r.pos = j // read once, however the body comes
 	if j == len(body) {
 		if final { // no Close: the call closer ends the value
 			r.endValue(body, r.cdEnd)

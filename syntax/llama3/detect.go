@@ -15,7 +15,8 @@ import (
 //     (or "arguments"), decided as soon as both have come, or a broken or
 //     cut-off object in which one of those keys came;
 //   - a JSON array opening the input that the parser takes for calls
-//     (arrayHead: '[', '{' and "name" as the first key, xLAM's);
+//     (arrayHead: '[', '{' and "name" as the first key, xLAM's), decided by
+//     its first element as an object opening the input is;
 //   - one of Llama 3's special tokens that the parser reads, where it reads
 //     them (in text, not inside a JSON object it takes for text):
 //     <|python_tag|>, <|eom_id|>, <|eot_id|>, <|start_header_id|>. No other
@@ -72,7 +73,11 @@ func (d *detector) Look(seen []byte, eof bool) syntax.Evidence {
 			case '[':
 				switch arrayHead(seen[d.pos:], eof) {
 				case headYes:
-					d.at = d.start
+					// Its first element decides, as an object opening the
+					// input does (the parser's beginArray).
+					d.pos = jsonscan.SkipSpace(seen, d.pos+1)
+					d.state = detJSON
+					d.cs.reset(d.depth, 0)
 				case headWait:
 					d.pending = d.start
 				default:

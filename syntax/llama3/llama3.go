@@ -103,6 +103,10 @@ type parser struct {
 	tagged   bool       // the block starts with <|python_tag|>
 	cs       callScan
 	arr      jsonscan.JSON // stArray, stFunc: finds where the array or the arguments end
+	first    callScan      // stArray: reads the first element, which decides whether the array is calls
+	firstAt  int           // its '{' in blk.Bytes, -1 before it came
+	firstN   int           // the bytes of blk.Bytes it has read
+	firstIs  firstVerdict
 	funcBody bool          // stFunc: the arguments have started (bodyAt is set)
 	pendErr  *syntax.Event // a call attempt's error, held while the separators after it are read
 	streamed int           // calls streamed so far (token mode index)
@@ -286,9 +290,11 @@ const (
 // maxArrayHead bounds the white space arrayHead looks through.
 const maxArrayHead = 256
 
-// arrayHead decides whether data, which starts with '[', opens an array of
-// call objects: '[', white space, '{', white space, and "name" as the first
-// key (xLAM writes it first, as its template does). Anything else is text.
+// arrayHead decides whether data, which starts with '[', may open an array
+// of call objects: '[', white space, '{', white space, and "name" as the
+// first key (xLAM writes it first, as its template does). Anything else is
+// text; an array that may be calls is decided by its first element (see
+// beginArray).
 func arrayHead(data []byte, eof bool) int {
 	i := jsonscan.SkipSpace(data, 1)
 	for _, want := range [...]string{"{", `"name"`} {
@@ -516,23 +522,73 @@ func (p *parser) jsonBytes(data []byte) int {
 	return n
 }
 
-// beginArray starts a JSON array of call objects (arrayHead said so): a
-// call attempt from its first byte.
+type firstVerdict uint8
+
+const (
+	firstUndecided firstVerdict = iota
+	firstCall                   // the first element is a call attempt: the array is calls
+	firstText                   // it is not: the array is text
+)
+
+// beginArray starts a JSON array that may be calls (arrayHead said it
+// starts so): its first element decides, as a JSON object opening the
+// message is decided — a call attempt once it has a name and arguments
+// (or, cut off or broken, one of those keys), else text.
 func (p *parser) beginArray() {
 	p.EndRun()
 	p.beginBlock(false)
 	p.beginBody()
 	p.arr.Reset(p.Options().DepthLimit())
+	p.first.reset(p.Options().DepthLimit(), 0)
+	p.firstAt, p.firstN, p.firstIs = -1, 0, firstUndecided
 	p.state = stArray
+}
+
+// readFirst reads the array's first element as far as blk holds it.
+func (p *parser) readFirst() {
+	b := p.blk.Bytes
+	if p.firstIs != firstUndecided || p.blk.Over {
+		return
+	}
+	if p.firstAt < 0 {
+		k := bytes.IndexByte(b, '{')
+		if k < 0 {
+			return
+		}
+		p.firstAt, p.firstN = k, k
+	}
+	p.firstN += p.first.scan(b[p.firstN:], 0)
+	switch {
+	case p.first.as.Shaped() || p.first.js.Err() != nil && p.first.as.Keyed():
+		p.firstIs = firstCall
+	case p.first.js.Done() || p.first.js.Err() != nil:
+		p.firstIs = firstText
+	}
 }
 
 // arrayBytes scans the array; its calls come when it is complete.
 func (p *parser) arrayBytes(data []byte) int {
-	n := p.arr.Scan(data)
-	p.Keep(&p.blk, data[:n])
+	limit := p.Options().BlockLimit()
+	in := data
+	if room := limit - len(p.blk.Bytes); !p.blk.Over && p.firstIs == firstUndecided && room < len(in) {
+		if room <= 0 {
+			p.toText() // not yet a call attempt at the limit: text from here
+			return scan.Again
+		}
+		in = in[:room]
+	}
+	n := p.arr.Scan(in)
+	p.Keep(&p.blk, in[:n])
+	p.readFirst()
+	if p.firstIs == firstText {
+		p.toText()
+		return max(n, scan.Again)
+	}
 	switch {
 	case p.arr.Done():
 		p.arrayDone()
+	case p.arr.Err() != nil && p.firstIs != firstCall:
+		p.toText() // broken before the first element said it is a call
 	case p.arr.Err() != nil:
 		if p.blk.Over {
 			p.errCode, p.errMsg = syntax.CodeOverLimit, "call array longer than the limit, and invalid JSON"
@@ -639,18 +695,17 @@ func (p *parser) funcBytes(data []byte) int {
 // </function> are the call's; without the closer (left out, or cut off at
 // the end of the input) the call ends at its arguments.
 func (p *parser) funcEnd(data []byte, eof bool) int {
-	i := jsonscan.SkipSpace(data, 0)
-	if i == len(data) && !eof {
-		return 0
+	if i := jsonscan.SkipSpace(data, 0); i > 0 {
+		return i // no event's, whatever follows (taken as it comes: linear)
 	}
-	full, partial := scan.MatchPrefix(data[i:], funcClose)
+	full, partial := scan.MatchPrefix(data, funcClose)
 	switch {
 	case full:
 		p.funcDone() // the closer is not kept: it is in no call's span, nor counted in the block
 		if p.pendErr != nil {
-			p.pendErr.Span.End = p.Offset() + int64(i+len(funcClose)) // an error covers it
+			p.pendErr.Span.End = p.Offset() + int64(len(funcClose)) // an error covers it
 		}
-		return i + len(funcClose)
+		return len(funcClose)
 	case partial && !eof:
 		return 0
 	}
@@ -956,9 +1011,13 @@ func (p *parser) finish(end int64) {
 		}
 	case stArray:
 		p.arr.End()
+		p.first.js.End()
+		p.readFirst()
 		switch {
-		case p.arr.Done():
+		case p.arr.Done() && p.firstIs != firstText:
 			p.arrayDone()
+		case p.firstIs != firstCall && !p.first.as.Keyed():
+			p.toText()
 		case p.blk.Over:
 			p.callErr(syntax.CodeOverLimit,
 				"truncated call array longer than the limit of %d bytes: the stream ended inside it", p.Options().BlockLimit())

@@ -59,6 +59,7 @@
 //
 // # Choices where the spec is silent
 //
-//   - The renderer writes each call in a wrapper of its own, one parameter
-//     per line, values raw.
+//   - The renderer writes each call between its call tokens, one parameter
+//     per line, values raw, without the calls' wrapper (<｜tool_calls_begin｜>
+//     and its closer, which reading drops).
 package step3

@@ -20,8 +20,8 @@ var Syntax = syntax.Syntax{
 // format is Step-3's form, for the tag-call engine: a call's scope opener
 // carries its type (function) and separator, the name and the keys are
 // quoted attributes, values are raw text; the calls' wrapper tokens are
-// dropped where they stand. The renderer writes the wrapper around each
-// call; it cannot carry (and says so) values that are not strings
+// dropped where they stand. The renderer writes each call between its call
+// tokens, without the calls' wrapper; it cannot carry (and says so) values that are not strings
 // (written as their JSON text, which a tool schema converts back), an
 // array of fewer than two items, a value holding </steptml:invoke>, names
 // and keys holding '"' or a line end.
