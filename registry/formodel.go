@@ -143,29 +143,39 @@ func (r *Registry) forModel(name, n string) (Match, error) {
 	list := slices.Clone(r.list)
 	r.mu.RUnlock()
 	best, bestAt, bestLen := -1, 0, 0 // best: an index of list, -2 for a family no syntax reads
+	bestVariant := -1                 // the index of the variant whose Models matched, or -1
 	var bestPattern, unreadFamily string
-	consider := func(i int, p string, family string) {
+	consider := func(i, v int, p string, family string) {
 		at, ok := patternMatch(p, n)
 		if !ok {
 			return
 		}
 		if best == -1 || at < bestAt || at == bestAt && literal(p) > bestLen {
-			best, bestAt, bestLen, bestPattern, unreadFamily = i, at, literal(p), p, family
+			best, bestVariant, bestAt, bestLen, bestPattern, unreadFamily = i, v, at, literal(p), p, family
 		}
 	}
 	for i, s := range list {
 		for _, p := range s.Models {
-			consider(i, p, "")
+			consider(i, -1, p, "")
+		}
+		for v, vr := range s.Variants {
+			for _, p := range vr.Models {
+				consider(i, v, p, "")
+			}
 		}
 	}
 	for _, u := range unread {
 		for _, p := range u.models {
-			consider(-2, p, u.family)
+			consider(-2, -1, p, u.family)
 		}
 	}
 	switch {
 	case best >= 0:
-		m := Match{Syntax: list[best], Evidence: fmt.Sprintf("model name %q (as %q) matches %q", name, n, bestPattern)}
+		s := list[best]
+		if bestVariant >= 0 {
+			s = withVariant(s, s.Variants[bestVariant])
+		}
+		m := Match{Syntax: s, Evidence: fmt.Sprintf("model name %q (as %q) matches %q", name, n, bestPattern)}
 		for _, p := range thinkOpenModels {
 			if ok, _ := path.Match(p, n); ok {
 				m.Options.ThinkOpen = true

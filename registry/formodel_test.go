@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/toolparse/toolparse/registry"
+	"github.com/toolparse/toolparse/syntax"
 )
 
 // readTable reads a tab-separated table of testdata, its comment lines and
@@ -178,6 +179,36 @@ func TestThinkOpenIdioms(t *testing.T) {
 		m, err := registry.ForTemplate(head + tmpl)
 		if err != nil || m.Options.ThinkOpen != want {
 			t.Errorf("%s: ThinkOpen %v (%s), want %v; %v", tmpl, m.Options.ThinkOpen, m.Evidence, want, err)
+		}
+	}
+}
+
+// TestForModelVariant: a model that writes a variant's form gets the
+// syntax with that variant, its renderer and its prompt.
+func TestForModelVariant(t *testing.T) {
+	for _, c := range []struct{ model, syntax, variant, marker string }{
+		{"google/functiongemma-270m-it", "gemma", "functiongemma", "<start_function_call>"},
+		{"allenai/Olmo-3-7B-Instruct", "pythonic", "olmo3", "<function_calls>"},
+		{"Salesforce/Llama-xLAM-2-8b-fc-r", "llama3", "xlam", `[{"name"`},
+		{"google/gemma-4-31B-it", "gemma", "", "<|tool_call>"},
+	} {
+		m, err := registry.ForModel(c.model)
+		if err != nil {
+			t.Errorf("%s: %v", c.model, err)
+			continue
+		}
+		if m.Syntax.Name != c.syntax || m.Syntax.Variant != c.variant {
+			t.Errorf("%s: syntax %s variant %q, want %s variant %q", c.model, m.Syntax.Name, m.Syntax.Variant, c.syntax, c.variant)
+		}
+		if !strings.Contains(m.Syntax.Prompt, c.marker) {
+			t.Errorf("%s: the prompt does not name %s:\n%s", c.model, c.marker, m.Syntax.Prompt)
+		}
+		var b strings.Builder
+		if err := syntax.Render(m.Syntax.Render(&b, syntax.Options{}), []syntax.Event{{Type: syntax.Call, Name: "f", Args: []byte(`{"a":"x"}`)}, {Type: syntax.Execute}}); err != nil {
+			t.Errorf("%s: %v", c.model, err)
+		}
+		if !strings.Contains(b.String(), strings.TrimSuffix(c.marker, `"name"`)) {
+			t.Errorf("%s: the renderer wrote %q, not %s's form", c.model, b.String(), c.marker)
 		}
 	}
 }

@@ -124,13 +124,21 @@ func (r *Registry) Register(s syntax.Syntax) error {
 		r.fallback = s.Name
 	}
 	for _, v := range s.Variants {
-		vs := s
-		vs.Render, vs.Variant = v.Render, v.Name
-		r.byName[strings.ToLower(v.Name)] = vs
+		r.byName[strings.ToLower(v.Name)] = withVariant(s, v)
 	}
 	i, _ := slices.BinarySearchFunc(r.list, s.Name, func(a syntax.Syntax, name string) int { return strings.Compare(a.Name, name) })
 	r.list = slices.Insert(r.list, i, s)
 	return nil
+}
+
+// withVariant is s as a Lookup of variant v gives it: v's Render, and its
+// Prompt when it has one.
+func withVariant(s syntax.Syntax, v syntax.Variant) syntax.Syntax {
+	s.Render, s.Variant = v.Render, v.Name
+	if v.Prompt != "" {
+		s.Prompt = v.Prompt
+	}
+	return s
 }
 
 // Lookup finds a syntax by name, alias or variant name, in any letter case.

@@ -178,6 +178,12 @@ type Variant struct {
 	// Render writes events in this form; nil when the form is read but
 	// cannot be written yet.
 	Render func(w io.Writer, opts Options) Renderer
+	// Prompt, if set, is what a system prompt says to teach this form, in
+	// place of the syntax's Prompt (the rules name its own markers).
+	Prompt string
+	// Models are the model names that write this form (as Syntax.Models):
+	// registry.ForModel gives the syntax with this variant for them.
+	Models []string
 }
 
 // A Detector looks for evidence of one syntax in the first bytes of a

@@ -18,11 +18,12 @@ var Syntax = syntax.Syntax{
 	Detect:      detect,
 	Render:      newRenderer,
 	Variants: []syntax.Variant{
-		{Name: "functiongemma", Description: "FunctionGemma: <start_function_call>call:NAME{key:<escape>text<escape>}<end_function_call>", Render: newRendererFunctionGemma},
+		{Name: "functiongemma", Description: "FunctionGemma: <start_function_call>call:NAME{key:<escape>text<escape>}<end_function_call>", Render: newRendererFunctionGemma,
+			Prompt: promptFunctionGemma, Models: []string{"*functiongemma*"}},
 	},
 	Prompt: promptRules,
 	// Models and Templates: see registry.ForModel and registry.ForTemplate.
-	Models: []string{"gemma-4*", "gemma4*", "*functiongemma*"},
+	Models: []string{"gemma-4*", "gemma4*"},
 	Templates: []syntax.Fingerprint{
 		{Any: []string{"<|tool_call>", "<tool_call|>"}},
 		{Any: []string{"<start_function_call>", "<end_function_call>"}},
@@ -35,6 +36,14 @@ const promptRules = `To call a tool, write <|tool_call>call:NAME{...}<tool_call|
 - Numbers, true, false, null, nested {...} objects and [...] arrays are written as in JSON.
 - A tool without arguments takes {}.
 - Results come back as <|tool_response>response:NAME{value:...}<tool_response|>.
+- Text outside these markers is your answer to the user.`
+
+const promptFunctionGemma = `To call a function, write <start_function_call>call:NAME{...}<end_function_call> and stop; several calls may follow one another.
+- The arguments are an object with bare keys: {location:<escape>Paris<escape>,days:3,metric:true}.
+- Write every string between <escape> and <escape>, as it is: no escapes.
+- Numbers, true, false, null, nested {...} objects and [...] arrays are written as in JSON.
+- A function without arguments takes {}.
+- Results come back as <start_function_response>response:NAME{value:...}<end_function_response>.
 - Text outside these markers is your answer to the user.`
 
 // The reasoning markers, special tokens of Gemma 4's vocabulary.

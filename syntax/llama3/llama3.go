@@ -21,12 +21,13 @@ var Syntax = syntax.Syntax{
 	Detect:      detect,
 	Render:      newRenderer,
 	Variants: []syntax.Variant{
-		{Name: "xlam", Description: `xLAM: a message's calls as one JSON array, [{"name": …, "arguments": {…}}], opening it`, Render: newRendererXLAM},
+		{Name: "xlam", Description: `xLAM: a message's calls as one JSON array, [{"name": …, "arguments": {…}}], opening it`, Render: newRendererXLAM,
+			Prompt: promptXLAM, Models: []string{"*xlam*", "*hammer2*"}},
 	},
 	Prompt:     promptRules,
 	CompleteAt: completeAt,
 	// Models and Templates: see registry.ForModel and registry.ForTemplate.
-	Models: []string{"llama-3.1*", "llama-3.2*", "llama-3.3*", "llama3.1*", "llama3.2*", "llama3.3*", "meta-llama-3.1*", "*-llama-3.1-*", "*llama-3.3-*", "*xlam*", "*hammer2*", "*functionary*v3.1*"},
+	Models: []string{"llama-3.1*", "llama-3.2*", "llama-3.3*", "llama3.1*", "llama3.2*", "llama3.3*", "meta-llama-3.1*", "*-llama-3.1-*", "*llama-3.3-*", "*functionary*v3.1*"},
 	Templates: []syntax.Fingerprint{
 		{Any: []string{"Respond in the format {\"name\": function name, \"parameters\""}},
 		{All: []string{"<|python_tag|>", "\"parameters\""}},
@@ -40,6 +41,12 @@ const promptRules = `Given the following functions, please respond with a JSON f
 Respond in the format {"name": function name, "parameters": dictionary of argument name and its value}. Do not use variables.
 - The call must be the whole reply: start it with the JSON object, write nothing before it. Several calls are separated by "; ".
 - Tool results come back in a message of role ipython. Reply to the user in plain text that does not start with "{".`
+
+// promptXLAM follows the instruction of xLAM's example chat template.
+const promptXLAM = `To call tools, reply with nothing but a JSON array of calls:
+[{"name": "tool_call_name", "arguments": {"arg1": "value1", "arg2": "value2"}}, ... (additional parallel tool calls as needed)]
+- The array is strict JSON and opens your reply; each call has "name" and "arguments" (an object).
+- Tool results come back in the next message. Reply to the user in plain text that does not start with "[" or "{".`
 
 // The special tokens of Llama 3.x that the parser reads.
 const (

@@ -22,10 +22,11 @@ var Syntax = syntax.Syntax{
 	Render:      newRenderer,
 	Prompt:      promptRules,
 	Variants: []syntax.Variant{
-		{Name: "olmo3", Description: "Olmo 3: calls one per line in <function_calls> … </function_calls>", Render: newRendererOlmo3},
+		{Name: "olmo3", Description: "Olmo 3: calls one per line in <function_calls> … </function_calls>", Render: newRendererOlmo3,
+			Prompt: promptOlmo3, Models: []string{"olmo-3*", "olmo3*"}},
 	},
 	// Models and Templates: see registry.ForModel and registry.ForTemplate.
-	Models: []string{"llama-4*", "llama4*", "lfm2*", "*toolace*", "olmo-3*", "olmo3*"},
+	Models: []string{"llama-4*", "llama4*", "lfm2*", "*toolace*"},
 	Templates: []syntax.Fingerprint{
 		{Any: []string{"<|python_start|>", "<|tool_call_start|>", "<|tool_list_start|>", "List of tools: ["}, None: []string{`Respond in the format {"name"`}},
 	},
@@ -36,6 +37,15 @@ const promptRules = `To call tools, end your message with a Python list of funct
 - Keyword arguments only, each value a Python literal: strings in quotes (escape quotes and newlines with a backslash), numbers, True, False, None, lists [...] and dicts {'key': value}.
 - Calls in one list run in parallel; their results come back in the next message.
 - Text before the list is your answer to the user. You may think first inside <think>...</think>.`
+
+const promptOlmo3 = `To call functions, end your message with a <function_calls> block, one Python function call per line:
+<function_calls>
+get_weather(city='San Francisco', metric='celsius')
+get_time(zone='PST')
+</function_calls>
+- Keyword arguments only, each value a Python literal: strings in quotes (escape quotes and newlines with a backslash), numbers, True, False, None, lists [...] and dicts {'key': value}.
+- Calls in one block run in parallel; their results come back in the next message.
+- Text before the block is your answer to the user. You may think first inside <think>...</think>.`
 
 // The markers.
 const (
