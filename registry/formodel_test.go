@@ -191,6 +191,8 @@ func TestForModelVariant(t *testing.T) {
 		{"allenai/Olmo-3-7B-Instruct", "pythonic", "olmo3", "<function_calls>"},
 		{"Salesforce/Llama-xLAM-2-8b-fc-r", "llama3", "xlam", `[{"name"`},
 		{"google/gemma-4-31B-it", "gemma", "", "<|tool_call>"},
+		{"deepseek-ai/DeepSeek-V4-Flash", "deepseek", "deepseek-v4", "<｜DSML｜tool_calls>"},
+		{"deepseek-ai/DeepSeek-V3.2", "deepseek", "deepseek-dsml", "<｜DSML｜function_calls>"},
 	} {
 		m, err := registry.ForModel(c.model)
 		if err != nil {

@@ -23,12 +23,14 @@ var Syntax = syntax.Syntax{
 	Render:      newRenderer,
 	Variants: []syntax.Variant{
 		{Name: "deepseek-v3", Description: "DeepSeek V3 / R1: function<｜tool▁sep｜>NAME and a ```json fence", Render: newRendererV3},
-		{Name: "deepseek-dsml", Description: "DeepSeek V3.2 DSML: <｜DSML｜invoke> with typed parameters", Render: newRendererDSML},
-		{Name: "deepseek-v4", Description: "DeepSeek V4: V3.2's DSML invokes in a <｜DSML｜tool_calls> section", Render: newRendererV4},
+		{Name: "deepseek-dsml", Description: "DeepSeek V3.2 DSML: <｜DSML｜invoke> with typed parameters", Render: newRendererDSML,
+			Prompt: dsmlPrompt("function_calls"), Models: []string{"*deepseek-v3.2*"}},
+		{Name: "deepseek-v4", Description: "DeepSeek V4: V3.2's DSML invokes in a <｜DSML｜tool_calls> section", Render: newRendererV4,
+			Prompt: dsmlPrompt("tool_calls"), Models: []string{"*deepseek-v4*"}},
 	},
 	Prompt: promptRules,
 	// Models and Templates: see registry.ForModel and registry.ForTemplate.
-	Models: []string{"deepseek-r1*", "*deepseek-v3*", "*deepseek-v4*", "*deepseek-v2.5*", "deepseek-chat-v*", "deepseek-prover*", "deepcoder*", "*r1-distill*"},
+	Models: []string{"deepseek-r1*", "*deepseek-v3*", "*deepseek-v2.5*", "deepseek-chat-v*", "deepseek-prover*", "deepcoder*", "*r1-distill*"},
 	Templates: []syntax.Fingerprint{
 		{Any: []string{"tool▁call▁begin"}},
 		{All: []string{"｜DSML｜", "function_calls>"}},
@@ -41,6 +43,21 @@ const promptRules = `To call tools, write <｜tool▁calls▁begin｜>, then for
 - Several calls in one <｜tool▁calls▁begin｜> section run together; stop after the section and wait for their outputs.
 - Each output comes back as <｜tool▁output▁begin｜>OUTPUT<｜tool▁output▁end｜>, in the order of the calls.
 - Think inside <think>...</think> (optional). Text outside these markers is your answer to the user.`
+
+// dsmlPrompt is the rules of DeepSeek's DSML form, its calls in a section
+// named section (V3.2: function_calls, V4: tool_calls).
+func dsmlPrompt(section string) string {
+	return `To call tools, write a <｜DSML｜` + section + `> section, one invoke per call:
+<｜DSML｜` + section + `>
+<｜DSML｜invoke name="TOOL_NAME">
+<｜DSML｜parameter name="PARAM" string="true">text, as it is</｜DSML｜parameter>
+<｜DSML｜parameter name="COUNT" string="false">3</｜DSML｜parameter>
+</｜DSML｜invoke>
+</｜DSML｜` + section + `>
+- string="true" marks a string value, written as it is; string="false" a number, true, false, null or JSON array or object.
+- Several invokes in one section run together; stop after the section and wait for their results.
+- Think inside <think>...</think> (optional). Text outside the section is your answer to the user.`
+}
 
 // The markers. ｜ is U+FF5C and ▁ is U+2581, three bytes each in UTF-8.
 const (
