@@ -10,6 +10,8 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
+	"github.com/toolparse/toolparse/internal/pylit"
+
 	"github.com/toolparse/toolparse/syntax"
 )
 
@@ -25,8 +27,11 @@ import (
 //     written as JSON writes it ("12", "-3.5"; not "+1"), or, for an
 //     integer, with leading zeros ("018956" is 18956, as every peer that
 //     types raw values reads it), true or
-//     false, null, a JSON object or array written in the string (taken as
-//     written: its strings stay strings), a value of a non-string "enum" or
+//     false, null (and Python's True, False and None), a JSON object or
+//     array written in the string (taken as written: its strings stay
+//     strings) or, failing that, one written as a Python literal
+//     ({'a': True}: every peer that types raw values by a schema reads it
+//     so, vLLM's and SGLang's among them), a value of a non-string "enum" or
 //     "const" as JSON writes it, and for an array a single value that
 //     converts to an item, which becomes a one-item array;
 //   - if none is accepted, the first way that read the string is taken (so
@@ -180,11 +185,14 @@ func (c *converter) read(sch *jsonschema.Schema, t, str, trimmed, path string, d
 			return []byte(trimmed)
 		}
 	case "boolean":
-		if trimmed == "true" || trimmed == "false" {
+		switch trimmed {
+		case "true", "false":
 			return []byte(trimmed)
+		case "True", "False": // Python's spelling
+			return []byte(strings.ToLower(trimmed))
 		}
 	case "null":
-		if trimmed == "null" {
+		if trimmed == "null" || trimmed == "None" {
 			return []byte("null")
 		}
 	case "object", "array":
@@ -200,6 +208,9 @@ func (c *converter) read(sch *jsonschema.Schema, t, str, trimmed, path string, d
 			}
 			if ok {
 				return compact([]byte(trimmed))
+			}
+			if v, ok := pylit.JSON([]byte(trimmed), c.limit-depth); ok && v[0] == open {
+				return v // a Python literal: {'a': True}
 			}
 		}
 		if t == "array" && depth+1 <= c.limit { // a single value is a one-item array, if it is an item

@@ -284,6 +284,11 @@ func TestConvert(t *testing.T) {
 		{s, "notify", `{"to":"{\"sms\": \"+4912345678\"}","message":"7"}`, `{"to":{"sms":"+4912345678"},"message":"7"}`, nil},
 		{s, "set_flags", `{"flags":"{\"beta\": \"true\"}"}`, `{"flags":{"beta":"true"}}`, nil},
 		{plain, "set_mode", `{"mode":"fast","options":"not json"}`, `{"mode":"fast","options":"not json"}`, nil},
+		// Python's spellings: True, False, None, and objects and arrays written as Python literals
+		{plain, "search", `{"query":"q","max_results":"None","regex":"True"}`, `{"query":"q","max_results":null,"regex":true}`, nil},
+		{s, "edit_file", `{"path":"a","range":"{'start': 3, 'end': 4,}"}`, `{"path":"a","range":{"start":3,"end":4}}`, nil},
+		{arrays, "f", `{"grid":"[[1], (2, 3)]"}`, `{"grid":[[1],[2,3]]}`, nil},
+		{plain, "set_mode", `{"mode":"fast","options":"{'a': b}"}`, `{"mode":"fast","options":"{'a': b}"}`, nil}, // a name: no literal, left a string
 		// arrays: items converted, a single value becomes one item, JSON text taken as written
 		{s, "resize", `{"width":"800","height":"600","scale":"0.5","tags":["1","2"]}`, `{"width":800,"height":600,"scale":0.5,"tags":["1","2"]}`, nil},
 		{s, "resize", `{"width":"+1","height":"012","tags":"x"}`, `{"width":"+1","height":12,"tags":["x"]}`, nil},              // a leading zero is read as peers read it; a plus sign is not

@@ -87,12 +87,12 @@
 //   - Step-3.5: SGLang's step3p5 detector repairs this form for the tools it
 //     knows (<function bash>, a missing '>', a missing </parameter> closed
 //     by the next <parameter=, </tool_call> closing what is open, a call cut
-//     off after a complete parameter) and reads Python literals for object
-//     and array parameters; vLLM's step3p5 parser reads Python literals too.
-//     Here none of that is done: the repairs need the tool list to be safe
-//     and guess where the model wrote something else; the goldens say what
-//     each reads as (text, a value holding the next tag, a truncated error,
-//     a schema error for a Python dict).
+//     off after a complete parameter). Here none of that is done: the
+//     repairs need the tool list to be safe and guess where the model wrote
+//     something else; the goldens say what each reads as (text, a value
+//     holding the next tag, a truncated error). Python literals for object
+//     and array parameters, which SGLang and vLLM read, are read too, by
+//     the schema conversion (package schema).
 //   - Unterminated reasoning: Ollama and vLLM give it as reasoning without a
 //     word; here it is think, then a truncated error, as in every syntax of
 //     this module.
