@@ -516,7 +516,7 @@ func (p *parser) fastAnthropic(span syntax.Span) bool {
 	}
 	delta := nul(f.delta)
 	if delta == nil {
-		return true // no delta: nothing to read
+		return false // no delta: the general reader reports the shape
 	}
 	m := &f.m
 	if delta[0] != '{' || f.owner != 'd' || !isStr(m.typ) {

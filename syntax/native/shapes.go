@@ -493,7 +493,11 @@ func (p *parser) anthropicEvent(d fields, typ string, span syntax.Span) {
 		case "":
 			if jsonscan.Kind(d.get("delta")) == '{' {
 				p.Errorf(syntax.CodeUnsupported, p.docStart, span, nil, "a content block delta with no type is not read")
-			} // no delta (null): nothing to read
+			} else {
+				// No delta: its content, if any, stands elsewhere ("text" at
+				// the top level): a shape not read, never silence.
+				p.Errorf(syntax.CodeUnsupported, p.docStart, span, nil, "a content block delta with no delta is not read")
+			}
 		default:
 			p.Errorf(syntax.CodeUnsupported, p.docStart, span, nil, "a content block delta of type %q is not read", dt)
 		}
