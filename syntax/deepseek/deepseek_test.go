@@ -135,36 +135,14 @@ func TestThinkOpenUnterminated(t *testing.T) {
 }
 
 // TestVariantsRoundTrip writes every golden case's events in each variant
-// form (V3 / R1, DSML) and parses them back: whatever the form can carry
-// comes back the same.
+// form (V3 / R1, DSML, V4) and parses them back: whatever the form can
+// carry comes back the same.
 func TestVariantsRoundTrip(t *testing.T) {
-	gs, err := syntaxtest.ReadGoldens(goldens)
-	if err != nil {
-		t.Fatal(err)
-	}
 	for _, v := range deepseek.Syntax.Variants {
 		s := deepseek.Syntax
 		s.Render = v.Render
-		carried := 0
-		for _, g := range gs {
-			var buf bytes.Buffer
-			evs := syntax.Parse(s, g.Input, g.Options)
-			var kept []syntax.Event
-			for _, e := range evs {
-				if e.Type != syntax.Error {
-					kept = append(kept, e)
-				}
-			}
-			if err := syntax.Render(s.Render(&buf, g.Options), kept); err != nil {
-				continue // the form cannot carry something, and said so
-			}
-			carried++
-			if err := syntaxtest.RoundTrip(s, g.Input, g.Options); err != nil {
-				t.Errorf("%s, %s: %v", v.Name, g.Path, err)
-			}
-		}
-		if carried < len(gs)/2 {
-			t.Errorf("%s carried only %d of %d cases", v.Name, carried, len(gs))
+		if carried, _, n := syntaxtest.RoundTripForm(t, s, goldens, nil); carried < n/2 {
+			t.Errorf("%s carried only %d of %d cases", v.Name, carried, n)
 		}
 	}
 }

@@ -85,33 +85,10 @@ func BenchmarkCallScaling(b *testing.B) {
 // message's calls as one JSON array opening it) and parses them back:
 // whatever the form can carry comes back the same, in arrays.
 func TestXLAMRoundTrip(t *testing.T) {
-	gs, err := syntaxtest.ReadGoldens(goldens)
-	if err != nil {
-		t.Fatal(err)
-	}
 	s := llama3.Syntax
 	s.Render = s.Variants[0].Render
-	carried, arrays := 0, 0
-	for _, g := range gs {
-		var kept []syntax.Event
-		for _, e := range syntax.Parse(s, g.Input, g.Options) {
-			if e.Type != syntax.Error {
-				kept = append(kept, e)
-			}
-		}
-		var buf bytes.Buffer
-		if err := syntax.Render(s.Render(&buf, g.Options), kept); err != nil {
-			continue // the form cannot carry something, and said so
-		}
-		carried++
-		if bytes.HasPrefix(buf.Bytes(), []byte(`[{"name": `)) {
-			arrays++
-		}
-		if err := syntaxtest.RoundTrip(s, g.Input, g.Options); err != nil {
-			t.Errorf("%s: %v", g.Path, err)
-		}
-	}
-	if carried < len(gs)/2 || arrays < 10 {
-		t.Errorf("xlam carried %d of %d cases, %d of them opening with an array", carried, len(gs), arrays)
+	carried, arrays, n := syntaxtest.RoundTripForm(t, s, goldens, []byte(`[{"name": `))
+	if carried < n/2 || arrays < 10 {
+		t.Errorf("xlam carried %d of %d cases, %d of them with an array", carried, n, arrays)
 	}
 }

@@ -267,33 +267,10 @@ func TestCallEndsAtItsParenthesis(t *testing.T) {
 // (calls one per line in <function_calls>) and parses them back: whatever
 // the form can carry comes back the same, and the calls are in blocks.
 func TestOlmo3RoundTrip(t *testing.T) {
-	gs, err := syntaxtest.ReadGoldens(goldens)
-	if err != nil {
-		t.Fatal(err)
-	}
 	s := pythonic.Syntax
 	s.Render = s.Variants[0].Render
-	carried, blocks := 0, 0
-	for _, g := range gs {
-		var kept []syntax.Event
-		for _, e := range syntax.Parse(s, g.Input, g.Options) {
-			if e.Type != syntax.Error {
-				kept = append(kept, e)
-			}
-		}
-		var buf bytes.Buffer
-		if err := syntax.Render(s.Render(&buf, g.Options), kept); err != nil {
-			continue // the form cannot carry something, and said so
-		}
-		carried++
-		if bytes.Contains(buf.Bytes(), []byte("<function_calls>")) {
-			blocks++
-		}
-		if err := syntaxtest.RoundTrip(s, g.Input, g.Options); err != nil {
-			t.Errorf("%s: %v", g.Path, err)
-		}
-	}
-	if carried < len(gs)/2 || blocks < len(gs)/3 {
-		t.Errorf("olmo3 carried %d of %d cases, %d of them with a block", carried, len(gs), blocks)
+	carried, blocks, n := syntaxtest.RoundTripForm(t, s, goldens, []byte("<function_calls>"))
+	if carried < n/2 || blocks < n/3 {
+		t.Errorf("olmo3 carried %d of %d cases, %d of them with a block", carried, n, blocks)
 	}
 }

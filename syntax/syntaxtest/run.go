@@ -145,3 +145,38 @@ func lineDiff(old, new []byte) string {
 	split := func(b []byte) []string { return strings.Split(strings.TrimSuffix(string(b), "\n"), "\n") }
 	return cmp.Diff(split(old), split(new))
 }
+
+// RoundTripForm writes the events of every golden case in dir, errors
+// left out, in s's form (s.Render: a variant's, as a registry Lookup gives
+// it) and parses them back: whatever the form carries must come back the
+// same (RoundTrip). A case the form cannot carry, and says so, is skipped.
+// It returns how many of the cases the form carried, and how many of
+// those renderings hold mark (the form's own marker, so that a test can
+// say the form was written, not the syntax's other one).
+func RoundTripForm(t *testing.T, s syntax.Syntax, dir string, mark []byte) (carried, marked, total int) {
+	t.Helper()
+	gs, err := ReadGoldens(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, g := range gs {
+		var kept []syntax.Event
+		for _, e := range syntax.Parse(s, g.Input, g.Options) {
+			if e.Type != syntax.Error {
+				kept = append(kept, e)
+			}
+		}
+		var buf bytes.Buffer
+		if err := syntax.Render(s.Render(&buf, g.Options), kept); err != nil {
+			continue // the form cannot carry something, and said so
+		}
+		carried++
+		if bytes.Contains(buf.Bytes(), mark) {
+			marked++
+		}
+		if err := RoundTrip(s, g.Input, g.Options); err != nil {
+			t.Errorf("%s: %v", g.Path, err)
+		}
+	}
+	return carried, marked, len(gs)
+}
