@@ -16,6 +16,7 @@
 package pylit
 
 import (
+	"encoding/json"
 	"math"
 	"strconv"
 	"unicode/utf8"
@@ -188,47 +189,11 @@ func (r *reader) number(out []byte) ([]byte, bool) {
 	}
 	num := string(r.src[start:r.i])
 	f, err := strconv.ParseFloat(num, 64)
-	if err != nil || math.IsInf(f, 0) || !jsonNumber(num) {
+	if err != nil || math.IsInf(f, 0) || !json.Valid([]byte(num)) { // as JSON writes a number
+
 		return nil, false
 	}
 	return append(out, num...), true
-}
-
-// jsonNumber reports whether s is a number as JSON writes it.
-func jsonNumber(s string) bool {
-	i := 0
-	if i < len(s) && s[i] == '-' {
-		i++
-	}
-	digits := func() int {
-		j := i
-		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
-			i++
-		}
-		return i - j
-	}
-	switch {
-	case i < len(s) && s[i] == '0':
-		i++
-	case digits() == 0:
-		return false
-	}
-	if i < len(s) && s[i] == '.' {
-		i++
-		if digits() == 0 {
-			return false
-		}
-	}
-	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
-		i++
-		if i < len(s) && (s[i] == '+' || s[i] == '-') {
-			i++
-		}
-		if digits() == 0 {
-			return false
-		}
-	}
-	return i == len(s)
 }
 
 // str reads a single-line string in either quote, at r.i.
