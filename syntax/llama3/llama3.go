@@ -3,6 +3,7 @@ package llama3
 import (
 	"bytes"
 	"fmt"
+	"strings"
 
 	"github.com/toolparse/toolparse/internal/params"
 
@@ -515,12 +516,7 @@ func (p *parser) jsonBytes(data []byte) int {
 		if !p.attempt() {
 			p.toText()
 		} else {
-			if p.blk.Over { // its bytes are dropped: no position within it to give
-				p.errCode, p.errMsg = syntax.CodeOverLimit, "call longer than the limit, and invalid JSON"
-			} else {
-				p.errCode, p.errMsg = p.cs.js.Err().Code(), "invalid JSON at "+scan.Advance(p.bodyAt, p.body()).String()+": "+p.cs.js.Err().Msg()
-			}
-			p.state = stSwallow
+			p.swallow(p.cs.js.Err(), "call")
 		}
 	}
 	if n == 0 {
@@ -597,12 +593,7 @@ func (p *parser) arrayBytes(data []byte) int {
 	case p.arr.Err() != nil && p.firstIs != firstCall:
 		p.toText() // broken before the first element said it is a call
 	case p.arr.Err() != nil:
-		if p.blk.Over {
-			p.errCode, p.errMsg = syntax.CodeOverLimit, "call array longer than the limit, and invalid JSON"
-		} else {
-			p.errCode, p.errMsg = p.arr.Err().Code(), "invalid JSON at "+scan.Advance(p.bodyAt, p.body()).String()+": "+p.arr.Err().Msg()
-		}
-		p.state = stSwallow
+		p.swallow(p.arr.Err(), "call array")
 	}
 	if n == 0 {
 		return scan.Again
@@ -667,7 +658,7 @@ func (p *parser) beginFunc(tag []byte, name string) {
 	p.EndRun()
 	p.beginBlock(false)
 	p.Keep(&p.blk, tag)
-	p.name = name
+	p.name = strings.ToValidUTF8(name, "\uFFFD") // as a JSON name carries it
 	p.arr.Reset(p.Options().DepthLimit())
 	p.funcBody = false
 	p.state = stFunc
@@ -685,12 +676,7 @@ func (p *parser) funcBytes(data []byte) int {
 	case p.arr.Done():
 		p.state = stFuncEnd
 	case p.arr.Err() != nil:
-		if p.blk.Over {
-			p.errCode, p.errMsg = syntax.CodeOverLimit, "call "+p.name+" longer than the limit, and invalid JSON"
-		} else {
-			p.errCode, p.errMsg = p.arr.Err().Code(), "invalid JSON at "+scan.Advance(p.bodyAt, p.body()).String()+": "+p.arr.Err().Msg()
-		}
-		p.state = stSwallow
+		p.swallow(p.arr.Err(), "call "+p.name)
 	}
 	if n == 0 {
 		return scan.Again
@@ -754,6 +740,19 @@ func hasArgsKey(obj []byte) bool {
 		return !has
 	})
 	return has
+}
+
+// swallow makes the rest of the message a broken call's error: JSON that
+// broke with err inside what (a call, a call array), at the end of the
+// body read; over the limit, its bytes are dropped and no position within
+// it can be given.
+func (p *parser) swallow(err *jsonscan.SyntaxError, what string) {
+	if p.blk.Over {
+		p.errCode, p.errMsg = syntax.CodeOverLimit, what+" longer than the limit, and invalid JSON"
+	} else {
+		p.errCode, p.errMsg = err.Code(), "invalid JSON at "+scan.Advance(p.bodyAt, p.body()).String()+": "+err.Msg()
+	}
+	p.state = stSwallow
 }
 
 // callErr reports a call attempt that is no call: the block so far, with
