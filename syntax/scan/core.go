@@ -345,7 +345,8 @@ func (c *Core) drive(data []byte, eof bool) int {
 	} else {
 		c.pos = c.trk
 	}
-	c.cur, c.done, c.trkAt = nil, 0, 0
+	// Pos between drives (in finish) is where the input ends.
+	c.cur, c.done, c.trk, c.trkAt = nil, 0, c.pos, 0
 	return done
 }
 
