@@ -148,6 +148,12 @@ func (p *parser) conversationMessage(raw []byte, span syntax.Span) {
 
 // message reads one whole message in OpenAI or Anthropic form.
 func (p *parser) message(d fields, span syntax.Span) {
+	if t := d.s("type"); t != "" && t != "message" {
+		// A role beside an item's type (a tool_result, a function_call):
+		// no provider's message; its members are not read as either.
+		p.Errorf(syntax.CodeUnsupported, p.docStart, span, nil, "a message of type %q is not read", t)
+		return
+	}
 	switch d.s("role") {
 	case "tool", "user", "system", "developer":
 		p.endTurn(span) // the assistant's calls before it execute first
@@ -177,6 +183,12 @@ func (p *parser) message(d fields, span syntax.Span) {
 				p.toolResult(blk, span)
 			}
 		}
+		return
+	case "assistant", "":
+	default:
+		// A role no provider gives the model's own output (OpenAI's old
+		// "function" results among them): said, not read as the model's.
+		p.Errorf(syntax.CodeUnsupported, p.docStart, span, nil, "a message of role %q is not read", d.s("role"))
 		return
 	}
 	// An assistant message.
