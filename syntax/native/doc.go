@@ -161,7 +161,10 @@
 // then the results come. Only the first choice (or candidate) is
 // read, and one error says so when there are others; user and system messages
 // give no events (parsers produce no "user" events), except their tool
-// results; a result's tool name comes from the call with its id seen earlier
+// results; a message of another role than assistant, user, system,
+// developer and tool (OpenAI's old "function" result among them), or with
+// a type other than "message" beside its role, is an unsupported error,
+// never read as the model's; a result's tool name comes from the call with its id seen earlier
 // in the stream ("" when there was none); documents that fit no shape, and
 // lines that are not JSON, are errors with their text as raw; an "error"
 // event of the Anthropic stream becomes an error event. Gemini's partialArgs:
