@@ -62,9 +62,11 @@
 //     leaves it text (the minimax syntax reads that section). The block's
 //     body is one call per line: a line end outside brackets and strings
 //     ends a call, one inside a call's parentheses is white space, blank
-//     lines separate nothing. The body ends at </function_calls> outside
-//     brackets and strings (after a bracket that did not match, anywhere
-//     outside a string); each call is read on its own, as the elements of a
+//     lines separate nothing. The body ends at </function_calls> anywhere
+//     outside a string (no Python literal holds '<'), and a quote followed
+//     by white space and the closer ends its string: a call cut off there,
+//     its bracket still open, is an error of its own, not a call that runs
+//     on over the rest of the output. Each call is read on its own, as the elements of a
 //     list that does not parse (vLLM's olmo3 parser and Ollama's read each
 //     line). A bracket that does not match is one malformed error for the
 //     block (vLLM gives no calls); a block the stream ends in is a truncated

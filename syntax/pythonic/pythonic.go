@@ -465,7 +465,11 @@ func (p *parser) list(data []byte, eof bool) int {
 			case c == '\\':
 				p.escape, p.quotes = true, 0
 			case c == p.quote && !p.triple:
-				switch closesString(data[i+1:], eof) {
+				closes := closesString(data[i+1:], eof)
+				if closes == closeNo && p.body {
+					closes = closesBody(data[i+1:], eof)
+				}
+				switch closes {
 				case closeWait:
 					p.Keep(&p.blk, data[:i])
 					p.streamElements()
@@ -484,9 +488,26 @@ func (p *parser) list(data []byte, eof bool) int {
 			i++
 			continue
 		}
+		if p.body && c == '<' {
+			// The closer, outside a string, ends the block at any depth:
+			// no Python literal holds '<', so a call whose bracket is
+			// still open there is cut off (an error of its own), not a
+			// call that runs on over the rest of the output.
+			full, partial := scan.MatchPrefix(data[i:], funcCallsEnd)
+			if full {
+				p.Keep(&p.blk, data[:i])
+				p.endList()
+				return i
+			}
+			if partial && !eof {
+				p.Keep(&p.blk, data[:i])
+				p.streamElements()
+				return i
+			}
+		}
 		if p.body && (len(p.stack) == 0 && p.deep == 0 || p.mismatch != "") {
 			// The body's top level, or anywhere once a bracket did not
-			// match: a line end ends a call, the closer the block.
+			// match: a line end ends a call.
 			switch c {
 			case '\n':
 				if p.elemAny && p.mismatch == "" && !p.blk.Over {
@@ -498,18 +519,6 @@ func (p *parser) list(data []byte, eof bool) int {
 			case ' ', '\t', '\r', '\f':
 				i++
 				continue
-			case '<':
-				full, partial := scan.MatchPrefix(data[i:], funcCallsEnd)
-				if full {
-					p.Keep(&p.blk, data[:i])
-					p.endList()
-					return i
-				}
-				if partial && !eof {
-					p.Keep(&p.blk, data[:i])
-					p.streamElements()
-					return i
-				}
 			}
 			p.elemAny = true
 		}
@@ -647,6 +656,26 @@ func closesString(rest []byte, eof bool) int {
 		return closeYes
 	}
 	return closeWait
+}
+
+// closesBody decides, in a <function_calls> body, whether a quote that
+// closesString says is content closes its string after all: when white
+// space and then the block's closer follow it (a call cut off after a
+// string, its ')' missing). Otherwise the string would run on over the
+// closer and the rest of the output.
+func closesBody(rest []byte, eof bool) int {
+	i := 0
+	for i < len(rest) && i < maxAfterQuote && isSpaceByte(rest[i]) {
+		i++
+	}
+	full, partial := scan.MatchPrefix(rest[i:], funcCallsEnd)
+	switch {
+	case full:
+		return closeYes
+	case partial && !eof && i < maxAfterQuote:
+		return closeWait
+	}
+	return closeNo
 }
 
 func closerOf(open byte) byte {
