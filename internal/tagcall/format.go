@@ -148,7 +148,8 @@ type Param struct {
 	// only (Qwen3-Coder: mlx-lm PR #1881).
 	NewlineEndsKey bool
 	// CDATA says a value may be an XML CDATA section,
-	// <![CDATA[…]]>: its content, verbatim, is the value, and only white
+	// <![CDATA[…]]>: its content, verbatim, is the value (no closer inside
+	// it ends the value or the call), and only white
 	// space may stand between its ]]> and Close (MiniCPM5's template wraps
 	// values holding '<', '&' or a line end). The renderer writes those
 	// values so.

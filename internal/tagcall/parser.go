@@ -365,9 +365,26 @@ func (p *parser) call(data []byte, eof bool) int {
 	if !p.f.named() {
 		closer = p.f.Scope.Close
 	}
-	if i := bytes.Index(data, []byte(closer)); i >= 0 {
+	kept := 0 // data[:kept] is in blk
+	for search := 0; ; {
+		j := bytes.Index(data[search:], []byte(closer))
+		if j < 0 {
+			break
+		}
+		i := search + j
+		p.Keep(&p.blk, data[kept:i])
+		kept = i
+		if p.f.Param.CDATA && !p.blk.Over {
+			// A closer inside a CDATA value is the value's (MiniCPM5
+			// wraps code that holds </function> so): read up to it, and
+			// look on after it when the reader is in a section.
+			p.readCall(false)
+			if p.rd.InCDATA() {
+				search = i + 1
+				continue
+			}
+		}
 		n := i + len(closer)
-		p.Keep(&p.blk, data[:i])
 		p.bodyEnd = len(p.blk.Bytes)
 		if !p.blk.Over {
 			p.readCall(true)
@@ -386,7 +403,7 @@ func (p *parser) call(data []byte, eof bool) int {
 	if !eof {
 		n -= scan.PartialSuffix(data, closer)
 	}
-	p.Keep(&p.blk, data[:n])
+	p.Keep(&p.blk, data[kept:n])
 	if !p.blk.Over {
 		p.readCall(false)
 	}

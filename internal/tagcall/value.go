@@ -220,6 +220,10 @@ func (r *Reader) openValue(body []byte, tagAt, keyAt, keyLen, valAt int) {
 	}
 }
 
+// InCDATA reports whether the bytes read so far end inside a value's CDATA
+// section (Param.CDATA), where no tag is a tag.
+func (r *Reader) InCDATA() bool { return r.st == inValue && r.cd == cdOpen }
+
 // readValue reads the open value; it returns true when the value ended
 // (the reader is between parameters again), false when more input is
 // needed.

@@ -27,12 +27,12 @@
 //     objects as their JSON text). A </param> followed by anything but the
 //     next <param name=" or </function> is part of the value.
 //   - A value that starts with <![CDATA[ is the section's content,
-//     verbatim, up to its ]]>; only white space may stand between ]]> and
-//     </param>. A section with no ]]> before the call's closer, or text
-//     after it, makes the call an error.
-//   - A call ends at its first </function>, even inside a CDATA section
-//     (the engine's rule: the call closer always ends a call): a value
-//     holding </function> cannot be carried.
+//     verbatim, up to its ]]>, and no tag inside it is a tag: code that
+//     writes </param> or </function> is carried (llama.cpp's grammar reads
+//     the section so too). Only white space may stand between ]]> and
+//     </param>; text there makes the call an error, and a section with no
+//     ]]> runs to the end of the input, a truncated error.
+//   - Elsewhere a call ends at its first </function>.
 //   - A key given twice is an array of its values, in order: nothing the
 //     model wrote is dropped.
 //   - <think>…</think> is reasoning. With Options.ThinkOpen (the template
