@@ -42,6 +42,10 @@ func (u *units) cannot(format string, args ...any) error {
 func (u *units) Text(t syntax.Type, s string) error {
 	f := u.f
 	if t == syntax.Think {
+		if f.Think.Close == "" {
+			u.open.Begin(u.w, false)
+			return u.cannot("a thought: the %s form has no reasoning; not written", f.Name)
+		}
 		if strings.Contains(s, f.Think.Close) {
 			u.open.Begin(u.w, false)
 			return u.cannot("a thought holding %s; not written", f.Think.Close)
