@@ -28,7 +28,6 @@ var unread = []struct {
 	models    []string
 	templates []syntax.Fingerprint
 }{
-	{"Qwen2.5-Coder (bare JSON, a ```json fence or <tools> blocks)", []string{"qwen2.5-coder*", "qwen2-coder*"}, nil},
 	{"Gemma 2 and 3 (no tool tokens)", []string{"gemma-3*", "gemma3*", "gemma-2*", "gemma2*"}, nil},
 	{"Phi-4-mini under llama.cpp's template (<|tool_call|>…<|/tool_call|>)", nil, []syntax.Fingerprint{{All: []string{"<|tool_call|>", "<|/tool_call|>"}}}},
 	{"Functionary v2 (<|recipient|>)", []string{"*functionary*"},
