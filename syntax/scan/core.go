@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/toolparse/toolparse/internal/jsonscan"
@@ -702,13 +703,35 @@ func TextUntil(data []byte, c byte, starts func([]byte) bool) int {
 	}
 }
 
+// IndexLead is the index of the first byte of data that is one of the bytes
+// of leads, or -1: bytes.IndexAny for bytes, not characters. A marker's
+// first byte may begin a character of several bytes (Kimi-VL's ◁ begins
+// with 0xE2), which bytes.IndexAny, reading leads as UTF-8, would not find.
+func IndexLead(data []byte, leads string) int {
+	for i := 0; i < len(leads); i++ {
+		if leads[i] >= utf8.RuneSelf {
+			return indexBytes(data, leads)
+		}
+	}
+	return bytes.IndexAny(data, leads)
+}
+
+func indexBytes(data []byte, set string) int {
+	for i, c := range data {
+		if strings.IndexByte(set, c) >= 0 {
+			return i
+		}
+	}
+	return -1
+}
+
 // TextBeforeAny is TextBefore for markers that start with any of the bytes
 // of leads (Apriel's '[' and '<').
 func (c *Core) TextBeforeAny(t syntax.Type, data []byte, leads string) int {
 	if len(leads) == 1 {
 		return c.TextBefore(t, data, leads[0])
 	}
-	i := bytes.IndexAny(data, leads)
+	i := IndexLead(data, leads)
 	if i < 0 {
 		i = len(data)
 	}
@@ -726,7 +749,7 @@ func TextUntilAny(data []byte, leads string, starts func([]byte) bool) int {
 	}
 	i := 1
 	for {
-		j := bytes.IndexAny(data[i:], leads)
+		j := IndexLead(data[i:], leads)
 		if j < 0 {
 			return len(data)
 		}

@@ -159,3 +159,24 @@ func TestPosAtFinish(t *testing.T) {
 		}
 	}
 }
+
+// TestIndexLead: lead bytes are bytes, not characters: the first byte of ◁
+// (0xE2) is found where bytes.IndexAny, reading the set as UTF-8, finds
+// nothing, and ASCII sets keep bytes.IndexAny's answers.
+func TestIndexLead(t *testing.T) {
+	for _, c := range []struct {
+		data, leads string
+		want        int
+	}{
+		{"ab◁c", "\xe2", 2},
+		{"ab◁c", "<\xe2", 2},
+		{"a<b◁c", "<\xe2", 1},
+		{"abc", "\xe2", -1},
+		{"a[b<c", "<[", 1},
+		{"abc", "<[", -1},
+	} {
+		if got := scan.IndexLead([]byte(c.data), c.leads); got != c.want {
+			t.Errorf("IndexLead(%q, %q) = %d, want %d", c.data, c.leads, got, c.want)
+		}
+	}
+}
