@@ -13,6 +13,7 @@ import (
 	"github.com/toolparse/toolparse/registry"
 	"github.com/toolparse/toolparse/schema"
 	"github.com/toolparse/toolparse/syntax"
+	"github.com/toolparse/toolparse/syntax/syntaxtest"
 	"github.com/toolparse/toolparse/syntax/wire"
 )
 
@@ -32,6 +33,9 @@ func tools(t *testing.T) *schema.Set {
 func TestExamplesParseBack(t *testing.T) {
 	set := tools(t)
 	for _, s := range registry.List() {
+		if s.Prompt == "" { // no form to teach (TestNoPromptRules)
+			continue
+		}
 		p, err := prompt.Build(s, set)
 		if err != nil {
 			t.Fatalf("%s: %v", s.Name, err)
@@ -90,6 +94,9 @@ func TestArrayParameterExample(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, s := range registry.List() {
+		if s.Prompt == "" { // no form to teach (TestNoPromptRules)
+			continue
+		}
 		p, err := prompt.Build(s, set)
 		if err != nil {
 			t.Errorf("%s: %v", s.Name, err)
@@ -159,6 +166,24 @@ func TestConstrainedExample(t *testing.T) {
 		}
 		if _, err := prompt.Build(s, odd); err != nil {
 			t.Errorf("%s: %v", s.Name, err)
+		}
+	}
+}
+
+// TestNoPromptRules: a syntax with no prompt rules is one with no call form
+// (its renderer writes no call), and Build says it has nothing to teach,
+// never a prompt of tools the model cannot call.
+func TestNoPromptRules(t *testing.T) {
+	set := tools(t)
+	for _, s := range registry.List() {
+		if s.Prompt != "" {
+			continue
+		}
+		if syntaxtest.WritesCalls(s) {
+			t.Errorf("%s: writes calls but has no prompt rules", s.Name)
+		}
+		if _, err := prompt.Build(s, set); err == nil || !strings.Contains(err.Error(), "no prompt rules") {
+			t.Errorf("%s: Build gave %v, want an error saying it has no prompt rules", s.Name, err)
 		}
 	}
 }

@@ -68,7 +68,10 @@ var falseClaims = map[string]string{
 	"minimax in pythonic/olmo3-minimax-section-is-text.txtar":                                    minimaxSection,
 	"minimax in pythonic/olmo3-empty-block.txtar":                                                minimaxSection,
 	"pythonic in minimax/olmo-function-calls-pythonic.txtar":                                     olmoBody,
+	"hermes in kimivl/tool-call-markers-are-text.txtar":                                          kimiVLFirst,
 }
+
+const kimiVLFirst = "another format's call after a Kimi-VL thought: that format's detector sees the call, but kimivl's ◁think▷ (no other format's) comes first, which auto picks, and kimivl reads no calls"
 
 const olmoBody = "<function_calls> then a Python call is an Olmo 3 block: minimax reads it as text, pythonic as calls, which auto picks"
 

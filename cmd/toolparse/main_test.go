@@ -175,6 +175,9 @@ func TestTranscodeEveryPair(t *testing.T) {
 		_, orig, _ := runCLI(t, "", "-s", from, path)
 		want := callNames(t, orig)
 		for _, to := range targets {
+			if s, _ := registry.Lookup(to); !syntaxtest.WritesCalls(s) {
+				continue // no call form (kimivl): TestToNoCallForm
+			}
 			code, wire, errs := runCLI(t, "", "-s", from, "--to", to, path)
 			if code != 0 {
 				t.Errorf("%s --to %s: exit %d: %s", file, to, code, errs)
@@ -185,6 +188,25 @@ func TestTranscodeEveryPair(t *testing.T) {
 			if got := callNames(t, back); strings.Join(got, ",") != strings.Join(want, ",") {
 				t.Errorf("%s --to %s: calls %v, want %v\nwritten:\n%s", file, to, got, want, wire)
 			}
+		}
+	}
+}
+
+// TestToNoCallForm: writing calls in a syntax with no call form says, on
+// standard error, that they are not carried; the text and thoughts are
+// written, and nothing reads back as a call.
+func TestToNoCallForm(t *testing.T) {
+	path := filepath.Join("..", "..", "testdata", "examples", "qwen3-turn.txt")
+	for _, s := range registry.Builtin() {
+		if syntaxtest.WritesCalls(s) {
+			continue
+		}
+		_, out, errs := runCLI(t, "", "--to", s.Name, path)
+		if !strings.Contains(errs, "not written") || strings.TrimSpace(out) == "" {
+			t.Errorf("--to %s: stderr %q, output %q: want the calls reported as not carried and the text written", s.Name, errs, out)
+		}
+		if _, back, _ := runCLI(t, out, "-s", s.Name); len(callNames(t, back)) != 0 {
+			t.Errorf("--to %s: calls read back from %q", s.Name, out)
 		}
 	}
 }
@@ -247,6 +269,14 @@ func TestPromptCommand(t *testing.T) {
 	tools := filepath.Join("..", "..", "testdata", "schemas", "mcp.json")
 	for _, s := range writable() {
 		code, out, errs := runCLI(t, "", "prompt", "--syntax", s, "--tools", tools)
+		if sx, _ := registry.Lookup(s); sx.Prompt == "" {
+			// No form to teach (kimivl): an error, never a prompt of
+			// tools the model cannot call.
+			if code != 2 || !strings.Contains(errs, "no prompt rules") {
+				t.Errorf("prompt --syntax %s: exit %d, stderr %q, want 2 and a word that it has no prompt rules", s, code, errs)
+			}
+			continue
+		}
 		if code != 0 || !strings.Contains(out, "### read_file") || !strings.Contains(out, "## Examples") {
 			t.Errorf("prompt --syntax %s: exit %d, stderr %q", s, code, errs)
 		}

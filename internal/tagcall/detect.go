@@ -78,7 +78,7 @@ func (d *detector) Look(seen []byte, eof bool) syntax.Evidence {
 			d.pos = max(d.pos, len(seen)-len(closer)+1)
 			return d.evidence(seen, -1)
 		}
-		j := bytes.IndexAny(seen[d.pos:], d.leads)
+		j := scan.IndexLead(seen[d.pos:], d.leads)
 		if j < 0 {
 			d.pos = len(seen)
 			break
@@ -194,6 +194,9 @@ func (d *detector) evidence(seen []byte, pending int) syntax.Evidence {
 // to this time, so that a long run of white space is read once.
 // openers are the format's call openers (Format.callOpeners).
 func (f *Format) callAt(b []byte, eof bool, ws int, openers []string) (int, int) {
+	if !f.hasCalls() {
+		return 0, ws
+	}
 	if f.JSON != nil && f.Param.Open != "" {
 		// Both forms: what the parser's opener decides first.
 		switch n, _, _ := f.wordTag(b, eof); {

@@ -29,7 +29,9 @@ type Format struct {
 	// position in the last batch. A format whose results come in messages
 	// of their own leaves it empty (and its renderer cannot write results).
 	Result Tags
-	// Scope wraps a call: <tool_call>…</tool_call>.
+	// Scope wraps a call: <tool_call>…</tool_call>. A format with no
+	// Scope, no Function and no JSON has no call form: it reads reasoning
+	// and text only (Kimi-VL), and its renderer writes no call.
 	Scope Tags
 
 	// Function, when set, names the call in a tag of its own inside Scope:
@@ -293,7 +295,7 @@ func (f *Format) callOpeners() []string {
 	if f.Bare {
 		return nonEmpty([]string{f.Scope.Open, f.Function.Open})
 	}
-	return append([]string{f.Scope.Open}, f.Openers...)
+	return nonEmpty(append([]string{f.Scope.Open}, f.Openers...))
 }
 
 // nameEnd is what ends the name in the Function tag.
@@ -361,6 +363,12 @@ func nonEmpty(list []string) []string {
 // thinkMarkers are the markers that end reasoning the prompt opened.
 func (f *Format) thinkMarkers() []string {
 	return nonEmpty(append([]string{f.Think.Close}, f.callOpeners()...))
+}
+
+// hasCalls reports whether the format has a call form: a reasoning-only
+// format (Kimi-VL's) describes its reasoning tags alone.
+func (f *Format) hasCalls() bool {
+	return f.JSON != nil || f.Scope.Open != "" || f.Function.Open != ""
 }
 
 // named reports whether the call is named in a Function tag.

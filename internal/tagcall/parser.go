@@ -192,6 +192,9 @@ func (p *parser) openThink(data []byte, eof bool) int {
 // the bytes taken, -1 when more input is needed, 0 when data starts with
 // none. t and back say what a held tag is when it turns out to be text.
 func (p *parser) opener(data []byte, eof bool, t syntax.Type, back pstate) int {
+	if !p.f.hasCalls() {
+		return 0
+	}
 	if p.f.JSON != nil && p.f.Param.Open != "" {
 		// Both forms (LongCat): a word name opens a call with parameters,
 		// anything else is read as the JSON form.

@@ -122,6 +122,15 @@ func (u *units) Calls(calls []syntax.Event) error {
 		}
 		u.batch, u.executed, u.answered, u.results = u.batch[:0], false, 0, false
 	}
+	if !u.f.hasCalls() {
+		for _, c := range calls {
+			u.batch = append(u.batch, c.Name) // their execute is no second loss
+		}
+		if first == nil {
+			first = u.cannot("calls %s: the %s form has no calls; not written", names(calls), u.f.Name)
+		}
+		return first
+	}
 	if u.f.JSON != nil {
 		b, err := u.renderJSON(calls)
 		if err != nil && first == nil {

@@ -387,6 +387,22 @@ func withoutErrors(evs []syntax.Event) []syntax.Event {
 	return out
 }
 
+// WritesCalls reports whether s's renderer writes a call with no loss: false
+// for a syntax with no call form (Kimi-VL's reasoning alone), whose
+// renderer reports a call as not carried. Tests that need a syntax's call
+// skip such syntaxes by it, not by name.
+func WritesCalls(s syntax.Syntax) bool {
+	if s.Render == nil {
+		return false
+	}
+	evs := []syntax.Event{
+		{Type: syntax.Call, Name: "get_weather", Args: json.RawMessage(`{"city":"Paris"}`)},
+		{Type: syntax.Execute}, {Type: syntax.End},
+	}
+	var out bytes.Buffer
+	return syntax.Render(s.Render(&out, syntax.Options{}), evs) == nil
+}
+
 // RoundTrip renders the events of input in s (errors aside) and parses them
 // back; it fails if anything cannot be carried, or if the events differ
 // (errors removed and adjacent text runs joined). Check only compares when
