@@ -39,7 +39,7 @@ func TestEverySyntaxIsComplete(t *testing.T) {
 		if s.Render == nil {
 			t.Errorf("%s: no renderer (Syntax.Render)", s.Name)
 		}
-		if s.Prompt == "" && s.Render != nil && syntaxtest.WritesCalls(s) {
+		if s.Prompt == "" && syntaxtest.WritesCalls(s) {
 			// Only a form with no calls (Kimi-VL's reasoning alone) has
 			// nothing to teach: its renderer cannot write a call.
 			t.Errorf("%s: no prompt rules (Syntax.Prompt)", s.Name)

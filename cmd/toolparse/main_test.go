@@ -175,7 +175,11 @@ func TestTranscodeEveryPair(t *testing.T) {
 		_, orig, _ := runCLI(t, "", "-s", from, path)
 		want := callNames(t, orig)
 		for _, to := range targets {
-			if s, _ := registry.Lookup(to); !syntaxtest.WritesCalls(s) {
+			s, err := registry.Lookup(to)
+			if err != nil {
+				t.Fatalf("--to %s: %v", to, err)
+			}
+			if !syntaxtest.WritesCalls(s) {
 				continue // no call form (kimivl): TestToNoCallForm
 			}
 			code, wire, errs := runCLI(t, "", "-s", from, "--to", to, path)
@@ -193,8 +197,8 @@ func TestTranscodeEveryPair(t *testing.T) {
 }
 
 // TestToNoCallForm: writing calls in a syntax with no call form says, on
-// standard error, that they are not carried; the text and thoughts are
-// written, and nothing reads back as a call.
+// standard error, that they are not carried, and the text and thoughts are
+// written.
 func TestToNoCallForm(t *testing.T) {
 	path := filepath.Join("..", "..", "testdata", "examples", "qwen3-turn.txt")
 	for _, s := range registry.Builtin() {
@@ -202,11 +206,8 @@ func TestToNoCallForm(t *testing.T) {
 			continue
 		}
 		_, out, errs := runCLI(t, "", "--to", s.Name, path)
-		if !strings.Contains(errs, "not written") || strings.TrimSpace(out) == "" {
+		if !strings.Contains(errs, "not written") || !strings.Contains(out, "I'll check both cities.") {
 			t.Errorf("--to %s: stderr %q, output %q: want the calls reported as not carried and the text written", s.Name, errs, out)
-		}
-		if _, back, _ := runCLI(t, out, "-s", s.Name); len(callNames(t, back)) != 0 {
-			t.Errorf("--to %s: calls read back from %q", s.Name, out)
 		}
 	}
 }
@@ -269,7 +270,11 @@ func TestPromptCommand(t *testing.T) {
 	tools := filepath.Join("..", "..", "testdata", "schemas", "mcp.json")
 	for _, s := range writable() {
 		code, out, errs := runCLI(t, "", "prompt", "--syntax", s, "--tools", tools)
-		if sx, _ := registry.Lookup(s); sx.Prompt == "" {
+		sx, err := registry.Lookup(s)
+		if err != nil {
+			t.Fatalf("%s: %v", s, err)
+		}
+		if sx.Prompt == "" {
 			// No form to teach (kimivl): an error, never a prompt of
 			// tools the model cannot call.
 			if code != 2 || !strings.Contains(errs, "no prompt rules") {

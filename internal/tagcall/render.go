@@ -13,6 +13,7 @@ import (
 
 	"github.com/toolparse/toolparse/internal/jsonscan"
 	"github.com/toolparse/toolparse/syntax"
+	"github.com/toolparse/toolparse/syntax/scan"
 	"github.com/toolparse/toolparse/syntax/wire"
 )
 
@@ -102,7 +103,7 @@ func containsAny(s string, subs []string) bool {
 // isPlainText reports whether s, written on its own, reads back as one
 // respond run with content s.
 func (u *units) isPlainText(s string) bool {
-	if !strings.ContainsAny(s, u.leads) {
+	if scan.IndexLead([]byte(s), u.leads) < 0 { // bytes: a lead may begin a character (◁)
 		return true
 	}
 	var got []syntax.Event

@@ -20,7 +20,11 @@
 //   - A ◁/think▷ outside reasoning is text, and so is anything else:
 //     another format's tags, call markers, leaked chat tokens.
 //   - The renderer writes thoughts and text; calls and results have no
-//     form here and are reported as not carried.
+//     form here and are reported as not carried, and so is text holding
+//     ◁think▷.
+//   - Auto-detection takes ◁think▷ as evidence of this syntax, the earliest
+//     in the input wins: another format's call after a Kimi-VL thought is
+//     then text. Name the syntax when a model writes both.
 //
 // # Where peers disagree
 //
@@ -28,7 +32,8 @@
 //     reasoning; smg's batch parser into the reasoning; smg streaming and
 //     Dynamo into the content. Here it is respond, a run of its own.
 //   - Dynamo trims the reasoning and the content; SGLang and smg keep them
-//     as written, as this syntax does.
+//     as written. Here, as in every syntax, event-mode runs are trimmed at
+//     their ends; white space inside a run is kept.
 //   - A leaked <|im_assistant|> or <|im_end|> after the answer (seen in
 //     real mlx-vlm output) is kept as text by every peer, and here: the
 //     tokens are Kimi K2's chat template's too, no evidence of this form.

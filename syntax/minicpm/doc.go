@@ -32,7 +32,9 @@
 //     the section so too). Only white space may stand between ]]> and
 //     </param>; text there makes the call an error, and a section with no
 //     ]]> runs to the end of the input, a truncated error.
-//   - Elsewhere a call ends at its first </function>.
+//   - Elsewhere a call ends at its first </function>. A call longer than
+//     MaxBlock is an over_limit error whose value is no longer read, so
+//     there its first </function>, even inside a CDATA section, ends it.
 //   - A key given twice is an array of its values, in order: nothing the
 //     model wrote is dropped.
 //   - <think>…</think> is reasoning. With Options.ThinkOpen (the template

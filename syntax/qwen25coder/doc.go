@@ -9,8 +9,9 @@
 // The model's own chat template asks for Hermes's <tool_call>, which the
 // coder models do not keep to: with no instruction they answer in a
 // ```json fence, with Hermes's they write bare JSON or a fence, and with
-// examples of <tools> blocks they write those (the measurements behind a
-// vLLM parser proposed for the model, qwen2_5_coder). This syntax reads the
+// examples of <tools> blocks they write those (the measurements behind the
+// qwen2_5_coder parser proposed to vLLM for the model, pull request #32931,
+// whose tests the goldens take their cases from). This syntax reads the
 // <tools> form, and its prompt rules teach it; the llama3 syntax reads a
 // bare JSON call object that opens a message.
 //

@@ -1,0 +1,1 @@
+Kimi-VL writes ◁think▷…◁/think▷ around its reasoning; DeepSeek writes <｜tool▁calls▁begin｜>.
