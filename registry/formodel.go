@@ -36,7 +36,6 @@ var unread = []struct {
 	{"Glimmer (<atem:function_calls>)", nil, []syntax.Fingerprint{{All: []string{"<atem:function_calls>"}}}},
 	{"Inkling (<|content_invoke_tool_json|>)", nil, []syntax.Fingerprint{{All: []string{"<|content_invoke_tool_json|>"}}}},
 	{"Solar Open (<|tool_call:begin|>)", []string{"solar-open*"}, []syntax.Fingerprint{{All: []string{"<|tool_call:begin|>"}}}},
-	{"MiniCPM 3 and 4 (<|tool_call_start|> and a ```python fence of calls)", []string{"minicpm*"}, []syntax.Fingerprint{{All: []string{"<|tool_call_start|>", "```python"}}}},
 	{"MiroThinker (<use_mcp_tool>)", []string{"mirothinker*"}, []syntax.Fingerprint{{All: []string{"<use_mcp_tool>"}}}},
 	{"Llama 3.0 (no tool format)", []string{"meta-llama-3-*", "llama3", "llama-3-[0-9]*"}, nil},
 }

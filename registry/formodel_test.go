@@ -189,6 +189,7 @@ func TestForModelVariant(t *testing.T) {
 	for _, c := range []struct{ model, syntax, variant, marker string }{
 		{"google/functiongemma-270m-it", "gemma", "functiongemma", "<start_function_call>"},
 		{"allenai/Olmo-3-7B-Instruct", "pythonic", "olmo3", "<function_calls>"},
+		{"openbmb/MiniCPM4-8B", "pythonic", "minicpm4", "```python"},
 		{"Salesforce/Llama-xLAM-2-8b-fc-r", "llama3", "xlam", `[{"name"`},
 		{"google/gemma-4-31B-it", "gemma", "", "<|tool_call>"},
 		{"deepseek-ai/DeepSeek-V4-Flash", "deepseek", "deepseek-v4", "<｜DSML｜tool_calls>"},

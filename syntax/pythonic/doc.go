@@ -14,6 +14,20 @@
 //	<function_calls>get_weather(city='Paris')
 //	get_time(zone='CET')</function_calls>
 //
+// and MiniCPM 3 and 4 write them one per line in a ```python fence after
+// LFM2's marker, their reasoning in tokens of their own (the minicpm4
+// variant writes it):
+//
+//	<|thought_start|>
+//	Two cities.
+//	<|thought_end|>
+//	<|tool_call_start|>
+//	```python
+//	get_weather(city="Paris")
+//	get_time(zone="CET")
+//	```
+//	<|tool_call_end|>
+//
 // # The rules as read
 //
 //   - A '[' opens a call list when it is followed by optional white space,
@@ -56,6 +70,13 @@
 //     After <|tool_call_start|>, one JSON call object with no list around
 //     it, <|tool_call_start|>{"name": …, "arguments": {…}}<|tool_call_end|>,
 //     is one call (Ollama's first LFM2 parser reads it).
+//   - After <|tool_call_start|> and white space, ```python opens MiniCPM's
+//     fence: its body is read as an Olmo 3 block's (below), ``` ending it
+//     as </function_calls> does (no Python literal holds '`' outside a
+//     string); <|tool_call_end|> may follow, and the end of the input or
+//     text in its place leaves the calls standing (a server may drop the
+//     special token). Any other fence there makes the opener an error.
+//     <|thought_start|> … <|thought_end|> is reasoning, as <think> is.
 //   - <function_calls> opens an Olmo 3 block when, after white space, a
 //     call's head (a name and '(', as above) or </function_calls> follows
 //     it; anything else — minimax's <invoke …> there, prose naming the tag —

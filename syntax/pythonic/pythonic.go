@@ -24,6 +24,8 @@ var Syntax = syntax.Syntax{
 	Variants: []syntax.Variant{
 		{Name: "olmo3", Description: "Olmo 3: calls one per line in <function_calls> … </function_calls>", Render: newRendererOlmo3,
 			Prompt: promptOlmo3, Models: []string{"olmo-3*", "olmo3*"}},
+		{Name: "minicpm4", Description: "MiniCPM 3 and 4: <|thought_start|> reasoning, calls one per line in a ```python fence after <|tool_call_start|>", Render: newRendererMiniCPM,
+			Prompt: promptMiniCPM, Models: []string{"minicpm3*", "minicpm-3*", "minicpm4*", "minicpm-4*"}},
 	},
 	// Models and Templates: see registry.ForModel and registry.ForTemplate.
 	Models: []string{"llama-4*", "llama4*", "lfm2*", "*toolace*"},
@@ -47,6 +49,19 @@ get_time(zone='PST')
 - Calls in one block run in parallel; their results come back in the next message.
 - Text before the block is your answer to the user. You may think first inside <think>...</think>.`
 
+const promptMiniCPM = `To call functions, write your thought, then the calls, one Python function call per line in a python code block, then your answer:
+<|thought_start|>
+why the functions are needed, and your plan
+<|thought_end|>
+<|tool_call_start|>
+` + "```python" + `
+get_weather(city="San Francisco", metric="celsius")
+get_time(zone="PST")
+` + "```" + `
+<|tool_call_end|>
+- Keyword arguments only, each value a literal: strings in quotes (escape quotes and newlines with a backslash), numbers, true, false, null, lists [...] and dicts {"key": value}.
+- The calls in one block run together; their results come back in the next message.`
+
 // The markers.
 const (
 	openThink    = "<think>"
@@ -57,6 +72,10 @@ const (
 	toolCallEnd  = "<|tool_call_end|>"
 	funcCalls    = "<function_calls>" // Olmo 3: calls one per line, no list brackets
 	funcCallsEnd = "</function_calls>"
+	thoughtOpen  = "<|thought_start|>" // MiniCPM 3 and 4
+	thoughtClose = "<|thought_end|>"
+	fenceOpen    = "```python" // MiniCPM 3 and 4: after <|tool_call_start|>, calls one per line in a fence
+	fenceEnd     = "```"
 )
 
 // maxHead bounds the look-ahead that decides whether a '[' opens a call
@@ -89,7 +108,9 @@ type parser struct {
 	blockStart syntax.Pos // where the block starts (its marker or its '[')
 	listStart  syntax.Pos // where its '[' is
 	blk        scan.Block // the list's bytes, '[' to ']'; a body's, its first call to its closer
-	body       bool       // the block is a <function_calls> body: calls one per line, no brackets
+	body       bool       // the block is a body: calls one per line, no brackets (Olmo 3's <function_calls>, MiniCPM's fence)
+	fence      bool       // the body is MiniCPM's ```python fence: ``` ends it, then <|tool_call_end|>
+	thinkClose string     // what ends the explicit reasoning open: </think> or <|thought_end|>
 	elemAny    bool       // body: the line so far holds more than white space
 	stack      []byte     // open brackets
 	posList    syntax.Pos // the list posK and posAt are in (its start)
@@ -127,7 +148,7 @@ func newParser(h syntax.Handler, opts syntax.Options) syntax.Parser {
 func (p *parser) step(data []byte, eof bool) int {
 	switch p.state {
 	case inThink:
-		n, closed := p.Inside(syntax.Think, data, eof, closeThink)
+		n, closed := p.Inside(syntax.Think, data, eof, p.thinkClose)
 		if closed {
 			p.state, p.prev = inText, 0
 		}
@@ -144,7 +165,7 @@ func (p *parser) step(data []byte, eof bool) int {
 	return p.text(data, eof)
 }
 
-var textMarkers = [...]string{openThink, pythonStart, toolCallOpen, funcCalls}
+var textMarkers = [...]string{openThink, thoughtOpen, pythonStart, toolCallOpen, funcCalls}
 
 // text handles respond text and what may open something in it: <think>,
 // the call openers, and a '[' that starts a call list.
@@ -290,13 +311,17 @@ func isIdent(b byte) bool      { return isIdentStart(b) || b >= '0' && b <= '9' 
 func (p *parser) marker(m string) {
 	off := p.Offset()
 	switch m {
-	case openThink:
+	case openThink, thoughtOpen:
 		p.BeginRun(syntax.Think, off)
 		p.thinkStart = p.Pos()
 		p.state = inThink
+		p.thinkClose = closeThink
+		if m == thoughtOpen {
+			p.thinkClose = thoughtClose
+		}
 	default:
 		p.EndRun()
-		p.opener = m
+		p.opener, p.fence = m, false
 		p.openWS = p.openWS[:0]
 		p.blockStart = p.Pos()
 		p.state = afterOpen
@@ -392,6 +417,26 @@ func (p *parser) afterOpener(data []byte, eof bool) int {
 			}
 			return scan.Again
 		}
+		if p.opener == toolCallOpen && !p.fence && data[i] == '`' {
+			// MiniCPM 3 and 4: a ```python fence of calls, one per line;
+			// the fence's opener is the opener's, as its white space is.
+			full, partial := scan.MatchPrefix(data[i:], fenceOpen)
+			switch {
+			case full:
+				p.openWS = append(p.openWS, fenceOpen...)
+				p.fence = true
+				return i + len(fenceOpen)
+			case partial && !eof:
+				return i
+			}
+		}
+		if p.fence {
+			if i > 0 {
+				return i
+			}
+			p.openBody() // the body ends at the fence's ```
+			return scan.Again
+		}
 		if data[i] == '[' || data[i] == '{' && p.opener == toolCallOpen {
 			// A list of calls; or, after LFM2's marker, one JSON call
 			// object (Ollama's first LFM2 parser reads it).
@@ -424,8 +469,17 @@ func (p *parser) openList() {
 	p.state = inList
 }
 
-// openBody starts the body of a <function_calls> block at the call the
-// data starts with.
+// bodyCloser is what ends the open body: </function_calls>, or the ``` of
+// MiniCPM's fence.
+func (p *parser) bodyCloser() string {
+	if p.fence {
+		return fenceEnd
+	}
+	return funcCallsEnd
+}
+
+// openBody starts the body of a <function_calls> block, or of MiniCPM's
+// fence, at the call the data starts with.
 func (p *parser) openBody() {
 	p.openList()
 	p.body = true
@@ -467,7 +521,7 @@ func (p *parser) list(data []byte, eof bool) int {
 			case c == p.quote && !p.triple:
 				closes := closesString(data[i+1:], eof)
 				if closes == closeNo && p.body {
-					closes = closesBody(data[i+1:], eof)
+					closes = closesBody(data[i+1:], eof, p.bodyCloser())
 				}
 				switch closes {
 				case closeWait:
@@ -488,12 +542,12 @@ func (p *parser) list(data []byte, eof bool) int {
 			i++
 			continue
 		}
-		if p.body && c == '<' {
+		if closer := p.bodyCloser(); p.body && c == closer[0] {
 			// The closer, outside a string, ends the block at any depth:
-			// no Python literal holds '<', so a call whose bracket is
-			// still open there is cut off (an error of its own), not a
+			// no Python literal holds '<' or '`', so a call whose bracket
+			// is still open there is cut off (an error of its own), not a
 			// call that runs on over the rest of the output.
-			full, partial := scan.MatchPrefix(data[i:], funcCallsEnd)
+			full, partial := scan.MatchPrefix(data[i:], closer)
 			if full {
 				p.Keep(&p.blk, data[:i])
 				p.endList()
@@ -658,17 +712,17 @@ func closesString(rest []byte, eof bool) int {
 	return closeWait
 }
 
-// closesBody decides, in a <function_calls> body, whether a quote that
+// closesBody decides, in a body (see bodyCloser), whether a quote that
 // closesString says is content closes its string after all: when white
 // space and then the block's closer follow it (a call cut off after a
 // string, its ')' missing). Otherwise the string would run on over the
 // closer and the rest of the output.
-func closesBody(rest []byte, eof bool) int {
+func closesBody(rest []byte, eof bool, closer string) int {
 	i := 0
 	for i < len(rest) && i < maxAfterQuote && isSpaceByte(rest[i]) {
 		i++
 	}
-	full, partial := scan.MatchPrefix(rest[i:], funcCallsEnd)
+	full, partial := scan.MatchPrefix(rest[i:], closer)
 	switch {
 	case full:
 		return closeYes
@@ -696,7 +750,7 @@ func (p *parser) truncatedList() {
 		raw = append([]byte(p.openerText()), p.blk.Bytes...)
 	}
 	if p.body {
-		p.Errorf(syntax.CodeTruncated, p.blockStart, span, raw, "unterminated %s: the stream ended before %s", funcCalls, funcCallsEnd)
+		p.Errorf(syntax.CodeTruncated, p.blockStart, span, raw, "unterminated %s: the stream ended before %s", p.opener, p.bodyCloser())
 	} else {
 		p.Errorf(syntax.CodeTruncated, p.blockStart, span, raw, "unterminated call list: the stream ended before its closing ']'")
 	}
@@ -731,14 +785,26 @@ func (p *parser) afterListEnd(data []byte, eof bool) int {
 		return i // white space between a list and its closer is no event's
 	}
 	closer := pythonEnd
-	switch p.opener {
-	case toolCallOpen:
+	switch {
+	case p.fence:
+		closer = fenceEnd // then <|tool_call_end|>
+	case p.opener == toolCallOpen:
 		closer = toolCallEnd
-	case funcCalls:
+	case p.opener == funcCalls:
 		closer = funcCallsEnd
 	}
 	full, partial := scan.MatchPrefix(data, closer)
 	switch {
+	case full && p.fence:
+		// The fence's end: the closer's bytes as below, and the block's
+		// own closer may follow.
+		p.fence = false
+		if n := len(p.pending); n > 0 && p.pending[n-1].Type == syntax.Error {
+			p.pending[n-1].Span.End = p.Offset() + int64(len(closer))
+		} else if p.closerAt < 0 {
+			p.closerAt = p.Offset()
+		}
+		return len(closer)
 	case full:
 		// The closer's bytes go to the list's last error, if it ended in
 		// one; a call's span ends at its ']' whether or not the closer
@@ -777,7 +843,7 @@ func (p *parser) readList() {
 	raw := append([]byte(p.openerText()), p.blk.Bytes...)
 	what := "call list"
 	if p.body {
-		what = funcCalls + " block"
+		what = p.opener + " block"
 	}
 	switch {
 	case p.blk.Over:
@@ -873,7 +939,7 @@ func (p *parser) readBody() {
 		sp := syntax.Span{Start: from, End: end}
 		if c, err := callParser.ParseBytes("", elem); err != nil {
 			pr := syntaxProblem(err)
-			p.queueError(syntax.CodeMalformed, p.posIn(start+pr.off), sp, jsonscan.TrimSpace(elem), fmt.Sprintf("%s block element %d is not a call: %s", funcCalls, i+1, strings.TrimPrefix(pr.msg, "not a Python call list: ")))
+			p.queueError(syntax.CodeMalformed, p.posIn(start+pr.off), sp, jsonscan.TrimSpace(elem), fmt.Sprintf("%s block element %d is not a call: %s", p.opener, i+1, strings.TrimPrefix(pr.msg, "not a Python call list: ")))
 		} else {
 			p.queueCall(i, c, sp, start+c.Pos.Offset, elem[c.Pos.Offset:callEnd(elem, c)])
 		}

@@ -274,3 +274,16 @@ func TestOlmo3RoundTrip(t *testing.T) {
 		t.Errorf("olmo3 carried %d of %d cases, %d of them with a block", carried, n, blocks)
 	}
 }
+
+// TestMiniCPMRoundTrip writes every golden case's events in the minicpm4
+// form (thoughts in <|thought_start|>, calls one per line in a ```python
+// fence) and parses them back: whatever the form can carry comes back the
+// same, and the calls are in fences.
+func TestMiniCPMRoundTrip(t *testing.T) {
+	s := pythonic.Syntax
+	s.Render = s.Variants[1].Render
+	carried, fenced, n := syntaxtest.RoundTripForm(t, s, goldens, []byte("<|tool_call_start|>\n```python\n"))
+	if carried < n/2 || fenced < n/3 {
+		t.Errorf("minicpm4 carried %d of %d cases, %d of them with a fence", carried, n, fenced)
+	}
+}

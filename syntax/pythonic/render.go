@@ -42,11 +42,20 @@ func newRendererOlmo3(w io.Writer, opts syntax.Options) syntax.Renderer {
 	return wire.New("pythonic", &units{w: bufio.NewWriter(w), thinkOpen: opts.ThinkOpen, opts: opts, body: true})
 }
 
+// newRendererMiniCPM returns a renderer that writes as MiniCPM 3 and 4
+// do: thoughts between <|thought_start|> and <|thought_end|>, each run of
+// calls one per line in a ```python fence between <|tool_call_start|> and
+// <|tool_call_end|>.
+func newRendererMiniCPM(w io.Writer, opts syntax.Options) syntax.Renderer {
+	return wire.New("pythonic", &units{w: bufio.NewWriter(w), thinkOpen: opts.ThinkOpen, opts: opts, body: true, fence: true})
+}
+
 type units struct {
 	w         *bufio.Writer
 	opts      syntax.Options
 	thinkOpen bool // the prompt opened reasoning: the output starts in it
 	body      bool // calls go in a <function_calls> block, one per line (Olmo 3)
+	fence     bool // with body: in a ```python fence after <|tool_call_start|> instead, thoughts in <|thought_start|> (MiniCPM)
 	started   bool // something was written
 	executed  bool // an execute came: the message is over
 	calls     int  // calls written since the last execute
@@ -73,6 +82,14 @@ func (u *units) late(what string) error {
 
 func (u *units) Text(t syntax.Type, s string) error {
 	err := u.late(string(t) + " text")
+	if t == syntax.Think && u.fence {
+		if strings.Contains(s, thoughtClose) {
+			return errors.Join(err, cannot("a thought holding %s: not written", thoughtClose))
+		}
+		u.begin(true)
+		u.w.WriteString(thoughtOpen + "\n" + s + "\n" + thoughtClose + "\n")
+		return err
+	}
 	if t == syntax.Think {
 		if strings.Contains(s, closeThink) {
 			return errors.Join(err, cannot("a thought holding %s: not written", closeThink))
@@ -118,6 +135,9 @@ func (u *units) Calls(calls []syntax.Event) error {
 	open, sep, end := "[", ", ", "]\n"
 	if u.body {
 		open, sep, end = funcCalls, "\n", funcCallsEnd+"\n"
+	}
+	if u.fence {
+		open, end = toolCallOpen+"\n"+fenceOpen+"\n", "\n"+fenceEnd+"\n"+toolCallEnd+"\n"
 	}
 	b := []byte(open)
 	n := 0
