@@ -8,7 +8,6 @@ import (
 
 	"github.com/toolparse/toolparse/registry"
 	"github.com/toolparse/toolparse/syntax"
-	"github.com/toolparse/toolparse/syntax/syntaxtest"
 )
 
 // The adversarial tests and the benchmarks run on every built-in syntax.
@@ -33,22 +32,14 @@ func call(name string, args map[string]any) syntax.Event {
 }
 
 // opener is the start of a block that, fed text without markers, never
-// ends: s's rendering of a call, cut where the call's one value starts; for
-// a syntax with no call form (its renderer writes none), its rendering of
-// a thought, cut where the thought starts.
+// ends: s's rendering of a call, cut where the call's one value starts.
 func opener(t testing.TB, s syntax.Syntax) []byte {
 	out := renderEvents(s, []syntax.Event{call("write", map[string]any{"c": mark}), {Type: syntax.Execute}})
-	if i := bytes.Index(out, []byte(mark)); i >= 0 {
-		return out[:i]
+	i := bytes.Index(out, []byte(mark))
+	if i < 0 {
+		t.Fatalf("%s: its renderer does not write a call's value as it is: no opener to test with", s.Name)
 	}
-	if !syntaxtest.WritesCalls(s) {
-		out = renderEvents(s, []syntax.Event{{Type: syntax.Think, Content: mark}, {Type: syntax.Respond, Content: "after"}})
-		if i := bytes.Index(out, []byte(mark)); i > 0 {
-			return out[:i]
-		}
-	}
-	t.Fatalf("%s: its renderer does not write a call's value (or, with no call form, a thought) as it is: no opener to test with", s.Name)
-	return nil
+	return out[:i]
 }
 
 // deepInput is s's rendering of a call whose value is a million '[' (in
