@@ -29,7 +29,6 @@ var unread = []struct {
 	templates []syntax.Fingerprint
 }{
 	{"Gemma 2 and 3 (no tool tokens)", []string{"gemma-3*", "gemma3*", "gemma-2*", "gemma2*"}, nil},
-	{"Phi-4-mini under llama.cpp's template (<|tool_call|>…<|/tool_call|>)", nil, []syntax.Fingerprint{{All: []string{"<|tool_call|>", "<|/tool_call|>"}}}},
 	{"Functionary v2 (<|recipient|>)", []string{"*functionary*"},
 		[]syntax.Fingerprint{{All: []string{"<|recipient|>"}}}},
 	{"FireFunction v1 (<functioncall>)", []string{"firefunction*"}, []syntax.Fingerprint{{All: []string{"<functioncall>"}}}},
@@ -225,12 +224,19 @@ func (r *Registry) ForTemplate(text string) (Match, error) {
 	r.mu.RLock()
 	list := slices.Clone(r.list)
 	r.mu.RUnlock()
-	best, bestN := -1, 0
+	best, bestVariant, bestN := -1, -1, 0
 	var evidence []string
 	for _, i := range builtinOrder(list) {
 		for _, f := range list[i].Templates {
 			if ok, markers := fingerprintHeld(f, text); ok && len(markers) > bestN {
-				best, bestN, evidence = i, len(markers), markers
+				best, bestVariant, bestN, evidence = i, -1, len(markers), markers
+			}
+		}
+		for v, vr := range list[i].Variants {
+			for _, f := range vr.Templates {
+				if ok, markers := fingerprintHeld(f, text); ok && len(markers) > bestN {
+					best, bestVariant, bestN, evidence = i, v, len(markers), markers
+				}
 			}
 		}
 	}
@@ -241,7 +247,11 @@ func (r *Registry) ForTemplate(text string) (Match, error) {
 		return Match{}, fmt.Errorf("no syntax known for this template: it has no tool section (the model's name may tell: ForModel)")
 	}
 	open, why := thinkOpen(text)
-	m := Match{Syntax: list[best], Options: syntax.Options{ThinkOpen: open}, Evidence: "template holds " + strings.Join(quoteAll(evidence), ", ")}
+	s := list[best]
+	if bestVariant >= 0 {
+		s = withVariant(s, s.Variants[bestVariant])
+	}
+	m := Match{Syntax: s, Options: syntax.Options{ThinkOpen: open}, Evidence: "template holds " + strings.Join(quoteAll(evidence), ", ")}
 	if why != "" {
 		m.Evidence += "; " + why
 	}

@@ -215,3 +215,34 @@ func TestForModelVariant(t *testing.T) {
 		}
 	}
 }
+
+// TestForTemplateVariant: a template that teaches a variant's form gets the
+// syntax with that variant, its renderer and its prompt.
+func TestForTemplateVariant(t *testing.T) {
+	dir := filepath.Join("..", "..", "shared", "templates")
+	for _, c := range []struct{ file, syntax, variant, marker string }{
+		{"llama-cpp-microsoft-Phi-4-mini-instruct.jinja", "granite", "phi4-llamacpp", "<|/tool_call|>"},
+	} {
+		text, err := os.ReadFile(filepath.Join(dir, c.file))
+		if err != nil {
+			if os.Getenv("CI") != "" {
+				t.Fatal(err)
+			}
+			t.Skipf("the shared chat templates are not there (%v): CI runs this", err)
+		}
+		m, err := registry.ForTemplate(string(text))
+		if err != nil {
+			t.Fatalf("%s: %v", c.file, err)
+		}
+		if m.Syntax.Name != c.syntax || m.Syntax.Variant != c.variant {
+			t.Errorf("%s: syntax %s variant %q, want %s variant %q", c.file, m.Syntax.Name, m.Syntax.Variant, c.syntax, c.variant)
+		}
+		if !strings.Contains(m.Syntax.Prompt, c.marker) {
+			t.Errorf("%s: the prompt does not name %s", c.file, c.marker)
+		}
+		var b strings.Builder
+		if err := syntax.Render(m.Syntax.Render(&b, syntax.Options{}), []syntax.Event{{Type: syntax.Call, Name: "f", Args: []byte(`{"a":"x"}`)}, {Type: syntax.Execute}}); err != nil || !strings.Contains(b.String(), c.marker) {
+			t.Errorf("%s: the renderer wrote %q (%v), not the form with %s", c.file, b.String(), err, c.marker)
+		}
+	}
+}

@@ -184,6 +184,10 @@ type Variant struct {
 	// Models are the model names that write this form (as Syntax.Models):
 	// registry.ForModel gives the syntax with this variant for them.
 	Models []string
+	// Templates are the chat templates that teach this form (as
+	// Syntax.Templates): registry.ForTemplate gives the syntax with this
+	// variant for them.
+	Templates []Fingerprint
 }
 
 // A Detector looks for evidence of one syntax in the first bytes of a

@@ -32,6 +32,6 @@
 //   - An empty array is no call and no error.
 //
 // Phi-4-mini's template in llama.cpp teaches <|tool_call|>…<|/tool_call|>
-// instead; no peer reads that form from the model's output, and neither
-// does this package.
+// instead: the granite syntax reads that form (Granite's token), and its
+// phi4-llamacpp variant writes it.
 package functools

@@ -7,6 +7,16 @@
 // form with no closer. Granite 4 writes Hermes' <tool_call> blocks: the
 // registry names hermes for it.
 //
+// Phi-4-mini under llama.cpp's own chat template writes the same token
+// before one call object, and closes it (the model's trained form,
+// functools[…], is the functools syntax's):
+//
+//	I will check.<|tool_call|>{"name": "get_weather", "arguments": {"city": "Paris"}}<|/tool_call|>
+//
+// It reads as Granite's, and <|/tool_call|>, that template's token, is
+// dropped wherever it stands; the phi4-llamacpp variant writes the form, and
+// registry.ForTemplate gives it for that template.
+//
 // # The rules as read
 //
 //   - A call block opens at <|tool_call|>, optional white space, then '['

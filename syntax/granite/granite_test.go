@@ -24,3 +24,15 @@ func TestGarbage(t *testing.T) {
 
 // FuzzParse checks the event model's invariants (syntaxtest.Check) on any input.
 func FuzzParse(f *testing.F) { syntaxtest.Fuzz(f, granite.Syntax, goldens, nil) }
+
+// TestPhi4LlamacppRoundTrip writes every golden case's events in the
+// phi4-llamacpp form (one call object a block, closed by <|/tool_call|>)
+// and parses them back: whatever the form can carry comes back the same.
+func TestPhi4LlamacppRoundTrip(t *testing.T) {
+	s := granite.Syntax
+	s.Render = s.Variants[0].Render
+	carried, closed, n := syntaxtest.RoundTripForm(t, s, goldens, []byte("<|/tool_call|>"))
+	if carried < n/2 || closed < n/3 {
+		t.Errorf("phi4-llamacpp carried %d of %d cases, %d of them with a closer", carried, n, closed)
+	}
+}
