@@ -31,7 +31,6 @@ var unread = []struct {
 	{"Gemma 2 and 3 (no tool tokens)", []string{"gemma-3*", "gemma3*", "gemma-2*", "gemma2*"}, nil},
 	{"Functionary v2 (<|recipient|>)", []string{"*functionary*"},
 		[]syntax.Fingerprint{{All: []string{"<|recipient|>"}}}},
-	{"FireFunction v1 (<functioncall>)", []string{"firefunction*"}, []syntax.Fingerprint{{All: []string{"<functioncall>"}}}},
 	{"Glimmer (<atem:function_calls>)", nil, []syntax.Fingerprint{{All: []string{"<atem:function_calls>"}}}},
 	{"Inkling (<|content_invoke_tool_json|>)", nil, []syntax.Fingerprint{{All: []string{"<|content_invoke_tool_json|>"}}}},
 	{"Solar Open (<|tool_call:begin|>)", []string{"solar-open*"}, []syntax.Fingerprint{{All: []string{"<|tool_call:begin|>"}}}},

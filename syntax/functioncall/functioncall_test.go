@@ -1,0 +1,26 @@
+package functioncall_test
+
+import (
+	"flag"
+	"testing"
+
+	"github.com/toolparse/toolparse/syntax/functioncall"
+	"github.com/toolparse/toolparse/syntax/syntaxtest"
+)
+
+const goldens = "testdata"
+
+var _ = flag.Bool("update", false, "rewrite the golden cases' expected events from the parser's output")
+
+// TestGoldens runs every golden case of the syntax at every chunking, in
+// both modes, with the conformance kit's checks and a round trip.
+func TestGoldens(t *testing.T) { syntaxtest.RunGoldens(t, functioncall.Syntax, goldens) }
+
+func TestGarbage(t *testing.T) {
+	if err := syntaxtest.Garbage(functioncall.Syntax, syntaxtest.Inputs(t, goldens), 3000, 4); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// FuzzParse checks the event model's invariants (syntaxtest.Check) on any input.
+func FuzzParse(f *testing.F) { syntaxtest.Fuzz(f, functioncall.Syntax, goldens, nil) }
