@@ -796,26 +796,12 @@ func (p *parser) afterListEnd(data []byte, eof bool) int {
 	full, partial := scan.MatchPrefix(data, closer)
 	switch {
 	case full && p.fence:
-		// The fence's end: the closer's bytes as below, and the block's
-		// own closer may follow.
+		// The fence's end; the block's own closer may follow.
 		p.fence = false
-		if n := len(p.pending); n > 0 && p.pending[n-1].Type == syntax.Error {
-			p.pending[n-1].Span.End = p.Offset() + int64(len(closer))
-		} else if p.closerAt < 0 {
-			p.closerAt = p.Offset()
-		}
+		p.takeCloser(closer)
 		return len(closer)
 	case full:
-		// The closer's bytes go to the list's last error, if it ended in
-		// one; a call's span ends at its ']' whether or not the closer
-		// follows, so that a cut before the closer gives the same call.
-		// Otherwise the execute covers it (see finish).
-		end := p.Offset() + int64(len(closer))
-		if n := len(p.pending); n > 0 && p.pending[n-1].Type == syntax.Error {
-			p.pending[n-1].Span.End = end
-		} else if p.closerAt < 0 {
-			p.closerAt = p.Offset()
-		}
+		p.takeCloser(closer)
 		p.flush()
 		return len(closer)
 	case partial && !eof:
@@ -823,6 +809,19 @@ func (p *parser) afterListEnd(data []byte, eof bool) int {
 	}
 	p.flush()
 	return scan.Again
+}
+
+// takeCloser accounts for a closer after the list, at the step's offset:
+// its bytes go to the list's last error, if it ended in one; a call's span
+// ends at its ']' whether or not the closer follows, so that a cut before
+// the closer gives the same call. Otherwise the execute covers it (see
+// finish).
+func (p *parser) takeCloser(closer string) {
+	if n := len(p.pending); n > 0 && p.pending[n-1].Type == syntax.Error {
+		p.pending[n-1].Span.End = p.Offset() + int64(len(closer))
+	} else if p.closerAt < 0 {
+		p.closerAt = p.Offset()
+	}
 }
 
 // flush emits the events of the list just read.
