@@ -48,14 +48,11 @@ var format = &tagcall.Format{
 	Drop:     []string{"<|/tool_call|>"},
 }
 
-var phiFormat = &tagcall.Format{
-	Name:     "granite",
-	Think:    tagcall.Tags{Open: "<think>", Close: "</think>"},
-	Scope:    tagcall.Tags{Open: "<|tool_call|>", Close: "<|/tool_call|>"},
-	JSON:     &jsoncall.Keys{Name: "name", Args: "arguments", StringArgs: true},
-	Object:   true,
-	OwnScope: true,
-}
+var phiFormat = func() *tagcall.Format {
+	f := *format // Granite's, each call in a block of its own, closed
+	f.Scope.Close, f.Object, f.Drop = "<|/tool_call|>", true, nil
+	return &f
+}()
 
 const promptPhi = `To use a tool, respond in this format, one block per call:
 <|tool_call|>{"name": "tool_name", "arguments": {"arg1": "value1"}}<|/tool_call|>
