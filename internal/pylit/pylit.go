@@ -238,7 +238,13 @@ func (r *reader) str() (string, bool) {
 		case '0':
 			b = append(b, 0)
 		case 'x', 'u', 'U':
-			n := map[byte]int{'x': 2, 'u': 4, 'U': 8}[e]
+			n := 2 // \xhh; \uXXXX and \UXXXXXXXX below
+			switch e {
+			case 'u':
+				n = 4
+			case 'U':
+				n = 8
+			}
 			if r.i+n > len(r.src) {
 				return "", false
 			}
