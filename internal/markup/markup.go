@@ -406,6 +406,18 @@ func (t *Turn) Results(rs []syntax.Event) error {
 	return wire.CannotCarry(t.Syntax, "%d result(s): the results are messages of their own, not model text; not written", len(rs))
 }
 
+// Answered notes results written in the text (a format whose results
+// follow its calls in the model's text): the calls before them are
+// executed at them, so calls with no execute before them are reported.
+func (t *Turn) Answered() error {
+	var err error
+	if t.pending > 0 {
+		err = wire.CannotCarry(t.Syntax, "results after calls with no execute: the parser executes the calls at their results")
+	}
+	t.pending, t.executed = 0, false
+	return err
+}
+
 // Flush writes what is buffered.
 func (t *Turn) Flush() error { return t.W.Flush() }
 

@@ -11,6 +11,11 @@
 //	       | Scope.Open ws NAME body Scope.Close                                           (a word name)
 //	body   = ws { Param.Open KEY Param.KeyClose [ ws Param.ValueOpen ] VALUE [ Param.Close ] ws } .
 //
+// A Format with Invoke set describes another call form instead (MiniMax-M2's,
+// GCML's): sections of invoke elements, several calls a section, read by
+// package invokexml's rules, and a results block the format reads with a
+// function of its own ([Invoke]).
+//
 // With Format.Bare a Function tag also opens a call without Scope.Open (a
 // format with no Scope has no wrapper at all). A VALUE is raw text, read
 // by the closer rule of [Reader]: it ends at a Param.Close followed, after

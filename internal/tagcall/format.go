@@ -62,6 +62,11 @@ type Format struct {
 	// Param is how the call's arguments are written.
 	Param Param
 
+	// Invoke, when set, makes calls invoke elements, several in a section,
+	// and results a block of elements ([Invoke]: MiniMax-M2's form); of the
+	// other fields only Name and Think are read.
+	Invoke *Invoke
+
 	// JSON, when set, makes a call block hold JSON in place of a name and
 	// parameters: after Scope.Open and white space, an object (one call) or
 	// an array of call objects, their members named by *JSON; then white
@@ -264,6 +269,9 @@ const (
 
 // New returns a parser of the format that sends its events to h.
 func (f *Format) New(h syntax.Handler, opts syntax.Options) syntax.Parser {
+	if f.Invoke != nil {
+		return newInvokeParser(f, h, opts)
+	}
 	return newParser(f, h, opts)
 }
 
@@ -272,7 +280,12 @@ func (f *Format) New(h syntax.Handler, opts syntax.Options) syntax.Parser {
 // Think.Open, Scope.Open and Result.Open are shared with other formats, so
 // they end prose but are no evidence by themselves; nothing inside a
 // reasoning or result block is evidence.
-func (f *Format) Detect(opts syntax.Options) syntax.Detector { return newDetector(f, opts) }
+func (f *Format) Detect(opts syntax.Options) syntax.Detector {
+	if f.Invoke != nil {
+		return newInvokeDetector(f, opts)
+	}
+	return newDetector(f, opts)
+}
 
 // Render returns a renderer that writes events in the format: thoughts as
 // Think blocks, text as plain lines, each call as a Scope block with one
@@ -286,6 +299,9 @@ func (f *Format) Detect(opts syntax.Options) syntax.Detector { return newDetecto
 // results between them, results with a failure status or whose tool is not
 // the call at their position, text holding a marker).
 func (f *Format) Render(w io.Writer, opts syntax.Options) syntax.Renderer {
+	if f.Invoke != nil {
+		return newInvokeRenderer(w, opts, f)
+	}
 	return newRenderer(w, opts, f)
 }
 

@@ -96,7 +96,9 @@
 //
 // # The renderer
 //
-// It writes the MiniMax-M2 form (see [newRenderer]), results in the
+// It writes the MiniMax-M2 form (the engine's invoke form: each batch one
+// <minimax:tool_call> section, one <parameter> per value, an array of
+// strings as the parameter repeated; what it cannot carry is reported), results in the
 // <function_results> form. Anthropic's <function_calls> form is read, not
 // written.
 //

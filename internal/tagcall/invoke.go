@@ -1,0 +1,328 @@
+// The invoke form (Format.Invoke): calls are invoke elements, several in a
+// section, read by package invokexml; reasoning by markup.Think; results in
+// a block of elements the format reads with its own hook.
+
+package tagcall
+
+import (
+	"github.com/toolparse/toolparse/internal/invokexml"
+	"github.com/toolparse/toolparse/internal/jsonscan"
+	"github.com/toolparse/toolparse/internal/markup"
+	"github.com/toolparse/toolparse/syntax"
+	"github.com/toolparse/toolparse/syntax/scan"
+)
+
+// Invoke describes the invoke form: sections of invoke elements
+// (MiniMax-M2's <minimax:tool_call>, Anthropic's legacy <function_calls>),
+//
+//	section = Sections[i].Open ws { Tags.Invoke name="NAME"> { param } Tags.InvokeEnd ws } Sections[i].Close .
+//	param   = Tags.Param name="KEY">VALUE Tags.ParamEnd .
+//
+// read by package invokexml's rules (a value's closer, the look-ahead,
+// attribute quoting, a self-closing invoke), and a results block of
+// elements the format reads itself. An opener counts only when the first
+// thing after it that is not white space is its first tag (an invoke tag,
+// ResultTag) or its closer: prose that names it is text.
+type Invoke struct {
+	// Tags are the invoke and parameter tags (Tags.SectionEnd is each
+	// section's closer, set from Sections).
+	Tags invokexml.Tags
+	// Sections are the section tags; the renderer writes the first.
+	Sections []Tags
+	// Results is the results block, ResultTag what each of its elements
+	// starts with.
+	Results   Tags
+	ResultTag string
+	// ReadResult reads one results element at the start of b: its event
+	// (Type Result), its length, or a problem that makes the block an
+	// error.
+	ReadResult func(b []byte) (e syntax.Event, n int, problem string)
+	// WriteResult writes one result as an element, or says why its tags
+	// cannot hold it.
+	WriteResult func(r syntax.Event) (element, problem string)
+
+	// Own says the section openers are the format's own tokens (GCML's
+	// <｜GCML｜tool_calls>): each opens a section whatever follows it (a
+	// section whose first thing is not an invoke is an error) and is
+	// evidence of the format by itself.
+	Own bool
+	// Tight says the renderer writes a section's first invoke right after
+	// its opener, with no line end between (GCML's template).
+	Tight bool
+}
+
+// openers are the section openers.
+func (v *Invoke) openers() []string {
+	var o []string
+	for _, s := range v.Sections {
+		o = append(o, s.Open)
+	}
+	return o
+}
+
+// textMarkers are what ends a text run: Think.Open, the section openers
+// and the results block's opener.
+func (v *Invoke) textMarkers(f *Format) []string {
+	return nonEmpty(append(append([]string{f.Think.Open}, v.openers()...), v.Results.Open))
+}
+
+// closerOf is a section or results opener's closer.
+func (v *Invoke) closerOf(open string) string {
+	for _, s := range v.Sections {
+		if s.Open == open {
+			return s.Close
+		}
+	}
+	return v.Results.Close
+}
+
+// opens reports whether data, which follows an opener and its white space,
+// starts the opener's first tag (a whole invoke tag, or ResultTag) or its
+// closer (an empty section): yes, no, or wait (more input is needed).
+func (v *Invoke) opens(open string, data []byte, eof bool) (yes, wait bool) {
+	full, partial := scan.MatchPrefix(data, v.closerOf(open))
+	if full {
+		return true, false
+	}
+	if open != v.Results.Open {
+		yes, wait := invokexml.InvokeAt(v.Tags, data, eof)
+		return yes, wait || partial && !eof
+	}
+	tfull, tpartial := scan.MatchPrefix(data, v.ResultTag)
+	return tfull, (partial || tpartial) && !eof
+}
+
+type ivState uint8
+
+const (
+	ivText    ivState = iota
+	ivThink           // reasoning: explicit (Think.Open) or implicit (ThinkOpen)
+	ivOpen            // after a section opener: a section only if its first tag comes next
+	ivCalls           // a calls section (invokexml)
+	ivResults         // a results block
+)
+
+// ivWake is what every tag ends with.
+var ivWake = scan.Bytes(">")
+
+type invokeParser struct {
+	scan.Core
+	f       *Format
+	v       *Invoke
+	state   ivState
+	think   markup.Think // the reasoning (ThinkOpen: see markup.Think)
+	markers []string     // what ends a text run
+	openers []string     // the section openers
+
+	// The opener being decided (ivOpen).
+	open      string
+	openAt    syntax.Pos
+	openSpace []byte
+
+	calls invokexml.Reader
+
+	// The batch: calls since the last execute.
+	batch markup.Batch
+
+	// The open results block.
+	blk scan.Block
+}
+
+func newInvokeParser(f *Format, h syntax.Handler, opts syntax.Options) syntax.Parser {
+	v := f.Invoke
+	p := &invokeParser{f: f, v: v, openers: v.openers(), markers: v.textMarkers(f)}
+	p.Init(h, opts, p.step, p.finish)
+	p.calls.Init(&p.Core, v.Tags)
+	p.calls.OnCall = func(_ string, from int64) { p.batch.Add(from) }
+	p.think = markup.Think{Open: f.Think.Open, Close: f.Think.Close, Leads: "<"}
+	if p.think.Init(&p.Core, opts) {
+		p.state = ivThink
+	}
+	p.WakeOn(ivWake)
+	return p
+}
+
+// step runs the state's step, then tells the core which bytes can complete
+// an event in the new state (see scan.Core.WakeOn): every tag ends in '>',
+// but between a section's invokes text ends the section at once.
+func (p *invokeParser) step(data []byte, eof bool) int {
+	n := p.stateStep(data, eof)
+	if p.state == ivCalls && p.calls.Between() {
+		p.WakeOn(nil)
+	} else {
+		p.WakeOn(ivWake)
+	}
+	return n
+}
+
+func (p *invokeParser) stateStep(data []byte, eof bool) int {
+	switch p.state {
+	case ivThink:
+		n, done := p.think.Step(&p.Core, data, eof, p.openers, p.endsThought)
+		if done {
+			p.state = ivText
+		}
+		return n
+	case ivOpen:
+		return p.afterOpen(data, eof)
+	case ivCalls:
+		n, done := p.calls.Step(data, eof)
+		if done {
+			p.state = ivText
+			if n == 0 {
+				return scan.Again
+			}
+		}
+		return n
+	case ivResults:
+		n, closed := markup.KeepUntil(&p.blk, p.Options().BlockLimit(), data, eof, p.v.Results.Close)
+		if closed {
+			p.closeResults()
+		}
+		return n
+	}
+	m, n := p.think.Text(&p.Core, data, eof, p.markers)
+	switch m {
+	case p.f.Think.Open:
+		p.state = ivThink
+	case "":
+	default:
+		p.open, p.openAt = m, p.Pos()
+		p.openSpace = p.openSpace[:0]
+		p.state = ivOpen
+		if p.v.Own && m != p.v.Results.Open {
+			p.EndRun()
+			p.calls.Open(m, p.v.closerOf(m), p.openAt)
+			p.state = ivCalls
+		}
+	}
+	return n
+}
+
+// afterOpen decides what a section opener is: it opens a section when the
+// first thing after it that is not white space is its first tag or its
+// closer; otherwise the opener and the white space after it are text.
+func (p *invokeParser) afterOpen(data []byte, eof bool) int {
+	i := jsonscan.SkipSpace(data, 0)
+	if len(p.openSpace)+i > p.Options().BlockLimit() {
+		p.openAsText()
+		return scan.Again
+	}
+	p.openSpace = append(p.openSpace, data[:i]...)
+	if i == len(data) {
+		if eof {
+			end := p.Offset() + int64(i)
+			p.Errorf(syntax.CodeTruncated, p.openAt, syntax.Span{Start: p.openAt.Offset, End: end}, []byte(p.open),
+				"unterminated %s: the stream ended before %s", p.open, p.v.closerOf(p.open))
+			p.state = ivText
+		}
+		return len(data)
+	}
+	yes, wait := p.v.opens(p.open, data[i:], eof)
+	switch {
+	case yes:
+		p.EndRun()
+		if p.open == p.v.Results.Open {
+			p.batch.Execute(&p.Core, p.openAt.Offset) // the results answer the pending calls
+			p.blk.Reset()
+			p.Keep(&p.blk, []byte(p.open))
+			p.Keep(&p.blk, p.openSpace)
+			p.state = ivResults
+		} else {
+			p.calls.Open(p.open, p.v.closerOf(p.open), p.openAt)
+			p.state = ivCalls
+		}
+	case wait:
+		return i // 0 when data starts with the partial tag: wait for the rest of it
+	default:
+		p.openAsText()
+	}
+	if i == 0 {
+		return scan.Again
+	}
+	return i
+}
+
+// openAsText makes the opener being decided, and the white space after
+// it, text.
+func (p *invokeParser) openAsText() {
+	p.Text(syntax.Respond, append([]byte(p.open), p.openSpace...), p.openAt.Offset)
+	p.state = ivText
+}
+
+// endsThought reports whether data starts a section opener that opens a
+// section, which ends the reasoning the prompt opened; it decides that
+// without leaving the reasoning.
+func (p *invokeParser) endsThought(data []byte, eof bool) (yes, wait bool) {
+	m, wait := markup.MatchAny(data, eof, p.openers)
+	if m == "" || p.v.Own {
+		return m != "", wait
+	}
+	rest := data[len(m):]
+	i := jsonscan.SkipSpace(rest, 0)
+	if i == len(rest) && !eof {
+		return false, len(rest) <= p.Options().BlockLimit()
+	}
+	yes, wait = p.v.opens(m, rest[i:], eof)
+	return yes && !wait, wait
+}
+
+// closeResults reads a complete results block: elements ReadResult reads,
+// white space between them.
+func (p *invokeParser) closeResults() {
+	p.state = ivText
+	open, closer := p.v.Results.Open, p.v.Results.Close
+	span := syntax.Span{Start: p.openAt.Offset, End: p.openAt.Offset + p.blk.Len}
+	if p.blk.Over {
+		p.Errorf(syntax.CodeOverLimit, p.openAt, span, nil, "%s block longer than the limit of %d bytes", open, p.Options().BlockLimit())
+		return
+	}
+	body := p.blk.Bytes[len(open) : len(p.blk.Bytes)-len(closer)]
+	base := span.Start + int64(len(open))
+	var evs []syntax.Event
+	for i := 0; ; {
+		i += markup.Spaces(body[i:])
+		if i == len(body) {
+			break
+		}
+		e, n, msg := p.v.ReadResult(body[i:])
+		if msg != "" {
+			at := scan.Advance(p.openAt, p.blk.Bytes[:len(open)+i])
+			p.Errorf(syntax.CodeMalformed, p.openAt, span, p.blk.Bytes, "%s block at %s: %s", open, at, msg)
+			return
+		}
+		e.Span = syntax.Span{Start: base + int64(i), End: base + int64(i+n)}
+		evs = append(evs, e)
+		i += n
+	}
+	if len(evs) == 0 {
+		p.Errorf(syntax.CodeMalformed, p.openAt, span, p.blk.Bytes, "empty %s block: it must hold %s elements", open, p.v.ResultTag)
+		return
+	}
+	evs[0].Span.Start = span.Start
+	evs[len(evs)-1].Span.End = span.End
+	for _, e := range evs {
+		p.Emit(e)
+	}
+}
+
+// finish reports what the end of the stream left open, then executes the
+// pending batch.
+func (p *invokeParser) finish(end int64) {
+	switch p.state {
+	case ivThink:
+		p.think.Finish(&p.Core, end)
+	case ivOpen:
+		p.afterOpen(nil, true)
+	case ivCalls:
+		p.calls.Finish(end)
+	case ivResults:
+		var raw []byte
+		if !p.blk.Over {
+			raw = p.blk.Bytes
+		}
+		p.Errorf(syntax.CodeTruncated, p.openAt, syntax.Span{Start: p.openAt.Offset, End: end}, raw,
+			"unterminated %s: the stream ended before %s", p.v.Results.Open, p.v.Results.Close)
+	}
+	p.batch.Execute(&p.Core, end)
+}
