@@ -12,7 +12,9 @@
 // events, Anthropic messages and stream events, Gemini responses and
 // contents, Ollama /api/chat and /api/generate responses, and chat logs of
 // any of them. The list of shapes, with their golden cases, is beside the
-// code that reads them (shapes.go).
+// code that dispatches on them (shapes.go); each provider's file (chat.go,
+// responses.go, anthropic.go, gemini.go, ollama.go) holds its reading, its
+// fast path, its usage, its renderer and its stream encoder.
 //
 // # Streams
 //
@@ -62,8 +64,8 @@
 // in a last chunk when stream_options.include_usage asked for it; Responses'
 // response usage; Anthropic's message_start and message_delta usage;
 // Gemini's usageMetadata at finishReason; Ollama's prompt_eval_count and
-// eval_count), are one usage event after the message (see usage.go for the
-// fields); each stream form writes them back in its own.
+// eval_count), are one usage event after the message (see each provider's file
+// for the fields); each stream form writes them back in its own.
 //
 // Gemini 3 and Vertex may stream a call's arguments: a functionCall part
 // with its name and willContinue:true opens the call, parts of partialArgs
