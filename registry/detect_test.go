@@ -566,3 +566,41 @@ func TestAutoPendingIsLinear(t *testing.T) {
 		}
 	}
 }
+
+// FuzzDetectorContract checks every detector's contract (see
+// TestDetectorContract) on any input: most detectors are their syntax's
+// parser (scan.NewDetector), so this is also a check that each parser's
+// decisions, and where it makes them, do not depend on the chunking.
+// Its seeds are a few mixed markers (TestDetectorContract runs the goldens).
+func FuzzDetectorContract(f *testing.F) {
+	for _, s := range []string{
+		"Hi <think>x</think><tool_call>\n<function=f>\n<parameter=a>\n1\n</parameter>\n</function>\n</tool_call>",
+		`<tool_call>{"name":"f","arguments":{}}</tool_call> <minimax:tool_call><invoke name="f"></invoke>`,
+		"<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>f<｜tool▁sep｜>{}<｜tool▁call▁end｜>",
+		"Ok.<|tool_calls_section_begin|><|tool_call_begin|>functions.f:0<|tool_call_argument_begin|>{}",
+		"<execute>[{\"name\":\"ls\"}]</execute>\n^^^read\npath: a\n^^^\n",
+		"data: {\"choices\":[]}\n\n",
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, in []byte) {
+		if len(in) > 1024 {
+			return
+		}
+		for _, s := range registry.List() {
+			if s.Detect == nil {
+				continue
+			}
+			whole := s.Detect(syntax.Options{}).Look(in, true)
+			if whole.Pending >= 0 {
+				t.Errorf("%s: pending %d at eof", s.Name, whole.Pending)
+			}
+			for _, n := range []int{1, 7, 97} {
+				if err := detectChunked(s, in, n, whole); err != nil {
+					t.Errorf("%s in %d-byte chunks: %v", s.Name, n, err)
+					break
+				}
+			}
+		}
+	})
+}

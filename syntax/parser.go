@@ -238,11 +238,13 @@ type Evidence struct {
 	// next bytes will tell whether it is this syntax's.
 	Pending int
 	// Prose is how many bytes at the start of seen this syntax reads as the
-	// start of a respond text run whatever follows them: the offset of its
-	// first marker of any kind, shared markers and a marker's prefix at the
-	// end of seen included (seen's length when there is none). While auto-
-	// detection is undecided it streams, in token mode, the text that every
-	// syntax reads as prose.
+	// start of a respond text run whatever follows them: up to its first
+	// marker of any kind, shared markers and a marker's prefix at the end
+	// of seen included (seen's length when there is none). A detector that
+	// is the syntax's parser (scan.NewDetector) knows when a shared marker
+	// is text to it (another format's call) and reads on; one that does
+	// not ends prose there. While auto-detection is undecided it streams, in
+	// token mode, the text that every syntax reads as prose.
 	Prose int
 	// Never says that no longer input holds evidence of this syntax either
 	// (native: the input does not start with JSON or an SSE line), so the

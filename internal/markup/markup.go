@@ -21,13 +21,18 @@ import (
 
 // Think is the state of a syntax's reasoning block.
 type Think struct {
-	Open     string // the opener, <think>
-	Close    string // the closer, </think>
-	Leads    string // the bytes markers start with ("<"; "<]" where the tool markers start with ']')
-	implicit bool   // the open block was opened by the prompt (ThinkOpen)
-	noThink  bool   // ThinkOpen: the reasoning is over, and Open is text
-	has      bool   // the open block: text other than white space was read
-	restated bool   // ThinkOpen: the opener, restated before any text, was passed over
+	Open  string // the opener, <think>
+	Close string // the closer, </think>
+	Leads string // the bytes markers start with ("<"; "<]" where the tool markers start with ']')
+	// Own says Open and Close are the syntax's own tokens, no other
+	// format's: in reasoning the prompt opened, a restated Open and the
+	// Close are evidence of the syntax (scan.Core.Evident); in text the
+	// syntax says so of every marker Text returns.
+	Own      bool
+	implicit bool // the open block was opened by the prompt (ThinkOpen)
+	noThink  bool // ThinkOpen: the reasoning is over, and Open is text
+	has      bool // the open block: text other than white space was read
+	restated bool // ThinkOpen: the opener, restated before any text, was passed over
 	start    syntax.Pos
 }
 
@@ -115,12 +120,18 @@ func (b *Think) Step(c *scan.Core, data []byte, eof bool, openers []string, ends
 		}
 		if full {
 			b.restated = true
+			if b.Own {
+				c.Evident(c.Offset())
+			}
 			return len(b.Open), false
 		}
 	}
 	off := c.Offset()
 	if full, partial := scan.MatchPrefix(data, b.Close); full {
 		c.EndRunAt(off + int64(len(b.Close)))
+		if b.Own {
+			c.Evident(off)
+		}
 		b.implicit = false
 		if !b.has {
 			// An empty thought gives no event: the text after it, if any,
@@ -269,59 +280,6 @@ func (b *Batch) Execute(c *scan.Core, end int64) bool {
 	c.Emit(syntax.Event{Type: syntax.Execute, Span: syntax.Span{Start: b.Start, End: end}})
 	b.N = 0
 	return true
-}
-
-// OwnMarkers makes the detector of a syntax every marker of which is its
-// own (tokens no other format writes): the first marker is the evidence,
-// and prose ends there. startsInReasoning says the stream starts inside
-// reasoning the prompt opened (Options.ThinkOpen): no prose then.
-func OwnMarkers(markers []string, startsInReasoning bool) syntax.Detector {
-	longest := 0
-	for _, m := range markers {
-		longest = max(longest, len(m))
-	}
-	return &ownDetector{at: -1, markers: markers, longest: longest, noProse: startsInReasoning}
-}
-
-type ownDetector struct {
-	markers []string
-	longest int
-	pos     int // every marker starting before pos was looked for
-	at      int
-	noProse bool
-}
-
-func (d *ownDetector) Look(seen []byte, eof bool) syntax.Evidence {
-	if d.at < 0 {
-		for _, m := range d.markers {
-			if i := bytes.Index(seen[d.pos:], []byte(m)); i >= 0 && (d.at < 0 || d.pos+i < d.at) {
-				d.at = d.pos + i
-			}
-		}
-	}
-	ev := syntax.Evidence{At: d.at, Pending: -1}
-	if d.at < 0 {
-		if !eof {
-			for _, m := range d.markers {
-				if k := scan.PartialSuffix(seen, m); k > 0 && (ev.Pending < 0 || len(seen)-k < ev.Pending) {
-					ev.Pending = len(seen) - k
-				}
-			}
-		}
-		// A marker not yet seen whole may still start in the last bytes.
-		d.pos = max(d.pos, len(seen)-d.longest+1)
-	}
-	switch {
-	case d.noProse:
-		ev.Prose = 0
-	case ev.At >= 0:
-		ev.Prose = ev.At
-	case ev.Pending >= 0:
-		ev.Prose = ev.Pending
-	default:
-		ev.Prose = len(seen)
-	}
-	return ev
 }
 
 // Held is an error kept back until the syntax knows where its block ends:

@@ -33,9 +33,10 @@
 // (Event.Strings), so a tool schema converts them. One execute follows a
 // batch's calls, at the first Result.Open or the end of the input.
 //
-// The detector's evidence is a call opener as the parser's own code decides
-// it (the same functions read both); the renderer parses each call back
-// before it is written.
+// The detector is the parser itself (scan.NewDetector): its evidence is a
+// call opener where the parser decides on it (unless SharedCalls), or a
+// marker of the format's own (Own, OwnThink, OwnScope, Drop). The renderer
+// parses each call back before it is written.
 //
 // # Choices where the rules are silent
 //

@@ -275,16 +275,15 @@ func (f *Format) New(h syntax.Handler, opts syntax.Options) syntax.Parser {
 	return newParser(f, h, opts)
 }
 
-// Detect makes the format's detector (see syntax.Detector). Its evidence is
-// a call opener as the parser reads it (the parser's own code decides);
-// Think.Open, Scope.Open and Result.Open are shared with other formats, so
-// they end prose but are no evidence by themselves; nothing inside a
-// reasoning or result block is evidence.
+// Detect makes the format's detector (see syntax.Detector): the format's
+// parser, run by scan.NewDetector. Its evidence is a call opener where the
+// parser decides on it (a shared Scope.Open followed by the format's own
+// form), unless SharedCalls, and the format's own markers (Own, OwnThink,
+// OwnScope, Drop); nothing inside a reasoning or result block is evidence.
+// A shared marker the parser reads as text (another format's call) is
+// prose to it.
 func (f *Format) Detect(opts syntax.Options) syntax.Detector {
-	if f.Invoke != nil {
-		return newInvokeDetector(f, opts)
-	}
-	return newDetector(f, opts)
+	return scan.NewDetector(f.New, opts)
 }
 
 // Render returns a renderer that writes events in the format: thoughts as

@@ -190,8 +190,10 @@ func (p *invokeParser) stateStep(data []byte, eof bool) int {
 		p.open, p.openAt = m, p.Pos()
 		p.openSpace = p.openSpace[:0]
 		p.state = ivOpen
+		p.Undecided(p.openAt.Offset)
 		if p.v.Own && m != p.v.Results.Open {
 			p.EndRun()
+			p.decided(true)
 			p.calls.Open(m, p.v.closerOf(m), p.openAt)
 			p.state = ivCalls
 		}
@@ -211,6 +213,7 @@ func (p *invokeParser) afterOpen(data []byte, eof bool) int {
 	p.openSpace = append(p.openSpace, data[:i]...)
 	if i == len(data) {
 		if eof {
+			p.decided(true) // the parser's error: evidence of the format
 			end := p.Offset() + int64(i)
 			p.Errorf(syntax.CodeTruncated, p.openAt, syntax.Span{Start: p.openAt.Offset, End: end}, []byte(p.open),
 				"unterminated %s: the stream ended before %s", p.open, p.v.closerOf(p.open))
@@ -222,6 +225,7 @@ func (p *invokeParser) afterOpen(data []byte, eof bool) int {
 	switch {
 	case yes:
 		p.EndRun()
+		p.decided(true)
 		if p.open == p.v.Results.Open {
 			p.batch.Execute(&p.Core, p.openAt.Offset) // the results answer the pending calls
 			p.blk.Reset()
@@ -246,8 +250,18 @@ func (p *invokeParser) afterOpen(data []byte, eof bool) int {
 // openAsText makes the opener being decided, and the white space after
 // it, text.
 func (p *invokeParser) openAsText() {
+	p.decided(false)
 	p.Text(syntax.Respond, append([]byte(p.open), p.openSpace...), p.openAt.Offset)
 	p.state = ivText
+}
+
+// decided notes the opener being decided as a block's (evidence of the
+// format) or as text.
+func (p *invokeParser) decided(block bool) {
+	p.Undecided(-1)
+	if block {
+		p.Evident(p.openAt.Offset)
+	}
 }
 
 // endsThought reports whether data starts a section opener that opens a

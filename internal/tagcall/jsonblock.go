@@ -54,6 +54,7 @@ func (p *parser) jsonOpen(data []byte, eof bool) int {
 		return 0
 	}
 	if data[0] == '{' || data[0] == '[' && !p.f.Object {
+		p.called(p.heldAt)
 		p.openJSON()
 		return scan.Again
 	}
@@ -61,6 +62,7 @@ func (p *parser) jsonOpen(data []byte, eof bool) int {
 		full, partial := scan.MatchPrefix(data, c)
 		switch {
 		case full:
+			p.Undecided(-1)
 			p.openJSON()
 			p.Keep(&p.blk, data[:len(c)])
 			p.jb.setProblem(syntax.CodeMalformed, p.jb.valueAt, "an empty block: it must hold a call object or an array of them")

@@ -118,7 +118,8 @@ func (p *parser) text(data []byte, eof bool) int {
 	off := p.Offset()
 	for _, m := range p.f.Drop {
 		if full, partial := scan.MatchPrefix(data, m); full && m != "" {
-			p.EndRun() // the answer's markers are dropped: its text is a run of its own
+			p.EndRun()     // the answer's markers are dropped: its text is a run of its own
+			p.Evident(off) // the format's own token
 			return len(m)
 		} else if partial && !eof {
 			return 0
@@ -126,6 +127,9 @@ func (p *parser) text(data []byte, eof bool) int {
 	}
 	if full, partial := scan.MatchPrefix(data, p.f.Think.Open); full && p.f.Think.Open != "" {
 		p.BeginRun(syntax.Think, off)
+		if p.f.Own || p.f.OwnThink {
+			p.Evident(off)
+		}
 		p.thinkStart = p.Pos()
 		p.state = inThink
 		if p.f.ThinkCalls {
@@ -174,6 +178,9 @@ func (p *parser) openThink(data []byte, eof bool) int {
 	}
 	if full, partial := scan.MatchPrefix(data, p.f.Think.Close); full {
 		p.EndRunAt(off + int64(len(p.f.Think.Close)))
+		if p.f.Own || p.f.OwnThink {
+			p.Evident(off)
+		}
 		p.state = inText
 		return len(p.f.Think.Close)
 	} else if partial && !eof {
@@ -208,6 +215,7 @@ func (p *parser) opener(data []byte, eof bool, t syntax.Type, back pstate) int {
 		case o != "":
 			p.jb.opener = o
 			p.hold(data[:len(o)], t, back, inJSONOpen)
+			p.ownScope()
 			return len(o)
 		case wait:
 			return -1
@@ -219,6 +227,7 @@ func (p *parser) opener(data []byte, eof bool, t syntax.Type, back pstate) int {
 	}
 	if full, partial := scan.MatchPrefix(data, p.f.Scope.Open); full && p.f.Scope.Open != "" {
 		p.hold(data[:len(p.f.Scope.Open)], t, back, inWrapper)
+		p.ownScope()
 		return len(p.f.Scope.Open)
 	} else if partial && !eof {
 		return -1
@@ -241,13 +250,32 @@ func (p *parser) hold(tag []byte, t syntax.Type, back, next pstate) {
 	p.heldAt, p.heldPos = p.Offset(), p.Pos()
 	p.held = append(p.held[:0], tag...)
 	p.heldType, p.back, p.state = t, back, next
+	p.Undecided(p.heldAt)
 }
 
 // unhold gives the held bytes back as text: the tag opened nothing.
 func (p *parser) unhold() {
 	p.state = p.back
+	p.Undecided(-1)
 	p.Text(p.heldType, p.held, p.heldAt)
 	p.held = p.held[:0]
+}
+
+// ownScope notes the Scope.Open just held as evidence when it is the
+// format's own tag (Own, OwnScope), whatever follows it.
+func (p *parser) ownScope() {
+	if p.f.Own || p.f.OwnScope {
+		p.Evident(p.heldAt)
+	}
+}
+
+// called notes a call opener decided on at off: evidence of the format,
+// unless its call block is another format's too (SharedCalls).
+func (p *parser) called(off int64) {
+	p.Undecided(-1)
+	if !p.f.SharedCalls {
+		p.Evident(off)
+	}
 }
 
 // functionTag matches Function.Open, NAME and '>' (NameEnd) at the start
@@ -345,6 +373,7 @@ func (p *parser) probe(data []byte, eof bool) int {
 // white space.
 func (p *parser) openCall(wrapped bool) {
 	p.EndRun() // a call opener also ends reasoning opened by the prompt
+	p.called(p.heldAt)
 	p.batch.Open()
 	p.state = inCall
 	p.start = p.heldPos

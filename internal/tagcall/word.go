@@ -14,6 +14,9 @@ import (
 // returns the bytes taken (the call started), -1 when more input is
 // needed, 0 when data starts with none.
 func (p *parser) wordOpener(data []byte, eof bool) int {
+	if full, _ := scan.MatchPrefix(data, p.f.Scope.Open); full && (p.f.Own || p.f.OwnScope) {
+		p.Evident(p.Offset()) // the format's own tag, whatever follows it
+	}
 	n, nameAt, nameLen := p.f.wordTag(data, eof)
 	if n == cutOff { // the end of the input, after Scope.Open and perhaps a name
 		p.EndRun()
@@ -24,6 +27,7 @@ func (p *parser) wordOpener(data []byte, eof bool) int {
 	if n <= 0 {
 		return n
 	}
+	p.called(p.Offset())
 	p.openWordCall(data[:n], data[nameAt:nameAt+nameLen])
 	return n
 }

@@ -249,6 +249,9 @@ func (p *parser) stateStep(data []byte, eof bool) int {
 func (p *parser) text(data []byte, eof bool) int {
 	off := p.Offset()
 	m, n := p.think.Text(&p.Core, data, eof, textMarkers[:])
+	if m != "" && m != openThink {
+		p.Evident(off) // DeepSeek's own special tokens
+	}
 	switch m {
 	case openThink:
 		p.state = inThink

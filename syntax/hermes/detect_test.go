@@ -35,9 +35,10 @@ func TestDetect(t *testing.T) {
 		{in: "Sure.<tool_call>\n", at: -1, pending: 5, prose: 5},             // white space so far: the next byte tells
 		{in: "Sure.<tool_call>\n", eof: true, at: -1, pending: -1, prose: 5}, // a truncated call, no evidence
 		{in: "Sure.<tool_ca", at: -1, pending: 5, prose: 5},
-		{in: "<tool_call>\n<function=f>", eof: true, at: -1, pending: -1, prose: 0},                       // Qwen3-Coder: a shared marker ends prose
-		{in: "<tool_call>get_weather\n<arg_key>city</arg_key>", eof: true, at: -1, pending: -1, prose: 0}, // GLM
-		{in: `<think>x <tool_call>{"a"</think>`, eof: true, at: -1, pending: -1, prose: 0},                // a thought
+		{in: "<tool_call>\n<function=f>", eof: true, at: -1, pending: -1, prose: 24},                       // Qwen3-Coder's call: text to hermes
+		{in: "<tool_call>get_weather\n<arg_key>city</arg_key>", eof: true, at: -1, pending: -1, prose: 46}, // GLM's, the same
+		{in: "<tool_call>\n<function=f>", at: -1, pending: -1, prose: 24},                                  // decided: more input cannot make it a call
+		{in: `<think>x <tool_call>{"a"</think>`, eof: true, at: -1, pending: -1, prose: 0},                 // a thought
 		{in: `<tool_response>{"a"} <tool_call>{</tool_response>`, eof: true, at: -1, pending: -1, prose: 0},
 		{in: `<think>x</think><tool_call>{`, eof: true, at: 16, pending: -1, prose: 0},
 		{in: `I think<tool_call>{"name"`, eof: true, open: true, at: 7, pending: -1, prose: 0}, // ends the reasoning

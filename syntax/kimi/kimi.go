@@ -199,10 +199,12 @@ func (p *parser) text(data []byte, eof bool) int {
 		p.state = inThink
 	case sectionBegin, sectionBegin1:
 		p.EndRun()
+		p.Evident(off) // a special token no other format writes
 		p.state = inSection
 	case sectionEnd, sectionEnd1:
 		p.closer(off, m)
 	case callBegin: // a call with no section opener
+		p.Evident(off)
 		p.openCall(off, inText)
 	}
 	return n
@@ -235,9 +237,11 @@ func (p *parser) thinkText(data []byte, eof bool) int {
 		p.state = inText
 	case sectionBegin, sectionBegin1:
 		p.EndRun()
+		p.Evident(off)
 		p.state = inSection
 	case callBegin: // a call with no section opener ends the reasoning too
 		p.EndRun()
+		p.Evident(off)
 		p.openCall(off, inText)
 		if !p.thought {
 			// Reasoning with no text gives no event: its opener is in the

@@ -94,7 +94,7 @@ type parser struct {
 func newParser(h syntax.Handler, opts syntax.Options) syntax.Parser {
 	p := &parser{}
 	p.Init(h, opts, p.step, p.finish)
-	p.think = markup.Think{Open: thinkOpen, Close: thinkEnd, Leads: leads}
+	p.think = markup.Think{Open: thinkOpen, Close: thinkEnd, Leads: leads, Own: true}
 	if p.think.Init(&p.Core, opts) {
 		p.state = inThink
 	}
@@ -126,6 +126,9 @@ func (p *parser) stateStep(data []byte, eof bool) int {
 		return p.call(data, eof)
 	}
 	m, n := p.think.Text(&p.Core, data, eof, textMarkers)
+	if m != "" {
+		p.Evident(p.Offset()) // every marker is the format's own token
+	}
 	switch m {
 	case "":
 	case thinkOpen:

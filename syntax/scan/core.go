@@ -78,6 +78,8 @@ type Core struct {
 	runOpaque json.RawMessage // provider state the run's event carries (see RunOpaque)
 
 	restate bool // Options.ThinkOpen, and the reasoning's start not yet decided (see Restated)
+
+	det detection // the parser runs for a Detector (see NewDetector)
 }
 
 // Init prepares c. finish is called once at Close, after all input has been
@@ -88,7 +90,7 @@ func (c *Core) Init(h syntax.Handler, opts syntax.Options, step StepFunc, finish
 		panic("toolparse: a parser was made with a nil Handler")
 	}
 	*c = Core{h: h, opts: opts, step: step, finish: finish, pos: syntax.Pos{Line: 1, Column: 1},
-		eventMode: opts.Mode == syntax.EventMode, restate: opts.ThinkOpen}
+		eventMode: opts.Mode == syntax.EventMode, restate: opts.ThinkOpen, det: newDetection()}
 }
 
 // Restated reads the start of reasoning the prompt opened
@@ -382,6 +384,9 @@ var newline = []byte{'\n'}
 // start (a marker's offset, for runs that a marker opens).
 func (c *Core) BeginRun(t syntax.Type, start int64) {
 	c.EndRun()
+	if t != syntax.Respond {
+		c.det.proseOn = false
+	}
 	c.run = t
 	c.runStart = start
 	c.runEnd = start
@@ -394,6 +399,11 @@ func (c *Core) Text(t syntax.Type, p []byte, off int64) {
 		c.BeginRun(t, off)
 	}
 	if len(p) == 0 {
+		return
+	}
+	if c.det.on {
+		c.det.text(t, off, len(p))
+		c.runEnd = off + int64(len(p))
 		return
 	}
 	limit := c.opts.BlockLimit()
@@ -466,6 +476,7 @@ func cutPoint(held, p []byte, limit int) int {
 // content is the text, span the source bytes it came from. The run's span,
 // and in token mode each fragment's, cover the source it came from.
 func (c *Core) TextDecoded(t syntax.Type, content []byte, span syntax.Span) {
+	c.det.proseOn = false // decoded text is no prose of the input's own bytes
 	if c.run == t && len(c.runBuf)+len(content) > c.opts.BlockLimit() {
 		c.EndRun() // a run longer than a block may hold is reported in pieces
 	}
@@ -555,6 +566,7 @@ func (c *Core) EndRunAt(end int64) {
 	if c.run == "" {
 		return
 	}
+	c.det.proseOn = false // the first run is over
 	c.flushFragment(true)
 	if end < 0 {
 		end = c.runEnd
@@ -638,6 +650,7 @@ func (c *Core) resetRun() {
 // dropped.
 func (c *Core) Emit(e syntax.Event) {
 	c.EndRun()
+	c.det.proseOn = false
 	if e.Type == syntax.End {
 		c.emitEnd(e.Span)
 		return

@@ -29,6 +29,13 @@
 // [Block.Reserve] size it once when a value's closer is already at hand)
 // and positions ([Advance]).
 //
+// The same parser is the syntax's detector for auto-detection
+// ([NewDetector]): it reports where it commits to its own marker or a call
+// ([Core.Evident]) and which bytes it holds undecided ([Core.Undecided]);
+// the core derives the rest of the evidence (the prose before anything
+// else, where evidence may still start). A parser that is not run by a
+// detector pays a comparison for each.
+//
 // Events are delivered synchronously, from inside Write and Close. A
 // handler's call to Write or Close on the parser that is calling it does
 // nothing and returns [syntax.ErrReentrant]: the core is not re-entrant.
