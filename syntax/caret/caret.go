@@ -106,6 +106,7 @@ func (p *parser) text(data []byte, eof bool) int {
 		}
 		if ok {
 			p.EndRun()
+			p.Evident(off) // an opening fence: the detector's evidence
 			p.openBlock(name, data[:n])
 			return n
 		}

@@ -153,6 +153,7 @@ func (p *parser) start(data []byte, eof bool) int {
 // open starts the segment whose head is h, for word.
 func (p *parser) open(word string, h []byte) {
 	p.EndRun()
+	p.Evident(p.Offset()) // a segment opens: the detector's evidence
 	if word == all {
 		p.state = stText
 		return

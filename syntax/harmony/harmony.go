@@ -146,11 +146,12 @@ func (p *parser) step(data []byte, eof bool) int {
 // start decides what the output begins with: the rest of the header the
 // prompt began, or text.
 func (p *parser) start(data []byte, eof bool) int {
-	_, v := readStart(data, eof)
+	at, v := readStart(data, eof)
 	switch v {
 	case startUndecided:
 		return 0
 	case startHeader:
+		p.Evident(p.Offset() + int64(at)) // a header's marker: harmony's own token
 		p.beginMessage()
 		p.state = stHeader
 		return scan.Again
@@ -165,6 +166,9 @@ func (p *parser) outside(data []byte, eof bool) int {
 		return n
 	}
 	m, partial := match(data, openers, eof)
+	if m != "" {
+		p.Evident(p.Offset()) // no other syntax writes these tokens
+	}
 	switch {
 	case m == startTag:
 		p.beginMessage()
@@ -328,6 +332,9 @@ func (p *parser) textBody(data []byte, eof bool) int {
 	}
 	off := p.Offset()
 	m, partial := match(data, enders, eof)
+	if m != "" {
+		p.Evident(off) // with ThinkOpen, the first evidence: it ends the analysis the prompt opened
+	}
 	switch {
 	case isOne(m, closers):
 		p.EndRunAt(off + int64(len(m)))

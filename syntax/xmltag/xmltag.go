@@ -86,11 +86,15 @@ func (p *parser) text(data []byte, eof bool) int {
 		p.BeginRun(syntax.Think, off)
 		p.thinkStart = p.Pos()
 		p.state = inThinking
+		// A lone <thinking> is common in prose and prompts: it is evidence
+		// once its </thinking> comes, undecided until then.
+		p.Undecided(off)
 		return len(openThinking)
 	}
 	wait := partial
 	if n, name := openTool(data, eof); n > 0 {
 		p.EndRun()
+		p.Evident(off)
 		p.openTool(name, data[:n])
 		return n
 	} else if n < 0 {
@@ -149,6 +153,8 @@ func (p *parser) thinking(data []byte, eof bool) int {
 	n, closed := p.Inside(syntax.Think, data, eof, closeThinking)
 	if closed {
 		p.state = inText
+		p.Undecided(-1)
+		p.Evident(p.thinkStart.Offset)
 	}
 	return n
 }
