@@ -169,6 +169,7 @@ func (p *parser) delimiter(data []byte, eof bool) (n int, ok bool) {
 
 func (p *parser) act(kw string, n int) {
 	off := p.Offset()
+	p.Evident(off) // a delimiter: the detector's evidence
 	span := syntax.Span{Start: off, End: off + int64(n)}
 	p.atLineStart = false
 	switch kw {
@@ -444,3 +445,41 @@ func describe(b []byte) string {
 
 // keepBytes stores block bytes up to the block limit.
 func (p *parser) keepBytes(b []byte) { p.blk.Keep(b, p.Options().BlockLimit()) }
+// matchDelimiter reads the delimiter at the start of b, which starts with
+// the first byte of §: its keyword and length, n == 0 when more input is
+// needed to tell, n < 0 when there is none.
+func matchDelimiter(b []byte, eof bool) (kw string, n int) {
+	if len(b) < 2 {
+		if eof {
+			return "", -1
+		}
+		return "", 0
+	}
+	if b[1] != sect1 {
+		return "", -1
+	}
+	rest := b[2:]
+	wait := false
+	for _, kw := range keywords {
+		if len(rest) < len(kw) {
+			wait = wait || !eof && equalFold(rest, kw[:len(rest)])
+			continue
+		}
+		if !equalFold(rest[:len(kw)], kw) {
+			continue
+		}
+		if kw[len(kw)-1] != ':' { // execute, end: no word may follow
+			if len(rest) == len(kw) && !eof {
+				return "", 0
+			}
+			if len(rest) > len(kw) && isWordByte(rest[len(kw)]) {
+				continue
+			}
+		}
+		return kw, 2 + len(kw)
+	}
+	if wait {
+		return "", 0
+	}
+	return "", -1
+}

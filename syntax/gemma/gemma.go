@@ -276,6 +276,7 @@ func (p *parser) text(data []byte, eof bool) int {
 	switch m {
 	case channelOpen:
 		p.BeginRun(syntax.Think, off)
+		p.Evident(off) // Gemma's own token
 		p.thinkStart = p.Pos()
 		p.state = stThinkName
 		return len(m)
@@ -291,12 +292,14 @@ func (p *parser) text(data []byte, eof bool) int {
 		word := "call:"
 		if result {
 			word = "response:"
+			p.Evident(off) // a result opener is Gemma's by itself
 		}
 		k, v := blockStart(data[len(m):], word, eof)
 		switch {
 		case v == startUndecided:
 			return 0
 		case v == startBlock:
+			p.Evident(off)
 			p.openBlock(d, result, data[:len(m)+k])
 			return len(m) + k
 		case result:
@@ -338,6 +341,7 @@ func (p *parser) think(data []byte, eof bool) int {
 	switch {
 	case full:
 		p.EndRunAt(off + int64(len(channelClose)))
+		p.Evident(off) // with ThinkOpen, the reasoning's end is the first evidence
 		p.state, p.thinkOpen = stText, false
 		return len(channelClose)
 	case partial && !eof:

@@ -252,6 +252,9 @@ func (p *parser) text(data []byte, eof bool) int {
 		return n
 	}
 	off := p.Offset()
+	if m == toolCalls || m == thinkOpen || m == toolResults {
+		p.Evident(off) // Mistral's control tokens, no other syntax's
+	}
 	switch m {
 	case toolCalls:
 		p.EndRun()
@@ -323,6 +326,9 @@ func (p *parser) think(data []byte, eof bool) int {
 		return scan.Again
 	case m != "":
 		p.EndRunAt(p.Offset() + int64(len(m)))
+		if m == thinkClose {
+			p.Evident(p.Offset())
+		}
 		p.state = stText
 		return len(m)
 	}
