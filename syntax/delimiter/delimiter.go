@@ -445,6 +445,7 @@ func describe(b []byte) string {
 
 // keepBytes stores block bytes up to the block limit.
 func (p *parser) keepBytes(b []byte) { p.blk.Keep(b, p.Options().BlockLimit()) }
+
 // matchDelimiter reads the delimiter at the start of b, which starts with
 // the first byte of §: its keyword and length, n == 0 when more input is
 // needed to tell, n < 0 when there is none.
