@@ -213,6 +213,7 @@ func cutMarker(data []byte) bool {
 // JSON object (a call candidate), <|python_tag|>, a marker, or text.
 func (p *parser) start(data []byte, eof bool) int {
 	if i := jsonscan.SkipSpace(data, 0); i > 0 {
+		p.Blank(p.Offset(), i)
 		return i
 	}
 	switch data[0] {
@@ -325,6 +326,7 @@ func arrayHead(data []byte, eof bool) int {
 // returns its length.
 func (p *parser) act(m string) int {
 	off := p.Offset()
+	p.Evident(off) // Llama 3's special tokens, no other syntax's
 	end := off + int64(len(m))
 	switch m {
 	case pythonTag:
@@ -479,6 +481,7 @@ func (p *parser) beginJSON(tagged bool) {
 	p.EndRun()
 	if !tagged {
 		p.beginBlock(false)
+		p.Undecided(p.blkStart.Offset) // a call attempt, or text: its keys tell
 	}
 	p.beginBody()
 	p.cs.reset(p.Options().DepthLimit(), p.streamed)
@@ -506,6 +509,9 @@ func (p *parser) jsonBytes(data []byte) int {
 	}
 	n := p.cs.scan(in, p.Offset())
 	p.Keep(&p.blk, in[:n])
+	if p.cs.as.Shaped() || p.cs.js.Err() != nil && p.cs.as.Keyed() {
+		p.attemptAt() // a call attempt: the object has its keys
+	}
 	if p.cs.as.Started() && p.cs.as.Index() == p.streamed {
 		p.streamed++
 	}
@@ -540,6 +546,7 @@ const (
 func (p *parser) beginArray() {
 	p.EndRun()
 	p.beginBlock(false)
+	p.Undecided(p.blkStart.Offset) // calls, or text: the first element tells
 	p.beginBody()
 	p.arr.Reset(p.Options().DepthLimit())
 	p.first.reset(p.Options().DepthLimit(), 0)
@@ -564,6 +571,7 @@ func (p *parser) readFirst() {
 	switch {
 	case p.first.as.Shaped() || p.first.js.Err() != nil && p.first.as.Keyed():
 		p.firstIs = firstCall
+		p.attemptAt()
 	case p.first.js.Done() || p.first.js.Err() != nil:
 		p.firstIs = firstText
 	}
@@ -656,6 +664,7 @@ func (p *parser) arrayDone() {
 // <function=NAME>, its arguments follow.
 func (p *parser) beginFunc(tag []byte, name string) {
 	p.EndRun()
+	p.Evident(p.Offset()) // a function tag that opens a call
 	p.beginBlock(false)
 	p.Keep(&p.blk, tag)
 	p.name = strings.ToValidUTF8(name, "\uFFFD") // as a JSON name carries it
@@ -784,8 +793,16 @@ func (p *parser) attempt() bool { return p.tagged || p.cs.as.Keyed() }
 
 // toText makes the JSON object read so far text: it was not a call.
 func (p *parser) toText() {
+	p.Undecided(-1)
 	p.Text(syntax.Respond, p.blk.Bytes, p.blkStart.Offset)
 	p.state = stText
+}
+
+// attemptAt notes the block (a JSON object or array opening the message)
+// decided as a call attempt: the detector's evidence.
+func (p *parser) attemptAt() {
+	p.Undecided(-1)
+	p.Evident(p.blkStart.Offset)
 }
 
 // jsonDone decides what a complete JSON object is.
@@ -1003,6 +1020,9 @@ func (p *parser) finish(end int64) {
 	case stTag:
 		p.emptyTag()
 	case stJSON:
+		if p.cs.as.Keyed() {
+			p.attemptAt() // cut off after one of a call's keys: an error, a call attempt
+		}
 		p.cs.js.End()
 		switch {
 		case p.cs.js.Done():

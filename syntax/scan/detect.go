@@ -45,6 +45,11 @@ func (c *Core) Evident(off int64) {
 	c.det.proseOn = false
 }
 
+// Blank says that the step passed over n bytes of white space at offset
+// off that belong to no event (the white space before a message's first
+// token): to a detector they are prose as text would be.
+func (c *Core) Blank(off int64, n int) { c.det.text(syntax.Respond, off, n) }
+
 // Undecided says that the bytes from offset from on were consumed by a step
 // but not decided on yet: a tag whose meaning what follows it tells. Until
 // Undecided(-1) (the tag was decided, as text or as a call) evidence may
