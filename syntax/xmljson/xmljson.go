@@ -167,8 +167,10 @@ func (p *parser) openMarker(m string, off int64) {
 		p.blockStart = p.Pos()
 		p.openSpace = p.openSpace[:0]
 		p.state = afterOpen
+		p.Undecided(off) // a block, or prose that mentions the tag: what follows tells
 	case endTag:
 		p.EndRun()
+		p.Evident(off)
 		p.endSpan = syntax.Span{Start: off, End: off + int64(len(endTag))}
 		p.state = afterEnd
 	}
@@ -182,6 +184,7 @@ func (p *parser) afterOpenTag(data []byte, eof bool) int {
 	i := jsonscan.SkipSpace(data, 0)
 	if len(p.openSpace)+i > p.Options().BlockLimit() {
 		// A block would be over the limit before its JSON starts: text.
+		p.Undecided(-1)
 		p.Text(syntax.Respond, append([]byte(p.open), p.openSpace...), p.openAt)
 		p.state = inText
 		return scan.Again
@@ -199,12 +202,14 @@ func (p *parser) afterOpenTag(data []byte, eof bool) int {
 	full, partial := scan.MatchPrefix(rest, p.close)
 	switch {
 	case rest[0] == '[' || rest[0] == '{':
+		p.opened()
 		p.openBlock()
 		if i == 0 {
 			return scan.Again
 		}
 		return i
 	case full:
+		p.opened() // an empty block: xmljson's error, and its evidence
 		end := p.Offset() + int64(i+len(p.close))
 		raw := append(append([]byte(p.open), p.openSpace...), p.close...)
 		p.Errorf(syntax.CodeMalformed, p.blockStart, syntax.Span{Start: p.openAt, End: end}, raw,
@@ -215,12 +220,19 @@ func (p *parser) afterOpenTag(data []byte, eof bool) int {
 		return i // 0 when data starts with the partial tag: wait for the rest of it
 	}
 	// Prose that mentions the tag: the tag and the white space are text.
+	p.Undecided(-1)
 	p.Text(syntax.Respond, append([]byte(p.open), p.openSpace...), p.openAt)
 	p.state = inText
 	if i == 0 {
 		return scan.Again
 	}
 	return i
+}
+
+// opened notes the open tag decided as a block's: the detector's evidence.
+func (p *parser) opened() {
+	p.Undecided(-1)
+	p.Evident(p.openAt)
 }
 
 // openBlock starts the block of the open tag, its JSON about to begin.
