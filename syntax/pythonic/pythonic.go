@@ -192,6 +192,7 @@ func (p *parser) text(data []byte, eof bool) int {
 		}
 		p.opener = ""
 		p.blockStart = p.Pos()
+		p.Evident(off) // a call list: '[', a name and '('
 		p.openList()
 		return scan.Again
 	}
@@ -310,6 +311,9 @@ func isIdent(b byte) bool      { return isIdentStart(b) || b >= '0' && b <= '9' 
 // marker handles a marker of text, at the data's start.
 func (p *parser) marker(m string) {
 	off := p.Offset()
+	if m != openThink {
+		p.Evident(off) // a call opener (or MiniCPM's thought token): no other syntax's
+	}
 	switch m {
 	case openThink, thoughtOpen:
 		p.BeginRun(syntax.Think, off)
