@@ -31,6 +31,18 @@ func (r *Registry) Auto() syntax.Syntax {
 		// Cut off where it ends, the input is read by the syntax chosen
 		// for it, and complete where that one says it is.
 		CompleteAt: func(input []byte) bool {
+			// Only a syntax that says the input is complete can make it
+			// so: when none does, no detection is needed.
+			complete := false
+			for _, s := range r.List() {
+				if s.CompleteAt != nil && s.CompleteAt(input) {
+					complete = true
+					break
+				}
+			}
+			if !complete {
+				return false
+			}
 			s, ok := r.Detect(input)
 			if !ok {
 				_, s, _ = r.candidates(syntax.Options{})

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"io"
 	"strings"
+	"sync"
 
 	"github.com/toolparse/toolparse/internal/jsoncall"
 	"github.com/toolparse/toolparse/syntax"
@@ -302,6 +303,30 @@ func (f *Format) Render(w io.Writer, opts syntax.Options) syntax.Renderer {
 		return newInvokeRenderer(w, opts, f)
 	}
 	return newRenderer(w, opts, f)
+}
+
+// derived is what the parser derives from a Format: its marker lists and
+// the bytes they start and end with.
+type derived struct {
+	textMarkers, thinkMarkers, openers []string
+	leads                              string
+	wake                               *scan.ByteSet
+}
+
+// derivedOf caches each Format's derived values (a *Format → *derived): a
+// detector makes a parser for every stream auto-detection reads, and a
+// Format is not changed once in use.
+var derivedOf sync.Map
+
+// derive returns the Format's derived values.
+func (f *Format) derive() *derived {
+	if d, ok := derivedOf.Load(f); ok {
+		return d.(*derived)
+	}
+	d := &derived{textMarkers: f.textMarkers(), thinkMarkers: f.thinkMarkers(), openers: f.callOpeners()}
+	d.leads, d.wake = f.leadAndWake()
+	v, _ := derivedOf.LoadOrStore(f, d)
+	return v.(*derived)
 }
 
 // callOpeners are what opens a call: Scope.Open, and Function.Open when

@@ -65,8 +65,8 @@ type parser struct {
 }
 
 func newParser(f *Format, h syntax.Handler, opts syntax.Options) syntax.Parser {
-	p := &parser{f: f, textMarkers: f.textMarkers(), thinkMarkers: f.thinkMarkers(), openers: f.callOpeners()}
-	p.leads, p.wake = f.leadAndWake()
+	d := f.derive()
+	p := &parser{f: f, textMarkers: d.textMarkers, thinkMarkers: d.thinkMarkers, openers: d.openers, leads: d.leads, wake: d.wake}
 	p.Init(h, opts, p.step, p.finish)
 	p.WakeOn(p.wake)
 	if f.JSON != nil {
