@@ -31,6 +31,13 @@
 // A marker that several syntaxes share (<think>) is evidence for none of
 // them; the syntax is decided by what comes after it.
 //
+// Every built-in syntax but native is detected by its own parser
+// (scan.NewDetector): its evidence is where the parser commits to its own
+// marker or a call, so detection and parsing cannot disagree, and text the
+// parser reads as text (another format's call) is prose to it. Native's
+// detector looks at the input's first bytes alone (a provider's stream
+// starts with a JSON document or an SSE line).
+//
 // Guarantees. The choice is a function of the input alone: whole or in
 // chunks of any size, the same syntax parses it, and the events are exactly
 // those of that syntax parsing the whole input (its own events, as if it
