@@ -206,7 +206,7 @@ func TestDetectorContract(t *testing.T) {
 				t.Errorf("%s on %q: pending %d at eof", s.Name, clip(in), whole.Pending)
 			}
 			for _, n := range []int{1, 3, 17, 97} {
-				if err := detectChunked(s, in, n, whole); err != nil {
+				if err := detectChunked(s, in, n, whole, syntax.Options{}); err != nil {
 					t.Errorf("%s on %q in %d-byte chunks: %v", s.Name, clip(in), n, err)
 					break
 				}
@@ -215,15 +215,15 @@ func TestDetectorContract(t *testing.T) {
 	}
 }
 
-func detectChunked(s syntax.Syntax, in []byte, n int, whole syntax.Evidence) error {
-	d := s.Detect(syntax.Options{})
+func detectChunked(s syntax.Syntax, in []byte, n int, whole syntax.Evidence, opts syntax.Options) error {
+	d := s.Detect(opts)
 	prose := 0
 	for end := 0; end < len(in); {
 		end = min(end+n, len(in))
 		seen := in[:end]
 		ev := d.Look(seen, false)
 		if n == 97 { // the same as a fresh detector given this prefix at once
-			if fresh := s.Detect(syntax.Options{}).Look(seen, false); fresh != ev {
+			if fresh := s.Detect(opts).Look(seen, false); fresh != ev {
 				return fmt.Errorf("at %d: %+v; a fresh detector says %+v", end, ev, fresh)
 			}
 		}
@@ -565,6 +565,7 @@ func TestAutoPendingIsLinear(t *testing.T) {
 		{"[", " \n"},
 		{"<think>", "thought "},
 		{"Hi ", "prose "},
+		{"Hi\n[SYSTEM: ", "words "}, // a result line no ']' ends: delimiter's parser waits on it
 	} {
 		in := []byte(c.head + strings.Repeat(c.fill, size/len(c.fill)))
 		for _, mode := range []syntax.Mode{syntax.EventMode, syntax.TokenMode} {
@@ -600,14 +601,16 @@ func FuzzDetectorContract(f *testing.F) {
 			if s.Detect == nil {
 				continue
 			}
-			whole := s.Detect(syntax.Options{}).Look(in, true)
-			if whole.Pending >= 0 {
-				t.Errorf("%s: pending %d at eof", s.Name, whole.Pending)
-			}
-			for _, n := range []int{1, 7, 97} {
-				if err := detectChunked(s, in, n, whole); err != nil {
-					t.Errorf("%s in %d-byte chunks: %v", s.Name, n, err)
-					break
+			for _, opts := range []syntax.Options{{}, {ThinkOpen: true}} {
+				whole := s.Detect(opts).Look(in, true)
+				if whole.Pending >= 0 {
+					t.Errorf("%s (%+v): pending %d at eof", s.Name, opts, whole.Pending)
+				}
+				for _, n := range []int{1, 7, 97} {
+					if err := detectChunked(s, in, n, whole, opts); err != nil {
+						t.Errorf("%s (%+v) in %d-byte chunks: %v", s.Name, opts, n, err)
+						break
+					}
 				}
 			}
 		}

@@ -67,8 +67,10 @@
 // shared by hermes, qwen3coder and glm, and what follows it decides ('{',
 // <function=, a name): prose that quotes "<tool_call>WORD</tool_call>" is a
 // GLM call without arguments. An
-// unclosed xmltag <thinking> holds the decision (and, in token mode, the
-// text) back to the end of the input or of the window. And a stream cut off
+// unclosed xmltag <thinking>, and a delimiter "[SYSTEM:" line that no "]"
+// ends, hold the decision (and, in token mode, the text) back to the end
+// of the input or of the window: each may still turn out to be that
+// syntax's. And a stream cut off
 // early may be read in another syntax than the whole would be: a prefix of
 // "<thinking>§call: {…}</thinking>" that ends before </thinking> is
 // delimiter, and its §call: a call; the whole is xmltag, a thought.

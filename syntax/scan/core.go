@@ -273,6 +273,7 @@ func (c *Core) write(p []byte) (int, error) {
 		c.setLazy(len(p) < lazyLimit/16)
 	}()
 	data := p
+	inPend := false // data is c.pend
 	switch {
 	case c.held > 0 && c.held+len(p) <= lazyLimit:
 		copy(c.hold[c.held:], p)
@@ -280,16 +281,18 @@ func (c *Core) write(p []byte) (int, error) {
 		c.held = 0
 	case c.held > 0:
 		c.pend = append(append(c.pend[:0], c.hold[:c.held]...), p...)
-		data = c.pend
+		data, inPend = c.pend, true
 		c.held = 0
 	case len(c.pend) > 0:
 		c.pend = append(c.pend, p...)
-		data = c.pend
+		data, inPend = c.pend, true
 	}
 	n := c.drive(data, false)
 	c.undecided = n < len(data)
 	if n < len(data) {
-		c.pend = append(c.pend[:0], data[n:]...)
+		if n > 0 || !inPend { // else the undecided bytes are c.pend already: a step that waits long costs no copy a write
+			c.pend = append(c.pend[:0], data[n:]...)
+		}
 	} else {
 		c.pend = c.pend[:0]
 	}
