@@ -244,6 +244,7 @@ func (a *autoParser) decide(s syntax.Syntax) {
 		h = a.skipSent
 	}
 	a.p = s.New(h, a.opts)
+	a.cands = nil // the detectors (parsers, each holding what it read) are done
 	held := a.held
 	a.held = nil
 	a.p.Write(held)
