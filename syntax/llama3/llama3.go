@@ -595,6 +595,16 @@ func (p *parser) arrayBytes(data []byte) int {
 		p.toText()
 		return max(n, scan.Again)
 	}
+	if p.arr.Err() != nil && p.firstIs == firstUndecided && p.firstAt >= 0 && n < len(in) {
+		// The array broke inside its first element: the element's own
+		// scan sees the same byte, and decides as an object opening the
+		// message would (broken after a call's key: a call attempt).
+		p.first.scan(in[n:n+1], 0)
+		if p.first.js.Err() != nil && p.first.as.Keyed() {
+			p.firstIs = firstCall
+			p.attemptAt()
+		}
+	}
 	switch {
 	case p.arr.Done():
 		p.arrayDone()
