@@ -213,10 +213,10 @@ type Detector interface {
 // tells the syntax apart from every other one that could write that marker:
 // xmljson's <execute> followed by '[', a caret fence line once it is
 // complete. A marker that other syntaxes share, with nothing yet that tells
-// them apart (xmljson's <think>), is evidence for none of them: it is not At
-// or Pending, but it ends Prose. A detector reports only what its syntax's
-// parser reads as a marker where it stands (nothing inside xmljson's <think>
-// block, which is thought).
+// them apart (xmljson's <think>), is evidence for none of them: it is not
+// At, and it ends Prose unless the syntax reads it as text. A detector
+// reports only what its syntax's parser reads as a marker where it stands
+// (nothing inside xmljson's <think> block, which is thought).
 //
 // The rules, for seen and any longer input that begins with it:
 //
