@@ -262,9 +262,10 @@ func (p *parser) unhold() {
 }
 
 // ownScope notes the Scope.Open just held as evidence when it is the
-// format's own tag (Own, OwnScope), whatever follows it.
+// format's own tag (Own, OwnScope), whatever follows it, unless the call
+// block is another format's too (SharedCalls).
 func (p *parser) ownScope() {
-	if p.f.Own || p.f.OwnScope {
+	if (p.f.Own || p.f.OwnScope) && !p.f.SharedCalls {
 		p.Evident(p.heldAt)
 	}
 }
