@@ -14,7 +14,9 @@
 // A Format with Invoke set describes another call form instead (MiniMax-M2's,
 // GCML's): sections of invoke elements, several calls a section, read by
 // package invokexml's rules, and a results block the format reads with a
-// function of its own ([Invoke]).
+// function of its own ([Invoke]). A Format with Token set describes the
+// token form (Kimi K2's): calls as special tokens around an id and JSON
+// arguments, in sections ([Token]).
 //
 // With Format.Bare a Function tag also opens a call without Scope.Open (a
 // format with no Scope has no wrapper at all). A VALUE is raw text, read

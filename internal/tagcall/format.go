@@ -68,6 +68,11 @@ type Format struct {
 	// other fields only Name and Think are read.
 	Invoke *Invoke
 
+	// Token, when set, makes calls special tokens around an id and JSON
+	// arguments, in sections ([Token]: Kimi K2's form); of the other
+	// fields only Name and Think are read.
+	Token *Token
+
 	// JSON, when set, makes a call block hold JSON in place of a name and
 	// parameters: after Scope.Open and white space, an object (one call) or
 	// an array of call objects, their members named by *JSON; then white
@@ -273,6 +278,9 @@ func (f *Format) New(h syntax.Handler, opts syntax.Options) syntax.Parser {
 	if f.Invoke != nil {
 		return newInvokeParser(f, h, opts)
 	}
+	if f.Token != nil {
+		return newTokenParser(f, h, opts)
+	}
 	return newParser(f, h, opts)
 }
 
@@ -301,6 +309,9 @@ func (f *Format) Detect(opts syntax.Options) syntax.Detector {
 func (f *Format) Render(w io.Writer, opts syntax.Options) syntax.Renderer {
 	if f.Invoke != nil {
 		return newInvokeRenderer(w, opts, f)
+	}
+	if f.Token != nil {
+		return newTokenRenderer(w, opts, f)
 	}
 	return newRenderer(w, opts, f)
 }

@@ -5,6 +5,10 @@
 //	<think>The user wants the weather.</think>Let me check.
 //	<|tool_calls_section_begin|><|tool_call_begin|>functions.get_weather:0<|tool_call_argument_begin|>{"city": "Beijing"}<|tool_call_end|><|tool_calls_section_end|>
 //
+// The package is a description of the form (see kimi.go) for the tag-call
+// engine's token form, which makes its parser, detector and renderer; the
+// rules below are that form's, with Kimi's markers.
+//
 // The markers are special tokens: the input must be detokenised with
 // special tokens kept (skip_special_tokens=False, which vLLM's Kimi parser
 // asks for itself). A parser of text cannot see markers that were deleted.
@@ -107,6 +111,16 @@
 //   - A section closer outside a section ends the text run before it.
 //   - A call over Options.MaxBlock is an over_limit error without raw; the
 //     scan goes on to find its end.
+//
+// # The renderer
+//
+// It writes a thought as <think>…</think>, respond text as plain lines, and
+// each run of calls as one section, each call with its id
+// (functions.NAME:K for a call with none that names it, K counting the
+// calls written from 0) and its arguments byte for byte; an execute writes
+// nothing, since a message's calls run when it ends. It reports what it
+// cannot carry (see the engine's token form): results, ids that do not name
+// their call, anything after an execute, markers inside text.
 //
 // # Not built
 //

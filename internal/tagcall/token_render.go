@@ -1,0 +1,160 @@
+package tagcall
+
+import (
+	"bufio"
+	"errors"
+	"io"
+	"strings"
+
+	"github.com/toolparse/toolparse/syntax"
+	"github.com/toolparse/toolparse/syntax/wire"
+)
+
+// newTokenRenderer returns the token form's renderer: a thought as a Think
+// block, respond text as plain lines, and each run of calls as one
+// section, each call with its id (Token.MakeID's for a call that has none
+// naming it) and its arguments byte for byte. An execute writes nothing:
+// the calls of a message run when it ends. With Options.ThinkOpen the
+// output starts inside reasoning: the first thought is written without its
+// opener, and anything else first is preceded by Think.Close.
+//
+// It cannot carry, and reports: results (not model text in this form), an
+// id that Token.ID does not read as its call's name (a made id is
+// written), text, thoughts or calls between an execute and the end (they
+// would read back before the execute, or in its batch), calls no execute
+// followed, an execute with no calls, respond text holding Think.Open, a
+// section marker or Call.Open, and a thought holding Think.Close or any of
+// those but Think.Open (or, for reasoning opened by the prompt, a leading
+// Think.Open).
+func newTokenRenderer(w io.Writer, opts syntax.Options, f *Format) syntax.Renderer {
+	return wire.New(f.Name, &tokenUnits{f: f, t: f.Token, d: f.Token.derive(f), w: bufio.NewWriter(w), open: opts.ThinkOpen})
+}
+
+type tokenUnits struct {
+	f          *Format
+	t          *Token
+	d          *tkDerived
+	w          *bufio.Writer
+	open       bool // ThinkOpen: the output starts inside reasoning
+	started    bool // something was written
+	made       int  // calls written, for the ids made
+	unexecuted int  // calls written since the last execute
+	executed   bool // an execute came
+}
+
+func (u *tokenUnits) cannot(format string, args ...any) error {
+	return wire.CannotCarry(u.f.Name, format, args...)
+}
+
+func (u *tokenUnits) start() {
+	if u.open && !u.started {
+		u.w.WriteString(u.f.Think.Close + "\n")
+	}
+	u.started = true
+}
+
+// afterExecute reports a unit that comes after an execute.
+func (u *tokenUnits) afterExecute(what string) error {
+	if !u.executed {
+		return nil
+	}
+	u.executed = false
+	return u.cannot("%s after an execute: a %s message's calls run only at its end, so it reads back before the execute or in its batch", what, u.f.Name)
+}
+
+// holds returns the first of markers that s holds, or "".
+func holds(s string, markers []string) string {
+	for _, m := range markers {
+		if strings.Contains(s, m) {
+			return m
+		}
+	}
+	return ""
+}
+
+func (u *tokenUnits) Text(t syntax.Type, s string) error {
+	err := u.afterExecute(string(t) + " text")
+	if t == syntax.Think {
+		if m := holds(s, u.d.think); m != "" {
+			u.started = true
+			return errors.Join(err, u.cannot("a thought holding %s: not written", m))
+		}
+		if u.open && !u.started {
+			u.started = true
+			if strings.HasPrefix(s, u.f.Think.Open) {
+				return errors.Join(err, u.cannot("reasoning opened by the prompt starting with %s: not written (it reads as the opener)", u.f.Think.Open))
+			}
+			u.w.WriteString(s + "\n" + u.f.Think.Close + "\n")
+			return err
+		}
+		u.start()
+		u.w.WriteString(u.f.Think.Open + "\n" + s + "\n" + u.f.Think.Close + "\n")
+		return err
+	}
+	u.start()
+	if m := holds(s, u.d.text); m != "" {
+		return errors.Join(err, u.cannot("respond text holding the marker %s: not written", m))
+	}
+	u.w.WriteString(s + "\n")
+	return err
+}
+
+// reads reports whether id, written, reads back as itself naming a call
+// named name: ID reads it so, and it holds no marker and no white space
+// at its ends (the parser trims them).
+func (u *tokenUnits) reads(id, name string) bool {
+	got, problem := u.t.ID(id)
+	return id != "" && problem == "" && got == name && strings.TrimSpace(id) == id && holds(id, u.d.all) == ""
+}
+
+func (u *tokenUnits) Calls(calls []syntax.Event) error {
+	err := u.afterExecute("calls")
+	u.start()
+	var b []byte
+	b = append(b, u.t.Open[0]...)
+	for _, c := range calls {
+		id := c.ID
+		if !u.reads(id, c.Name) {
+			if id != "" {
+				err = errors.Join(err, u.cannot("the id %q of call %s, which does not name it as %s: written as a made id", id, c.Name, u.t.IDForm))
+			}
+			id = u.t.MakeID(c.Name, u.made)
+			if !u.reads(id, c.Name) {
+				err = errors.Join(err, u.cannot("call %s, whose name cannot stand in an id: not written", c.Name))
+				continue
+			}
+		}
+		u.made++
+		u.unexecuted++
+		b = append(b, u.t.Call.Open...)
+		b = append(b, id...)
+		b = append(b, u.t.Sep...)
+		b = append(b, c.ArgsJSON()...)
+		b = append(b, u.t.Call.Close...)
+	}
+	b = append(b, u.t.Close[0]+"\n"...)
+	u.w.Write(b)
+	return err
+}
+
+func (u *tokenUnits) Execute() error {
+	if u.unexecuted == 0 {
+		return u.cannot("an execute with no call before it: not written (%s executes only calls)", u.f.Name)
+	}
+	u.unexecuted, u.executed = 0, true
+	return nil
+}
+
+func (u *tokenUnits) Results(rs []syntax.Event) error {
+	return u.cannot("%d result(s): %s's results are %s, not model text: not written", len(rs), u.f.Name, u.t.Results)
+}
+
+func (u *tokenUnits) End() error {
+	var err error
+	if u.unexecuted > 0 {
+		err = u.cannot("%d call(s) with no execute: written, they read back executed at the end", u.unexecuted)
+	}
+	return errors.Join(err, u.w.Flush())
+}
+
+func (u *tokenUnits) Flush() error { return u.w.Flush() }
