@@ -33,7 +33,6 @@ var unread = []struct {
 		[]syntax.Fingerprint{{All: []string{"<|recipient|>"}}}},
 	{"Glimmer (<atem:function_calls>)", nil, []syntax.Fingerprint{{All: []string{"<atem:function_calls>"}}}},
 	{"Inkling (<|content_invoke_tool_json|>)", nil, []syntax.Fingerprint{{All: []string{"<|content_invoke_tool_json|>"}}}},
-	{"Solar Open (<|tool_call:begin|>)", []string{"solar-open*"}, []syntax.Fingerprint{{All: []string{"<|tool_call:begin|>"}}}},
 	{"MiroThinker (<use_mcp_tool>)", []string{"mirothinker*"}, []syntax.Fingerprint{{All: []string{"<use_mcp_tool>"}}}},
 	{"Llama 3.0 (no tool format)", []string{"meta-llama-3-*", "llama3", "llama-3-[0-9]*"}, nil},
 }

@@ -37,14 +37,22 @@ type Token struct {
 	Open, Close []string // the section openers and closers; the renderer writes the first of each
 	Call        Tags     // a call's opener and closer
 	Sep         string   // what ends the id and starts the arguments
-	// ID reads a call's id: the function it names, or a problem ("has …",
-	// read after "the call").
-	ID func(id string) (name, problem string)
-	// MakeID is the id the renderer writes for call k of its output (from
-	// 0) when the call has none that ID reads as its name; IDForm is how
-	// the renderer's reports spell an id's form ("functions.NAME:IDX").
-	MakeID func(name string, k int) string
-	IDForm string
+	// Header reads a call's header, its text between Call.Open and Sep
+	// less white space at its ends: the function it names and the call's
+	// id ("" for none), or a problem ("has …", read after "the call").
+	Header func(h string) (name, id, problem string)
+	// WriteHeader writes the header of a call named name with the id id
+	// ("" when the call has none, or the form cannot carry it), k counting
+	// the calls the renderer wrote from 0 (a form whose header needs an id
+	// makes one from it). IDRule says, in the renderer's report of an id it
+	// cannot carry, what is wrong with it ("does not name it as
+	// functions.NAME:IDX").
+	WriteHeader func(name, id string, k int) string
+	IDRule      string
+	// Drop are tokens dropped where they stand in text, the text around
+	// them kept (Solar Open's turn header and content marker). They are the
+	// format's own tokens: each is evidence of it.
+	Drop []string
 	// Results says, in the renderer's report of results it is given, where
 	// the format's results stand instead ("tool-role messages").
 	Results string
@@ -74,7 +82,7 @@ func (t *Token) derive(f *Format) *tkDerived {
 		return out
 	}
 	d := &tkDerived{
-		text:        cat([]string{f.Think.Open}, t.Open, t.Close, []string{t.Call.Open}),
+		text:        cat([]string{f.Think.Open}, t.Open, t.Close, []string{t.Call.Open}, t.Drop),
 		think:       cat([]string{f.Think.Close}, t.Open, t.Close, []string{t.Call.Open}),
 		section:     cat([]string{t.Call.Open}, t.Close),
 		idStops:     cat([]string{t.Sep, t.Call.Close, t.Call.Open}, t.Close),
@@ -232,6 +240,9 @@ func (p *tokenParser) text(data []byte, eof bool) int {
 	case m == p.t.Call.Open: // a call with no section opener
 		p.Evident(off)
 		p.openCall(off, tkText)
+	default: // a dropped token: the text before it is a run of its own
+		p.EndRun()
+		p.Evident(off)
 	}
 	return n
 }
@@ -407,8 +418,7 @@ func (p *tokenParser) readID() {
 		return
 	}
 	raw := strings.TrimSpace(string(p.blk.Bytes[:p.idLen]))
-	p.id = raw
-	p.name, p.idProblem = p.t.ID(raw)
+	p.name, p.id, p.idProblem = p.t.Header(raw)
 	if p.idProblem == "" && p.Options().Mode == syntax.TokenMode {
 		p.started = true
 		end := p.Offset() + int64(len(p.t.Sep))
@@ -597,8 +607,12 @@ func (p *tokenParser) finishCall(ended bool) {
 		args, problem = readArgs(p.blk.Bytes[p.argFrom:p.jsonEnd], p.Options().DepthLimit())
 		if problem != "" {
 			at := int64(p.argFrom + jsonscan.SkipSpace(p.blk.Bytes[p.argFrom:], 0))
-			fail(syntax.CodeMalformed, raw(), "tool call at %s: the call %s (%s) has arguments that %s",
-				p.posIn(at), syntax.AppendQuote(nil, p.name), p.id, problem)
+			id := ""
+			if p.id != "" {
+				id = " (" + p.id + ")"
+			}
+			fail(syntax.CodeMalformed, raw(), "tool call at %s: the call %s%s has arguments that %s",
+				p.posIn(at), syntax.AppendQuote(nil, p.name), id, problem)
 			return
 		}
 	}

@@ -12,18 +12,18 @@ import (
 
 // newTokenRenderer returns the token form's renderer: a thought as a Think
 // block, respond text as plain lines, and each run of calls as one
-// section, each call with its id (Token.MakeID's for a call that has none
-// naming it) and its arguments byte for byte. An execute writes nothing:
+// section, each call with its header (Token.WriteHeader's, from the
+// call's id when the header can carry it) and its arguments byte for byte. An execute writes nothing:
 // the calls of a message run when it ends. With Options.ThinkOpen the
 // output starts inside reasoning: the first thought is written without its
 // opener, and anything else first is preceded by Think.Close.
 //
 // It cannot carry, and reports: results (not model text in this form), an
-// id that Token.ID does not read as its call's name (a made id is
-// written), text, thoughts or calls between an execute and the end (they
+// id its header cannot carry (the header is written without it, or with a
+// made one), text, thoughts or calls between an execute and the end (they
 // would read back before the execute, or in its batch), calls no execute
 // followed, an execute with no calls, respond text holding Think.Open, a
-// section marker or Call.Open, and a thought holding Think.Close or any of
+// section marker, Call.Open or a dropped token, and a thought holding Think.Close or any of
 // those but Think.Open (or, for reasoning opened by the prompt, a leading
 // Think.Open).
 func newTokenRenderer(w io.Writer, opts syntax.Options, f *Format) syntax.Renderer {
@@ -99,12 +99,13 @@ func (u *tokenUnits) Text(t syntax.Type, s string) error {
 	return err
 }
 
-// reads reports whether id, written, reads back as itself naming a call
-// named name: ID reads it so, and it holds no marker and no white space
-// at its ends (the parser trims them).
-func (u *tokenUnits) reads(id, name string) bool {
-	got, problem := u.t.ID(id)
-	return id != "" && problem == "" && got == name && strings.TrimSpace(id) == id && holds(id, u.d.all) == ""
+// reads reports whether header h, written, reads back as a call named
+// name with the id id (any id when id is ""): Token.Header reads it so,
+// and it holds no marker and no white space at its ends (the parser trims
+// them).
+func (u *tokenUnits) reads(h, name, id string) bool {
+	got, gotID, problem := u.t.Header(h)
+	return problem == "" && got == name && (id == "" || gotID == id) && strings.TrimSpace(h) == h && holds(h, u.d.all) == ""
 }
 
 func (u *tokenUnits) Calls(calls []syntax.Event) error {
@@ -113,21 +114,25 @@ func (u *tokenUnits) Calls(calls []syntax.Event) error {
 	var b []byte
 	b = append(b, u.t.Open[0]...)
 	for _, c := range calls {
-		id := c.ID
-		if !u.reads(id, c.Name) {
-			if id != "" {
-				err = errors.Join(err, u.cannot("the id %q of call %s, which does not name it as %s: written as a made id", id, c.Name, u.t.IDForm))
-			}
-			id = u.t.MakeID(c.Name, u.made)
-			if !u.reads(id, c.Name) {
-				err = errors.Join(err, u.cannot("call %s, whose name cannot stand in an id: not written", c.Name))
+		h := u.t.WriteHeader(c.Name, c.ID, u.made)
+		if !u.reads(h, c.Name, c.ID) {
+			h = u.t.WriteHeader(c.Name, "", u.made)
+			if !u.reads(h, c.Name, "") {
+				err = errors.Join(err, u.cannot("call %s, whose name cannot stand in its header: not written", c.Name))
 				continue
+			}
+			if c.ID != "" {
+				as := "without it"
+				if _, made, _ := u.t.Header(h); made != "" {
+					as = "as a made id"
+				}
+				err = errors.Join(err, u.cannot("the id %q of call %s, which %s: written %s", c.ID, c.Name, u.t.IDRule, as))
 			}
 		}
 		u.made++
 		u.unexecuted++
 		b = append(b, u.t.Call.Open...)
-		b = append(b, id...)
+		b = append(b, h...)
 		b = append(b, u.t.Sep...)
 		b = append(b, c.ArgsJSON()...)
 		b = append(b, u.t.Call.Close...)

@@ -38,34 +38,44 @@ var format = &tagcall.Format{
 	Name:  "kimi",
 	Think: tagcall.Tags{Open: "<think>", Close: "</think>"},
 	Token: &tagcall.Token{
-		Open:    []string{"<|tool_calls_section_begin|>", "<|tool_call_section_begin|>"},
-		Close:   []string{"<|tool_calls_section_end|>", "<|tool_call_section_end|>"},
-		Call:    tagcall.Tags{Open: "<|tool_call_begin|>", Close: "<|tool_call_end|>"},
-		Sep:     "<|tool_call_argument_begin|>",
-		ID:      parseID,
-		MakeID:  func(name string, k int) string { return "functions." + name + ":" + strconv.Itoa(k) },
-		IDForm:  "functions.NAME:IDX",
-		Results: "tool-role messages",
+		Open:        []string{"<|tool_calls_section_begin|>", "<|tool_call_section_begin|>"},
+		Close:       []string{"<|tool_calls_section_end|>", "<|tool_call_section_end|>"},
+		Call:        tagcall.Tags{Open: "<|tool_call_begin|>", Close: "<|tool_call_end|>"},
+		Sep:         "<|tool_call_argument_begin|>",
+		Header:      parseID,
+		WriteHeader: writeID,
+		IDRule:      "does not name it as functions.NAME:IDX",
+		Results:     "tool-role messages",
 	},
 }
 
-// parseID reads a call id: functions.NAME:IDX, or NAME:IDX, IDX being
-// digits. It returns the function's name, or a problem.
-func parseID(id string) (name, problem string) {
+// parseID reads a call's header, its id: functions.NAME:IDX, or NAME:IDX,
+// IDX being digits. It returns the function's name and the id, or a
+// problem.
+func parseID(id string) (name, _, problem string) {
 	colon := strings.LastIndexByte(id, ':')
 	switch {
 	case id == "":
-		return "", "has an empty id"
+		return "", "", "has an empty id"
 	case colon < 0 && allDigits(id):
-		return "", fmt.Sprintf("has the bare counter %q as its id, which names no function (vLLM finds one in the request's tool schemas; a text parser has none)", id)
+		return "", "", fmt.Sprintf("has the bare counter %q as its id, which names no function (vLLM finds one in the request's tool schemas; a text parser has none)", id)
 	case colon < 0 || !allDigits(id[colon+1:]):
-		return "", fmt.Sprintf("has the id %q, which does not end in :IDX (functions.NAME:IDX)", id)
+		return "", "", fmt.Sprintf("has the id %q, which does not end in :IDX (functions.NAME:IDX)", id)
 	}
 	name = strings.TrimPrefix(id[:colon], "functions.")
 	if name == "" {
-		return "", fmt.Sprintf("has the id %q, which names no function", id)
+		return "", "", fmt.Sprintf("has the id %q, which names no function", id)
 	}
-	return name, ""
+	return name, id, ""
+}
+
+// writeID is the header of call k named name: its id, or, with none,
+// functions.NAME:K.
+func writeID(name, id string, k int) string {
+	if id != "" {
+		return id
+	}
+	return "functions." + name + ":" + strconv.Itoa(k)
 }
 
 func allDigits(s string) bool {
