@@ -43,6 +43,7 @@ import (
 	"github.com/toolparse/toolparse/syntax/qwen3coder"
 	"github.com/toolparse/toolparse/syntax/seedoss"
 	"github.com/toolparse/toolparse/syntax/solaropen"
+	"github.com/toolparse/toolparse/syntax/solaropen2"
 	"github.com/toolparse/toolparse/syntax/step3"
 	"github.com/toolparse/toolparse/syntax/xmljson"
 	"github.com/toolparse/toolparse/syntax/xmltag"
@@ -72,7 +73,7 @@ func New(syntaxes ...syntax.Syntax) (*Registry, error) {
 // Builtin lists the syntaxes that ship with toolparse. The first, xmljson,
 // is auto-detection's fallback in the default registry.
 func Builtin() []syntax.Syntax {
-	return []syntax.Syntax{xmljson.Syntax, caret.Syntax, delimiter.Syntax, native.Syntax, xmltag.Syntax, harmony.Syntax, gemma.Syntax, pythonic.Syntax, llama3.Syntax, mistral.Syntax, qwen3coder.Syntax, glm.Syntax, deepseek.Syntax, minimax.Syntax, hermes.Syntax, kimi.Syntax, seedoss.Syntax, nemotron.Syntax, granite.Syntax, cohere.Syntax, functools.Syntax, hunyuan.Syntax, apriel.Syntax, longcat.Syntax, minimaxm3.Syntax, kimik3.Syntax, hy.Syntax, gigachat.Syntax, internlm.Syntax, commandr.Syntax, gcml.Syntax, apertus.Syntax, minicpm.Syntax, step3.Syntax, functionary.Syntax, qwen25coder.Syntax, kimivl.Syntax, functioncall.Syntax, solaropen.Syntax}
+	return []syntax.Syntax{xmljson.Syntax, caret.Syntax, delimiter.Syntax, native.Syntax, xmltag.Syntax, harmony.Syntax, gemma.Syntax, pythonic.Syntax, llama3.Syntax, mistral.Syntax, qwen3coder.Syntax, glm.Syntax, deepseek.Syntax, minimax.Syntax, hermes.Syntax, kimi.Syntax, seedoss.Syntax, nemotron.Syntax, granite.Syntax, cohere.Syntax, functools.Syntax, hunyuan.Syntax, apriel.Syntax, longcat.Syntax, minimaxm3.Syntax, kimik3.Syntax, hy.Syntax, gigachat.Syntax, internlm.Syntax, commandr.Syntax, gcml.Syntax, apertus.Syntax, minicpm.Syntax, step3.Syntax, functionary.Syntax, qwen25coder.Syntax, kimivl.Syntax, functioncall.Syntax, solaropen.Syntax, solaropen2.Syntax}
 }
 
 var defaultRegistry = func() *Registry {

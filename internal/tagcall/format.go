@@ -135,6 +135,13 @@ type Format struct {
 	// <TOOLCALL> beside <think>).
 	OwnScope bool
 
+	// Reopens says Scope.Open never stands inside a call (the format's
+	// tags are special tokens no value holds, Solar Open 2's): inside a
+	// call's body it ends the call, an error (its closer missing), and
+	// opens the next, where the value closer rule would read it as part of
+	// a value. Not with Param.CDATA.
+	Reopens bool
+
 	// Own says the Think and Scope tags are no other format's, so that
 	// each is evidence of this one by itself (Seed's <seed:think> and
 	// <seed:tool_call>; <think> and <tool_call> are everyone's, and a
@@ -193,17 +200,20 @@ func (f *Param) readKey(rest []byte, final bool) (n, keyAt, keyLen int) {
 	return f.keyInTag(rest, final)
 }
 
-// keyInTag reads "KEY>" (KeyClose ">"), KEY not empty, with no '<' and no
-// line end; with NewlineEndsKey a line end also ends it.
+// keyInTag reads "KEY>" (KeyClose ">"), KEY not empty, with no '<' but
+// KeyClose's own and no line end; with NewlineEndsKey a line end also ends
+// it.
 func (f *Param) keyInTag(rest []byte, final bool) (n, keyAt, keyLen int) {
 	for i, c := range rest {
-		if i >= MaxKey || c == '<' {
+		if i >= MaxKey {
 			return 0, 0, 0
 		}
 		full, partial := scan.MatchPrefix(rest[i:], f.KeyClose)
 		switch {
 		case full && i > 0:
 			return i + len(f.KeyClose), 0, i
+		case c == '<' && !partial:
+			return 0, 0, 0 // a '<' that does not start KeyClose (Solar Open 2's <|tool_arg:value|> does)
 		case c == '\n' && i > 0 && f.NewlineEndsKey:
 			return i, 0, i
 		case c == '\r' && i > 0 && f.NewlineEndsKey && i+1 < len(rest) && rest[i+1] == '\n':

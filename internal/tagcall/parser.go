@@ -399,6 +399,13 @@ func (p *parser) call(data []byte, eof bool) int {
 		closer = p.f.Scope.Close
 	}
 	kept := 0 // data[:kept] is in blk
+	if p.f.Reopens {
+		if o := bytes.Index(data, []byte(p.f.Scope.Open)); o >= 0 {
+			if j := bytes.Index(data, []byte(closer)); j < 0 || o < j {
+				return p.reopen(data, o)
+			}
+		}
+	}
 	for search := 0; ; {
 		j := bytes.Index(data[search:], []byte(closer))
 		if j < 0 {
@@ -434,7 +441,11 @@ func (p *parser) call(data []byte, eof bool) int {
 	}
 	n := len(data)
 	if !eof {
-		n -= scan.PartialSuffix(data, closer)
+		cut := scan.PartialSuffix(data, closer)
+		if p.f.Reopens {
+			cut = max(cut, scan.PartialSuffix(data, p.f.Scope.Open))
+		}
+		n -= cut
 	}
 	p.Keep(&p.blk, data[kept:n])
 	if !p.blk.Over {
@@ -444,6 +455,23 @@ func (p *parser) call(data []byte, eof bool) int {
 		return 0
 	}
 	return n
+}
+
+// reopen ends the open call where the next Scope.Open stands, at data[o]
+// (Format.Reopens): the call is an error, its closer missing, and the
+// opener is read afresh.
+func (p *parser) reopen(data []byte, o int) int {
+	p.Keep(&p.blk, data[:o])
+	p.bodyEnd = len(p.blk.Bytes)
+	if !p.blk.Over && p.bodyAt > 0 {
+		p.readCall(true)
+	}
+	p.failed = true
+	p.closeCall(p.Offset() + int64(o))
+	if o == 0 {
+		return scan.Again
+	}
+	return o
 }
 
 // readCall reads the call's bytes kept so far: the function tag, then the
@@ -552,6 +580,10 @@ func (p *parser) closeCall(end int64) {
 		return
 	}
 	at, msg := p.rd.Err(raw[p.bodyAt:p.bodyEnd])
+	if at < 0 || p.bodyAt == 0 { // Reopens: a call whole but for its closer
+		p.Errorf(syntax.CodeMalformed, p.start, span, raw, "tool call %s: no %s before the next %s", p.name, p.f.Scope.Close, p.f.Scope.Open)
+		return
+	}
 	p.Errorf(syntax.CodeMalformed, p.start, span, raw, "tool call %s at %s: %s", p.name, scan.Advance(p.start, raw[:p.bodyAt+at]), msg)
 }
 

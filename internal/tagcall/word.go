@@ -24,6 +24,17 @@ func (p *parser) wordOpener(data []byte, eof bool) int {
 			"unterminated tool call: the stream ended after %s", bytes.TrimSpace(data))
 		return len(data)
 	}
+	if n == 0 && p.f.Reopens {
+		if full, _ := scan.MatchPrefix(data, p.f.Scope.Open); full {
+			// The format's own token opens a call whatever follows it: one
+			// with no name is an error up to its closer or the next opener.
+			p.called(p.Offset())
+			p.openWordCall(data[:len(p.f.Scope.Open)], nil)
+			p.nameErr = "no name after " + p.f.Scope.Open + " on its line"
+			p.bodyAt = 0 // no body is read
+			return len(p.f.Scope.Open)
+		}
+	}
 	if n <= 0 {
 		return n
 	}
@@ -124,10 +135,10 @@ func (p *parser) openWordCall(tag, name []byte) {
 	p.start = p.Pos()
 	p.blk.Reset()
 	p.Keep(&p.blk, tag)
-	p.name = p.names.Intern(name)
+	p.name, p.nameErr = p.names.Intern(name), ""
 	p.bodyAt = len(tag)
 	p.rd.Reset(&p.f.Param, p.Options().Mode == syntax.TokenMode)
-	if p.Options().Mode == syntax.TokenMode {
+	if p.Options().Mode == syntax.TokenMode && len(name) > 0 {
 		p.Emit(syntax.Event{Type: syntax.Call, Partial: true, Name: p.name, Span: p.span(0, len(tag))})
 	}
 }

@@ -1,0 +1,27 @@
+package solaropen2_test
+
+import (
+	"flag"
+	"testing"
+
+	"github.com/toolparse/toolparse/syntax/solaropen2"
+	"github.com/toolparse/toolparse/syntax/syntaxtest"
+)
+
+// goldens is the folder of the syntax's golden cases.
+const goldens = "testdata"
+
+var _ = flag.Bool("update", false, "rewrite the golden cases' expected events from the parser's output")
+
+// TestGoldens runs every golden case of the syntax at every chunking, in
+// both modes, with the conformance kit's checks and a round trip.
+func TestGoldens(t *testing.T) { syntaxtest.RunGoldens(t, solaropen2.Syntax, goldens) }
+
+func TestGarbage(t *testing.T) {
+	if err := syntaxtest.Garbage(solaropen2.Syntax, syntaxtest.Inputs(t, goldens), 3000, 4); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// FuzzParse checks the event model's invariants (syntaxtest.Check) on any input.
+func FuzzParse(f *testing.F) { syntaxtest.Fuzz(f, solaropen2.Syntax, goldens, nil) }
