@@ -139,7 +139,8 @@ type Format struct {
 	// tags are special tokens no value holds, Solar Open 2's): inside a
 	// call's body it ends the call, an error (its closer missing), and
 	// opens the next, where the value closer rule would read it as part of
-	// a value. Not with Param.CDATA.
+	// a value. It is ignored with Param.CDATA (a CDATA value may hold
+	// any tag).
 	Reopens bool
 
 	// Own says the Think and Scope tags are no other format's, so that

@@ -399,7 +399,7 @@ func (p *parser) call(data []byte, eof bool) int {
 		closer = p.f.Scope.Close
 	}
 	kept := 0 // data[:kept] is in blk
-	if p.f.Reopens {
+	if p.f.Reopens && !p.f.Param.CDATA {
 		if o := bytes.Index(data, []byte(p.f.Scope.Open)); o >= 0 {
 			if j := bytes.Index(data, []byte(closer)); j < 0 || o < j {
 				return p.reopen(data, o)
@@ -442,7 +442,7 @@ func (p *parser) call(data []byte, eof bool) int {
 	n := len(data)
 	if !eof {
 		cut := scan.PartialSuffix(data, closer)
-		if p.f.Reopens {
+		if p.f.Reopens && !p.f.Param.CDATA {
 			cut = max(cut, scan.PartialSuffix(data, p.f.Scope.Open))
 		}
 		n -= cut
@@ -654,8 +654,12 @@ func (p *parser) finish(end int64) {
 			p.Errorf(syntax.CodeTruncated, p.start, syntax.Span{Start: p.start.Offset, End: end}, raw,
 				"unterminated tool call: the stream ended before %s", f.Function.Close)
 		} else {
+			name := " " + p.name
+			if p.name == "" {
+				name = "" // an opener with no name (Reopens)
+			}
 			p.Errorf(syntax.CodeTruncated, p.start, syntax.Span{Start: p.start.Offset, End: end}, raw,
-				"unterminated tool call %s: the stream ended before %s", p.name, f.Scope.Close)
+				"unterminated tool call%s: the stream ended before %s", name, f.Scope.Close)
 		}
 	case inResponse:
 		var raw []byte

@@ -4,7 +4,6 @@
 package tagcall
 
 import (
-	"bytes"
 	"fmt"
 	"slices"
 	"strings"
@@ -19,18 +18,20 @@ import (
 // Token describes the token form:
 //
 //	section = Open[i] { text | call } Close[j] .
-//	call    = Call.Open ID Sep JSON Call.Close .
+//	call    = Call.Open HEADER Sep JSON Call.Close .
 //
 // Any of Open opens a section and any of Close closes it (a format may
 // spell them several ways); a section closer missing at the end of the
 // input is tolerated, and one outside a section is passed over. A
 // Call.Open opens a call outside a section too: a special token is never
-// prose. Text in a section outside calls is respond text. The id, trimmed,
-// is kept verbatim as the call's id and names its function (ID); the
+// prose. Text in a section outside calls is respond text. The header,
+// trimmed, is read by the format (Header) for the call's function and id;
+// the
 // arguments are one JSON value, its end found by a JSON-aware scan: an
 // object, null or nothing for {}, or a string holding an object. Reasoning
 // (Format.Think) ends at its closer, at a section opener or at a
-// Call.Open. A message's calls are one batch, executed at the end of the
+// Call.Open. Dropped tokens (Drop) are passed over in text and in a
+// section, and are thought text in reasoning. A message's calls are one batch, executed at the end of the
 // input. Results are not model text in this form: the renderer reports
 // them.
 type Token struct {
@@ -61,34 +62,35 @@ type Token struct {
 // tkDerived is what the parser derives from a Token form: its marker
 // lists, the bytes markers start with and the bytes they end with.
 type tkDerived struct {
-	text, think, section, idStops, searchStops, closers, all []string
-	leads                                                    string
-	wake                                                     *scan.ByteSet
+	text, think, section, idStops, searchStops, closers []string
+	leads                                               string
+	wake                                                *scan.ByteSet
 }
 
-// tokenOf caches each form's derived values (a *Token → *tkDerived), as
-// derivedOf does for a Format.
+// tokenOf caches each Format's derived token-form values (a *Format →
+// *tkDerived), as derivedOf does for the other forms.
 var tokenOf sync.Map
 
-func (t *Token) derive(f *Format) *tkDerived {
-	if d, ok := tokenOf.Load(t); ok {
+// deriveToken returns the token form's derived values of f.
+func deriveToken(f *Format) *tkDerived {
+	if d, ok := tokenOf.Load(f); ok {
 		return d.(*tkDerived)
 	}
+	t := f.Token
 	cat := func(lists ...[]string) []string {
 		var out []string
 		for _, l := range lists {
 			out = append(out, l...)
 		}
-		return out
+		return nonEmpty(out) // a form may have no reasoning tags
 	}
 	d := &tkDerived{
 		text:        cat([]string{f.Think.Open}, t.Open, t.Close, []string{t.Call.Open}, t.Drop),
 		think:       cat([]string{f.Think.Close}, t.Open, t.Close, []string{t.Call.Open}),
-		section:     cat([]string{t.Call.Open}, t.Close),
+		section:     cat([]string{t.Call.Open}, t.Close, t.Drop),
 		idStops:     cat([]string{t.Sep, t.Call.Close, t.Call.Open}, t.Close),
 		searchStops: cat([]string{t.Call.Close, t.Call.Open}, t.Close),
 		closers:     t.Close,
-		all:         cat([]string{f.Think.Open, f.Think.Close, t.Call.Open, t.Call.Close, t.Sep}, t.Open, t.Close),
 	}
 	ends := ""
 	for _, m := range cat(d.text, d.think, d.idStops) {
@@ -98,7 +100,7 @@ func (t *Token) derive(f *Format) *tkDerived {
 		ends += m[len(m)-1:]
 	}
 	d.wake = scan.Bytes(ends)
-	v, _ := tokenOf.LoadOrStore(t, d)
+	v, _ := tokenOf.LoadOrStore(f, d)
 	return v.(*tkDerived)
 }
 
@@ -166,7 +168,7 @@ type tokenParser struct {
 }
 
 func newTokenParser(f *Format, h syntax.Handler, opts syntax.Options) syntax.Parser {
-	p := &tokenParser{f: f, t: f.Token, d: f.Token.derive(f), closeAt: -1}
+	p := &tokenParser{f: f, t: f.Token, d: deriveToken(f), closeAt: -1}
 	p.Init(h, opts, p.step, p.finish)
 	p.args = jsoncall.ArgStream{Emit: p.Emit, JSON: &p.js}
 	p.WakeOn(p.d.wake)
@@ -301,6 +303,9 @@ func (p *tokenParser) section(data []byte, eof bool) int {
 	case m == "":
 	case m == p.t.Call.Open:
 		p.openCall(off, tkSection)
+	case slices.Contains(p.t.Drop, m): // dropped, as in text
+		p.EndRun()
+		p.Evident(off)
 	default: // a closer
 		p.closer(off, m)
 		p.state = tkText
@@ -368,7 +373,7 @@ func (p *tokenParser) openCall(off int64, home tkState) {
 
 // idBytes handles the call's id, up to Sep.
 func (p *tokenParser) idBytes(data []byte, eof bool) int {
-	if i := bytes.IndexAny(data, p.d.leads); i != 0 {
+	if i := scan.IndexLead(data, p.d.leads); i != 0 {
 		if i < 0 {
 			i = len(data)
 		}
@@ -539,7 +544,7 @@ func (p *tokenParser) argBytes(data []byte, off int64, eof bool) int {
 // marker, or, with none, the bytes that cannot start one.
 func (p *tokenParser) searchStop(data []byte, eof bool) (int, string) {
 	for i := 0; ; {
-		j := bytes.IndexAny(data[i:], p.d.leads)
+		j := scan.IndexLead(data[i:], p.d.leads)
 		if j < 0 {
 			return len(data), ""
 		}

@@ -27,7 +27,7 @@ import (
 // those but Think.Open (or, for reasoning opened by the prompt, a leading
 // Think.Open).
 func newTokenRenderer(w io.Writer, opts syntax.Options, f *Format) syntax.Renderer {
-	return wire.New(f.Name, &tokenUnits{f: f, t: f.Token, d: f.Token.derive(f), w: bufio.NewWriter(w), open: opts.ThinkOpen})
+	return wire.New(f.Name, &tokenUnits{f: f, t: f.Token, d: deriveToken(f), w: bufio.NewWriter(w), open: opts.ThinkOpen})
 }
 
 type tokenUnits struct {
@@ -101,11 +101,11 @@ func (u *tokenUnits) Text(t syntax.Type, s string) error {
 
 // reads reports whether header h, written, reads back as a call named
 // name with the id id (any id when id is ""): Token.Header reads it so,
-// and it holds no marker and no white space at its ends (the parser trims
-// them).
+// and it holds no marker that ends a header and no white space at its
+// ends (the parser trims them).
 func (u *tokenUnits) reads(h, name, id string) bool {
 	got, gotID, problem := u.t.Header(h)
-	return problem == "" && got == name && (id == "" || gotID == id) && strings.TrimSpace(h) == h && holds(h, u.d.all) == ""
+	return problem == "" && got == name && (id == "" || gotID == id) && strings.TrimSpace(h) == h && holds(h, u.d.idStops) == ""
 }
 
 func (u *tokenUnits) Calls(calls []syntax.Event) error {
@@ -117,16 +117,17 @@ func (u *tokenUnits) Calls(calls []syntax.Event) error {
 		h := u.t.WriteHeader(c.Name, c.ID, u.made)
 		if !u.reads(h, c.Name, c.ID) {
 			h = u.t.WriteHeader(c.Name, "", u.made)
-			if !u.reads(h, c.Name, "") {
-				err = errors.Join(err, u.cannot("call %s, whose name cannot stand in its header: not written", c.Name))
-				continue
-			}
+			ok := u.reads(h, c.Name, "")
 			if c.ID != "" {
-				as := "without it"
-				if _, made, _ := u.t.Header(h); made != "" {
-					as = "as a made id"
+				as := "as a made id"
+				if _, made, _ := u.t.Header(h); ok && made == "" {
+					as = "without it"
 				}
 				err = errors.Join(err, u.cannot("the id %q of call %s, which %s: written %s", c.ID, c.Name, u.t.IDRule, as))
+			}
+			if !ok {
+				err = errors.Join(err, u.cannot("call %s, whose name cannot stand in its header: not written", c.Name))
+				continue
 			}
 		}
 		u.made++

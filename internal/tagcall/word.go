@@ -30,7 +30,7 @@ func (p *parser) wordOpener(data []byte, eof bool) int {
 			// with no name is an error up to its closer or the next opener.
 			p.called(p.Offset())
 			p.openWordCall(data[:len(p.f.Scope.Open)], nil)
-			p.nameErr = "no name after " + p.f.Scope.Open + " on its line"
+			p.nameErr = "no name after " + p.f.Scope.Open + " (one word, then a line end, a parameter or the closer)"
 			p.bodyAt = 0 // no body is read
 			return len(p.f.Scope.Open)
 		}

@@ -3,8 +3,10 @@ package kimi_test
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/toolparse/toolparse/syntax"
@@ -101,5 +103,29 @@ func BenchmarkCallScaling(b *testing.B) {
 	for _, size := range []int{30 << 10, 300 << 10, 3 << 20} {
 		msg, _ := bigCall(size)
 		b.Run(fmt.Sprintf("%dKB/chunk4", size>>10), func(b *testing.B) { benchParse(b, msg, 4, syntax.EventMode) })
+	}
+}
+
+// TestRenderIDKept: an id that reads back as itself naming its call is
+// written as it is, whatever else it holds (</think> ends no id), and one
+// holding a marker that ends an id is replaced by a made one, reported.
+func TestRenderIDKept(t *testing.T) {
+	for _, c := range []struct{ id, want, report string }{
+		{"functions.get</think>_news:0", "functions.get</think>_news:0", ""},
+		{"functions.a<|x|>:0", "functions.a<|x|>:0", ""},
+		{"functions.a<|tool_call_end|>:0", "functions.a:0", `the id "functions.a<|tool_call_end|>:0" of call a`},
+	} {
+		name, _, _ := strings.Cut(strings.TrimPrefix(c.want, "functions."), ":")
+		var out bytes.Buffer
+		r := kimi.Syntax.Render(&out, syntax.Options{})
+		err := errors.Join(r.Event(syntax.Event{Type: syntax.Call, Name: name, ID: c.id, Args: []byte(`{}`)}),
+			r.Event(syntax.Event{Type: syntax.Execute}), r.Close())
+		got := syntax.Parse(kimi.Syntax, out.Bytes(), syntax.Options{})
+		if len(got) == 0 || got[0].Type != syntax.Call || got[0].ID != c.want || got[0].Name != name {
+			t.Errorf("id %q: wrote %q, read back %v", c.id, out.String(), got)
+		}
+		if c.report == "" && err != nil || c.report != "" && (err == nil || !strings.Contains(err.Error(), c.report)) {
+			t.Errorf("id %q: report %v, want %q", c.id, err, c.report)
+		}
 	}
 }

@@ -33,8 +33,9 @@
 //     call as raw, and no call. A call cut off by the end of the input is
 //     a truncated error, never a call.
 //   - The turn header <|begin|>assistant, the content marker <|content|>
-//     and <|flush|> are dropped where they stand; <|end|> outside a section
-//     (a content turn's end) is passed over. The text between them is
+//     and <|flush|> are dropped where they stand in text and in a section
+//     (in reasoning they are thought text); <|end|> outside a section (a
+//     content turn's end) is passed over. The text between them is
 //     respond text, each stretch a run of its own.
 //   - The calls of the message are one batch: one execute at the end of
 //     the input, after the text that follows them.

@@ -48,8 +48,10 @@
 //
 // # Choices where the rules are silent
 //
-//   - Auto-detection: <|tool_call:start|>, <|think:start|> and
-//     <|think:end|> are Solar Open 2's alone, so each is evidence by itself.
+//   - Auto-detection: <|tool_call:start|> and <|think:start|> are Solar
+//     Open 2's alone, so each is evidence by itself, and so is
+//     <|think:end|> where it ends reasoning the prompt opened (elsewhere it
+//     is text).
 //   - Tool results: not model output in this form (no template reads them
 //     back in the assistant's text); the renderer reports a result as not
 //     carried.
