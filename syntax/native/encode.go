@@ -107,10 +107,11 @@ type encoder struct {
 		msg string
 	}
 	streaming []*streamCall
-	queue     []syntax.Event // seq: events waiting for the streaming call
-	made      int            // ids made, across the stream
-	idPrefix  string         // a made id's start: "call_", and the response's id when it has one
-	slots     int            // calls in the response
+	queue     []syntax.Event  // seq: events waiting for the streaming call
+	made      int             // ids made, across the stream
+	idPrefix  string          // a made id's start: "call_", and the response's id when it has one
+	slots     int             // calls in the response
+	ids       map[string]bool // the call ids written in the response
 	scratch   []byte
 	errs      []error
 }
@@ -235,6 +236,7 @@ func (e *encoder) begin() error {
 	}
 	clear(e.seen)
 	e.open, e.calls, e.slots, e.began, e.cut, e.usage = true, false, 0, true, "", nil
+	clear(e.ids)
 	return e.f.start()
 }
 
@@ -403,10 +405,21 @@ func (e *encoder) fragment(c *streamCall) error {
 func (e *encoder) newCall(ev *syntax.Event) *streamCall {
 	c := &streamCall{index: ev.Index, slot: e.slots, id: ev.ID, name: ev.Name}
 	e.slots++
-	if c.id == "" {
+	if c.id != "" && e.ids[c.id] {
+		// Two calls of one response with one id (a model's greedy
+		// sampling): the SDKs refuse such a response, and a provider the
+		// results that answer it.
+		e.cannot("the id %q of call %s repeats an earlier call's in the response: written as a made id", c.id, c.name)
+		c.id = ""
+	}
+	for c.id == "" || c.madeID && e.ids[c.id] {
 		e.made++
 		c.id, c.madeID = e.idPrefix+strconv.Itoa(e.made), true
 	}
+	if e.ids == nil {
+		e.ids = map[string]bool{}
+	}
+	e.ids[c.id] = true
 	return c
 }
 

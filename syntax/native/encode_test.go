@@ -329,3 +329,42 @@ func TestStreamUsage(t *testing.T) {
 		}
 	}
 }
+
+// TestStreamRepeatedID: two calls of one response with one id (a model's
+// greedy sampling repeats its "random" ids) are written with distinct ids in
+// every stream form that carries ids — the second made, and reported — so
+// that the SDKs take the stream (OpenAI's Node SDK refuses a repeated
+// Responses call_id) and the results that answer it can be told apart.
+func TestStreamRepeatedID(t *testing.T) {
+	evs := []syntax.Event{
+		{Type: syntax.Call, Name: "get_weather", Args: json.RawMessage(`{"city":"Seoul"}`), ID: "0000000000"},
+		{Type: syntax.Call, Name: "get_time", Args: json.RawMessage(`{"tz":"UTC"}`), ID: "0000000000"},
+		{Type: syntax.Execute}, {Type: syntax.End},
+	}
+	for _, v := range native.Syntax.Variants {
+		if v.Render == nil {
+			continue
+		}
+		var buf bytes.Buffer
+		err := syntax.Render(v.Render(&buf, syntax.Options{Mode: syntax.TokenMode}), evs)
+		var ids []string
+		for _, e := range syntax.Parse(native.Syntax, buf.Bytes(), syntax.Options{}) {
+			if e.Type == syntax.Call && !e.Partial {
+				ids = append(ids, e.ID)
+			}
+		}
+		if len(ids) != 2 {
+			t.Errorf("%s: read back calls with ids %q, want two", v.Name, ids)
+			continue
+		}
+		if ids[0] == "" && ids[1] == "" {
+			continue // a form with no ids (Gemini, Ollama)
+		}
+		if ids[0] != "0000000000" || ids[1] == ids[0] {
+			t.Errorf("%s: ids %q, want the first kept and the second another", v.Name, ids)
+		}
+		if err == nil || !strings.Contains(err.Error(), `the id "0000000000" of call get_time repeats`) {
+			t.Errorf("%s: report %v", v.Name, err)
+		}
+	}
+}
