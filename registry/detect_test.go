@@ -69,7 +69,10 @@ var falseClaims = map[string]string{
 	"minimax in pythonic/olmo3-empty-block.txtar":                                                minimaxSection,
 	"pythonic in minimax/olmo-function-calls-pythonic.txtar":                                     olmoBody,
 	"hermes in kimivl/tool-call-markers-are-text.txtar":                                          kimiVLFirst,
+	"solaropen in functionary/*":                                                                 contentInHead,
 }
+
+const contentInHead = "Functionary v2's segment head (RECIPIENT, a line end, <|content|>) holds Solar Open's content marker: solaropen's detector sees <|content|>, but functionary's head comes first, which auto picks"
 
 const kimiVLFirst = "another format's call after a Kimi-VL thought: that format's detector sees the call, but kimivl's ◁think▷ (no other format's) comes first, which auto picks, and kimivl reads no calls"
 

@@ -29,8 +29,6 @@ var unread = []struct {
 	templates []syntax.Fingerprint
 }{
 	{"Gemma 2 and 3 (no tool tokens)", []string{"gemma-3*", "gemma3*", "gemma-2*", "gemma2*"}, nil},
-	{"Functionary v2 (<|recipient|>)", []string{"*functionary*"},
-		[]syntax.Fingerprint{{All: []string{"<|recipient|>"}}}},
 	{"Glimmer (<atem:function_calls>)", nil, []syntax.Fingerprint{{All: []string{"<atem:function_calls>"}}}},
 	{"Inkling (<|content_invoke_tool_json|>)", nil, []syntax.Fingerprint{{All: []string{"<|content_invoke_tool_json|>"}}}},
 	{"MiroThinker (<use_mcp_tool>)", []string{"mirothinker*"}, []syntax.Fingerprint{{All: []string{"<use_mcp_tool>"}}}},

@@ -194,6 +194,7 @@ func TestForModelVariant(t *testing.T) {
 		{"google/gemma-4-31B-it", "gemma", "", "<|tool_call>"},
 		{"deepseek-ai/DeepSeek-V4-Flash", "deepseek", "deepseek-v4", "<｜DSML｜tool_calls>"},
 		{"deepseek-ai/DeepSeek-V3.2", "deepseek", "deepseek-dsml", "<｜DSML｜function_calls>"},
+		{"meetkai/functionary-small-v2.5", "functionary", "functionary-v2", "<|content|>"},
 	} {
 		m, err := registry.ForModel(c.model)
 		if err != nil {
@@ -222,6 +223,7 @@ func TestForTemplateVariant(t *testing.T) {
 	dir := filepath.Join("..", "..", "shared", "templates")
 	for _, c := range []struct{ file, syntax, variant, marker string }{
 		{"llama-cpp-microsoft-Phi-4-mini-instruct.jinja", "granite", "phi4-llamacpp", "<|/tool_call|>"},
+		{"hfjs-meetkai-functionary-medium-v2.2.jinja", "functionary", "functionary-v2", "<|content|>"},
 	} {
 		text, err := os.ReadFile(filepath.Join(dir, c.file))
 		if err != nil {

@@ -11,6 +11,20 @@
 // (Functionary v3.1 writes Llama 3.1's <function=NAME>{…}</function>,
 // which the llama3 syntax reads.)
 //
+// The same parser reads Functionary v2 (v2.1–v2.5), whose segments have
+// other markers: the generation prompt ends <|from|>assistant and
+// <|recipient|>, a head is RECIPIENT, a line end and <|content|>, each later
+// segment follows a line end, <|from|>assistant, a line end and
+// <|recipient|>, and <|stop|> ends the reply:
+//
+//	all
+//	<|content|>Let me check.
+//	<|from|>assistant
+//	<|recipient|>get_weather
+//	<|content|>{"city": "Paris"}<|stop|>
+//
+// The variant functionary-v2 writes that form.
+//
 // # The rules as read
 //
 //   - A segment head is a recipient — letters, digits, '_', '-' and '.',
@@ -31,6 +45,12 @@
 //     python {"code": CODE} (trailing white space not part of it). Code has
 //     no terminator but those, so a cut inside it is a complete, shorter
 //     call (Syntax.CompleteAt). python with nothing after it is an error.
+//   - Functionary v2: at the output's start, or after <|from|>assistant,
+//     a line end and <|recipient|>, a head is RECIPIENT (as above), a line
+//     end and <|content|> (a function's '{' right after it); the segments
+//     read as v3.2's do. <|stop|> is passed over wherever it stands (it
+//     ends code and a broken call's segment). A recipient and a line end
+//     with no <|content|> after them are read as a v3.2 head.
 //   - The calls of a reply are one batch: one execute at its end.
 //     Functionary has no reasoning and no ids; results go back in tool
 //     messages.
@@ -47,6 +67,14 @@
 //     trimmed with the text run's other edge white space.
 //
 // # Choices where the spec is silent
+//
+//   - One parser reads both generations: their markers differ (>>> against
+//     <|from|>, <|recipient|>, <|content|> and <|stop|>), and a reply of
+//     one holds no marker of the other's that it would misread.
+//
+//   - Auto-detection: a v2 head is functionary's evidence, and so is
+//     <|stop|>, v2's own token. <|content|> is also Solar Open's token;
+//     here it is read only in a head, which comes before it.
 //
 //   - The renderer writes the first segment without >>>, as the model
 //     does after the prompt's, text as all segments, python's {"code": S}

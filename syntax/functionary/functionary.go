@@ -25,6 +25,11 @@ var Syntax = syntax.Syntax{
 	Templates: []syntax.Fingerprint{
 		{All: []string{">>>all"}},
 	},
+	Variants: []syntax.Variant{
+		{Name: "functionary-v2", Description: `Functionary v2: segments <|from|>assistant\n<|recipient|>RECIPIENT\n<|content|>…, the reply ended by <|stop|>`,
+			Render: newRendererV2, Prompt: promptV2, Models: []string{"*functionary*v2*"},
+			Templates: []syntax.Fingerprint{{All: []string{"<|recipient|>", "<|content|>", "<|stop|>"}}}},
+	},
 }
 
 const promptRules = `Your reply is a sequence of segments, each starting with its recipient on a line of its own: the first right away, every later one after >>>.
@@ -35,11 +40,29 @@ Text for the user.>>>get_weather
 - python starts code for the python tool, written as it is.
 - Calls in one reply run together; their results come back in the next messages.`
 
+const promptV2 = `Your reply is a sequence of segments. The first starts right away with its recipient, a line end and <|content|>; every later one after a line end, <|from|>assistant, a line end and <|recipient|>. End the reply with <|stop|>.
+all
+<|content|>Text for the user.
+<|from|>assistant
+<|recipient|>get_weather
+<|content|>{"city": "Paris"}<|stop|>
+- The recipient all starts text for the user; a function's name starts a call, its arguments one JSON object after <|content|>.
+- python starts code for the python tool, written as it is.
+- Calls in one reply run together; their results come back in the next messages.`
+
 const (
 	sep      = ">>>"
 	all      = "all"
 	python   = "python"
 	maxRecip = 64 // the longest recipient looked for
+
+	// Functionary v2's markers: a segment starts after sepV2 (or the
+	// prompt's), its head is RECIPIENT, a line end and contentMark, and
+	// stopV2 ends the reply.
+	sepV2       = "<|from|>assistant\n<|recipient|>"
+	contentMark = "<|content|>"
+	stopV2      = "<|stop|>"
+	leads       = "><" // what the markers start with: >>>, <|from|>, <|stop|>
 )
 
 type state uint8
@@ -59,6 +82,7 @@ type parser struct {
 	state   state
 	segAt   syntax.Pos // where the open segment starts (its >>>, or its recipient)
 	name    string
+	headLen int        // the open segment's head in blk (its separator, recipient and line end)
 	blk     scan.Block // the open call's segment
 	js      jsonscan.JSON
 	calls   int
@@ -106,6 +130,53 @@ const (
 // It returns the verdict, the head's length (line end included) and the
 // word.
 func head(data []byte, eof bool) (int, int, string) {
+	if v, n, word := headV2(data, eof); v != headNo {
+		return v, n, word
+	}
+	return headV3(data, eof)
+}
+
+// headV2 reads a Functionary v2 head at the start of data: RECIPIENT (as
+// in v3.2), a line end and <|content|>, then, for a function, '{' at once.
+func headV2(data []byte, eof bool) (int, int, string) {
+	i := 0
+	for i < len(data) && data[i] != '\n' {
+		if i >= maxRecip || !isRecipientByte(data[i]) {
+			return headNo, 0, ""
+		}
+		i++
+	}
+	switch {
+	case i == len(data) && !eof:
+		return headWait, 0, ""
+	case i == len(data) || i == 0:
+		return headNo, 0, ""
+	}
+	full, partial := scan.MatchPrefix(data[i+1:], contentMark)
+	switch {
+	case partial && !eof:
+		return headWait, 0, ""
+	case !full:
+		return headNo, 0, ""
+	}
+	word, n := string(data[:i]), i+1+len(contentMark)
+	if word != all && word != python {
+		switch {
+		case n == len(data) && !eof:
+			return headWait, 0, ""
+		case n == len(data) || data[n] != '{':
+			return headNo, 0, ""
+		}
+	}
+	return headYes, n, word
+}
+
+func isRecipientByte(c byte) bool {
+	return c == '_' || c == '-' || c == '.' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+}
+
+// headV3 reads a Functionary v3.2 head at the start of data.
+func headV3(data []byte, eof bool) (int, int, string) {
 	for i, c := range data {
 		switch {
 		case i >= maxRecip:
@@ -124,7 +195,7 @@ func head(data []byte, eof bool) (int, int, string) {
 				return headYes, i + 1, word
 			}
 			return headNo, 0, ""
-		case !(c == '_' || c == '-' || c == '.' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'):
+		case !isRecipientByte(c):
 			return headNo, 0, ""
 		}
 	}
@@ -161,6 +232,7 @@ func (p *parser) open(word string, h []byte) {
 	p.name = word
 	p.blk.Reset()
 	p.Keep(&p.blk, h)
+	p.headLen = len(h)
 	p.js.Reset(p.Options().DepthLimit())
 	p.state = stArgs
 	if word == python {
@@ -168,25 +240,39 @@ func (p *parser) open(word string, h []byte) {
 	}
 }
 
-// sepHead matches >>> and a segment head at the start of data.
+// sepHead matches >>> and a v3.2 segment head, or v2's separator and its
+// head, at the start of data.
 func sepHead(data []byte, eof bool) (int, int, string) {
-	full, partial := scan.MatchPrefix(data, sep)
-	switch {
-	case partial && !eof:
-		return headWait, 0, ""
-	case !full:
-		return headNo, 0, ""
+	for _, d := range [...]struct {
+		sep  string
+		head func([]byte, bool) (int, int, string)
+	}{{sep, headV3}, {sepV2, headV2}} {
+		full, partial := scan.MatchPrefix(data, d.sep)
+		switch {
+		case partial && !eof:
+			return headWait, 0, ""
+		case full:
+			v, n, word := d.head(data[len(d.sep):], eof)
+			return v, len(d.sep) + n, word
+		}
 	}
-	v, n, word := head(data[len(sep):], eof)
-	return v, len(sep) + n, word
+	return headNo, 0, ""
 }
 
-// text is text for the user, up to a >>> that opens a segment.
+// text is text for the user, up to a >>> (or v2's separator) that opens a
+// segment; v2's <|stop|> ends the reply and is passed over.
 func (p *parser) text(data []byte, eof bool) int {
-	if n := p.TextBefore(syntax.Respond, data, '>'); n > 0 {
+	if n := p.TextBeforeAny(syntax.Respond, data, leads); n > 0 {
 		return n
 	}
 	off := p.Offset()
+	if full, partial := scan.MatchPrefix(data, stopV2); full {
+		p.EndRunAt(off + int64(len(stopV2)))
+		p.Evident(off) // v2's own token
+		return len(stopV2)
+	} else if partial && !eof {
+		return 0
+	}
 	v, n, word := sepHead(data, eof)
 	switch v {
 	case headWait:
@@ -262,13 +348,18 @@ func (p *parser) after(data []byte, eof bool) int {
 func (p *parser) untilSegment(data []byte, eof bool) int {
 	i := 0
 	for i < len(data) {
-		k := bytes.IndexByte(data[i:], '>')
+		k := bytes.IndexAny(data[i:], leads)
 		if k < 0 {
 			i = len(data)
 			break
 		}
 		i += k
 		v, _, _ := sepHead(data[i:], eof)
+		if full, partial := scan.MatchPrefix(data[i:], stopV2); full {
+			v = headYes // v2's end of the reply ends the segment too
+		} else if partial && !eof {
+			v = headWait
+		}
 		if v == headWait {
 			p.Keep(&p.blk, data[:i])
 			return i
@@ -300,7 +391,7 @@ func (p *parser) endSegment() {
 		p.call(python, nil, p.segAt.Offset+p.blk.Len) // an over_limit error
 		return
 	}
-	code := p.blk.Bytes[bytes.IndexByte(p.blk.Bytes, '\n')+1:]
+	code := p.blk.Bytes[min(p.headLen, len(p.blk.Bytes)):]
 	trimmed := bytes.TrimRight(code, " \t\r\n") // the white space after the code is no call's
 	end := p.segAt.Offset + p.blk.Len - int64(len(code)-len(trimmed))
 	if len(bytes.TrimSpace(trimmed)) == 0 {

@@ -24,3 +24,15 @@ func TestGarbage(t *testing.T) {
 
 // FuzzParse checks the event model's invariants (syntaxtest.Check) on any input.
 func FuzzParse(f *testing.F) { syntaxtest.Fuzz(f, functionary.Syntax, goldens, nil) }
+
+// TestV2RoundTrip writes every golden case's events in Functionary v2's
+// form and parses them back: whatever the form carries comes back the
+// same, in v2's segments.
+func TestV2RoundTrip(t *testing.T) {
+	s := functionary.Syntax
+	s.Render = s.Variants[0].Render
+	carried, v2, n := syntaxtest.RoundTripForm(t, s, goldens, []byte("<|content|>"))
+	if carried < n/2 || v2 < carried*9/10 {
+		t.Errorf("functionary-v2 carried %d of %d cases, %d of them in v2's form", carried, n, v2)
+	}
+}

@@ -25,11 +25,34 @@ func newRenderer(w io.Writer, _ syntax.Options) syntax.Renderer {
 	return wire.New("functionary", &units{w: bufio.NewWriter(w)})
 }
 
+// newRendererV2 returns a renderer that writes events as Functionary v2
+// writes them: each segment's head is its recipient, a line end and
+// <|content|>; the first follows the prompt's <|from|>assistant and
+// <|recipient|>, each later one a line end and those two; the reply ends
+// with <|stop|>. It cannot carry what newRenderer cannot.
+func newRendererV2(w io.Writer, _ syntax.Options) syntax.Renderer {
+	return wire.New("functionary-v2", &units{w: bufio.NewWriter(w), v2: true})
+}
+
 type units struct {
 	w        *bufio.Writer
+	v2       bool // Functionary v2's form
 	started  bool
 	executed bool
 	calls    int
+}
+
+// markers are what text or code may not hold as it is: each may open a
+// segment or end the reply, in either form (one parser reads both).
+var markers = []string{sep, sepV2, stopV2, contentMark}
+
+func holdsMarker(s string) bool {
+	for _, m := range markers {
+		if strings.Contains(s, m) {
+			return true
+		}
+	}
+	return false
 }
 
 func cannot(format string, args ...any) error {
@@ -38,6 +61,14 @@ func cannot(format string, args ...any) error {
 
 // segment starts a segment for recipient.
 func (u *units) segment(recipient string) {
+	if u.v2 {
+		if u.started {
+			u.w.WriteString("\n" + sepV2)
+		}
+		u.started = true
+		u.w.WriteString(recipient + "\n" + contentMark)
+		return
+	}
 	if u.started {
 		u.w.WriteString(sep)
 	}
@@ -54,11 +85,15 @@ func (u *units) late(what string) error {
 
 func (u *units) Text(t syntax.Type, s string) error {
 	if t == syntax.Think {
-		return cannot("a thought (Functionary v3.2 has none): not written")
+		version := "v3.2"
+		if u.v2 {
+			version = "v2"
+		}
+		return cannot("a thought (Functionary %s has none): not written", version)
 	}
 	err := u.late("respond text")
-	if !readsBack(s) {
-		return errors.Join(err, cannot("respond text that would not read back as it is (it holds >>> and a segment head, or starts or ends with white space): not written"))
+	if !u.readsBack(s) {
+		return errors.Join(err, cannot("respond text that would not read back as it is (it holds a separator and a segment head or <|stop|>, or starts or ends with white space): not written"))
 	}
 	u.segment(all)
 	u.w.WriteString(s)
@@ -68,11 +103,15 @@ func (u *units) Text(t syntax.Type, s string) error {
 // readsBack reports whether s, written as an all segment, reads back as
 // one respond event holding s. What follows the segment (>>> and a head)
 // cannot change that: a head needs its word right after >>>.
-func readsBack(s string) bool {
-	if !strings.Contains(s, sep) && strings.TrimSpace(s) == s {
+func (u *units) readsBack(s string) bool {
+	if !holdsMarker(s) && strings.TrimSpace(s) == s {
 		return s != ""
 	}
-	evs := syntax.Parse(Syntax, []byte(all+"\n"+s), syntax.Options{})
+	head := all + "\n"
+	if u.v2 {
+		head += contentMark
+	}
+	evs := syntax.Parse(Syntax, []byte(head+s), syntax.Options{})
 	return len(evs) == 2 && evs[0].Type == syntax.Respond && evs[0].Content == s
 }
 
@@ -132,7 +171,7 @@ func onlyCode(args []byte) (string, bool) {
 		code = s
 		return true
 	})
-	if !ok || n != 1 || code == "" || strings.TrimSpace(code) != code || code[0] == '{' || strings.Contains(code, sep) {
+	if !ok || n != 1 || code == "" || strings.TrimSpace(code) != code || code[0] == '{' || holdsMarker(code) {
 		return "", false
 	}
 	return code, true
@@ -157,6 +196,9 @@ func (u *units) End() error {
 	var err error
 	if u.calls > 0 {
 		err = cannot("calls with no execute: a message's calls are always executed at its end")
+	}
+	if u.v2 && u.started {
+		u.w.WriteString(stopV2)
 	}
 	return errors.Join(err, u.w.Flush())
 }

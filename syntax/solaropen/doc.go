@@ -55,8 +55,9 @@
 // # Choices where the rules are silent
 //
 //   - Auto-detection: <|tool_calls|>, <|tool_call:begin|>, <|begin|>assistant,
-//     <|content|> and <|flush|> are Solar Open's alone, so each is evidence
-//     by itself. <|think|> and <|end|> are other formats' too (Gemma 4's
+//     <|content|> and <|flush|> are evidence by themselves. <|content|> is
+//     Functionary v2's too, but there it ends a segment head, which is that
+//     syntax's evidence and comes first. <|think|> and <|end|> are other formats' too (Gemma 4's
 //     system prompt, Harmony's end of message): reasoning alone, cut off,
 //     does not choose this syntax.
 //   - Tool results: the template sends them back as messages of their own
