@@ -285,6 +285,10 @@
 //     an earlier one of its kind in the response with a blank line, as the
 //     whole renderers do; Gemini and Ollama have no refusal, which is
 //     written as text and reported.
+//   - A call whose id repeats an earlier call's in the response (a model's
+//     greedy sampling can repeat its "random" ids) is written with a made
+//     id, reported: clients refuse a response that repeats an id (OpenAI's
+//     SDK a Responses call_id), and the results could not be told apart.
 //   - Ids, model names and times are fixed (call_N for a call that had no
 //     id, "toolparse" for the model, 0 for times), so the same events always
 //     give the same bytes: event-mode input gives the same stream at every
