@@ -48,9 +48,13 @@
 //   - Functionary v2: at the output's start, or after <|from|>assistant,
 //     a line end and <|recipient|>, a head is RECIPIENT (as above), a line
 //     end and <|content|> (a function's '{' right after it); the segments
-//     read as v3.2's do. <|stop|> is passed over wherever it stands (it
-//     ends code and a broken call's segment). A recipient and a line end
-//     with no <|content|> after them are read as a v3.2 head.
+//     read as v3.2's do. <|stop|> is passed over in text, and ends code and
+//     a broken call's segment. At the output's start a recipient and a line
+//     end with no <|content|> after them are a v3.2 head.
+//   - The first head (or separator and head) decides the reply's form: a
+//     reply in v3.2's form reads no v2 marker (<|stop|>, <|from|>… are
+//     text and code), one in v2's form no >>>. A reply that starts with
+//     text reads either form's separator until one opens a segment.
 //   - The calls of a reply are one batch: one execute at its end.
 //     Functionary has no reasoning and no ids; results go back in tool
 //     messages.
@@ -68,9 +72,9 @@
 //
 // # Choices where the spec is silent
 //
-//   - One parser reads both generations: their markers differ (>>> against
-//     <|from|>, <|recipient|>, <|content|> and <|stop|>), and a reply of
-//     one holds no marker of the other's that it would misread.
+//   - One parser reads both generations, the reply's form decided as it
+//     goes (above), so that text or code in one form holding the other's
+//     markers is read as written.
 //
 //   - Auto-detection: a v2 head is functionary's evidence, and so is
 //     <|stop|>, v2's own token. <|content|> is also Solar Open's token;

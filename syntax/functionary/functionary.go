@@ -83,6 +83,7 @@ type parser struct {
 	segAt   syntax.Pos // where the open segment starts (its >>>, or its recipient)
 	name    string
 	headLen int        // the open segment's head in blk (its separator, recipient and line end)
+	form    form       // the reply's form, once a head or separator decided it
 	blk     scan.Block // the open call's segment
 	js      jsonscan.JSON
 	calls   int
@@ -118,23 +119,20 @@ func (p *parser) step(data []byte, eof bool) int {
 	return p.start(data, eof)
 }
 
+// form is which generation's markers a reply is read with.
+type form uint8
+
+const (
+	formAny form = iota // not decided: a reply that starts with text reads either's separator
+	formV3              // v3.2: >>> and RECIPIENT\n
+	formV2              // v2: <|from|>assistant\n<|recipient|>, RECIPIENT\n<|content|>, <|stop|>
+)
+
 const (
 	headNo = iota
 	headYes
 	headWait
 )
-
-// head reads a segment's head at the start of data: RECIPIENT and a line
-// end, RECIPIENT being a word of letters, digits, '_', '-' and '.' — all,
-// python, or a function's name that '{' follows at once (its arguments).
-// It returns the verdict, the head's length (line end included) and the
-// word.
-func head(data []byte, eof bool) (int, int, string) {
-	if v, n, word := headV2(data, eof); v != headNo {
-		return v, n, word
-	}
-	return headV3(data, eof)
-}
 
 // headV2 reads a Functionary v2 head at the start of data: RECIPIENT (as
 // in v3.2), a line end and <|content|>, then, for a function, '{' at once.
@@ -175,7 +173,11 @@ func isRecipientByte(c byte) bool {
 	return c == '_' || c == '-' || c == '.' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
 }
 
-// headV3 reads a Functionary v3.2 head at the start of data.
+// headV3 reads a Functionary v3.2 segment head at the start of data:
+// RECIPIENT and a line end, RECIPIENT being a word of letters, digits, '_',
+// '-' and '.' — all, python, or a function's name that '{' follows at once
+// (its arguments). It returns the verdict, the head's length (line end
+// included) and the word.
 func headV3(data []byte, eof bool) (int, int, string) {
 	for i, c := range data {
 		switch {
@@ -208,7 +210,12 @@ func headV3(data []byte, eof bool) (int, int, string) {
 // start reads the output's start, where the prompt's >>> stands before it:
 // a segment head opens the first segment; anything else is text.
 func (p *parser) start(data []byte, eof bool) int {
-	v, n, word := head(data, eof)
+	v, n, word := headV2(data, eof)
+	f := formV2
+	if v == headNo {
+		v, n, word = headV3(data, eof)
+		f = formV3
+	}
 	switch v {
 	case headWait:
 		return 0
@@ -216,6 +223,7 @@ func (p *parser) start(data []byte, eof bool) int {
 		p.state = stText
 		return scan.Again
 	}
+	p.form = f
 	p.segAt = p.Pos()
 	p.open(word, data[:n])
 	return n
@@ -241,22 +249,40 @@ func (p *parser) open(word string, h []byte) {
 }
 
 // sepHead matches >>> and a v3.2 segment head, or v2's separator and its
-// head, at the start of data.
-func sepHead(data []byte, eof bool) (int, int, string) {
+// head, at the start of data: those of the reply's form, once decided.
+// A head that matches decides the form.
+func (p *parser) sepHead(data []byte, eof bool) (int, int, string) {
 	for _, d := range [...]struct {
+		form form
 		sep  string
 		head func([]byte, bool) (int, int, string)
-	}{{sep, headV3}, {sepV2, headV2}} {
+	}{{formV3, sep, headV3}, {formV2, sepV2, headV2}} {
+		if p.form != formAny && p.form != d.form {
+			continue
+		}
 		full, partial := scan.MatchPrefix(data, d.sep)
 		switch {
 		case partial && !eof:
 			return headWait, 0, ""
 		case full:
 			v, n, word := d.head(data[len(d.sep):], eof)
+			if v == headYes {
+				p.form = d.form
+			}
 			return v, len(d.sep) + n, word
 		}
 	}
 	return headNo, 0, ""
+}
+
+// stop matches v2's <|stop|> at the start of data, unless the reply is in
+// v3.2's form.
+func (p *parser) stop(data []byte, eof bool) (yes, wait bool) {
+	if p.form == formV3 {
+		return false, false
+	}
+	full, partial := scan.MatchPrefix(data, stopV2)
+	return full, partial && !eof
 }
 
 // text is text for the user, up to a >>> (or v2's separator) that opens a
@@ -266,14 +292,14 @@ func (p *parser) text(data []byte, eof bool) int {
 		return n
 	}
 	off := p.Offset()
-	if full, partial := scan.MatchPrefix(data, stopV2); full {
+	if yes, wait := p.stop(data, eof); yes {
 		p.EndRunAt(off + int64(len(stopV2)))
 		p.Evident(off) // v2's own token
 		return len(stopV2)
-	} else if partial && !eof {
+	} else if wait {
 		return 0
 	}
-	v, n, word := sepHead(data, eof)
+	v, n, word := p.sepHead(data, eof)
 	switch v {
 	case headWait:
 		return 0
@@ -354,10 +380,10 @@ func (p *parser) untilSegment(data []byte, eof bool) int {
 			break
 		}
 		i += k
-		v, _, _ := sepHead(data[i:], eof)
-		if full, partial := scan.MatchPrefix(data[i:], stopV2); full {
+		v, _, _ := p.sepHead(data[i:], eof)
+		if yes, wait := p.stop(data[i:], eof); yes {
 			v = headYes // v2's end of the reply ends the segment too
-		} else if partial && !eof {
+		} else if wait {
 			v = headWait
 		}
 		if v == headWait {

@@ -22,7 +22,7 @@ import (
 // text holding >>> (it would open a segment), and text or calls after an
 // execute (a second message: read back, it joins the first).
 func newRenderer(w io.Writer, _ syntax.Options) syntax.Renderer {
-	return wire.New("functionary", &units{w: bufio.NewWriter(w)})
+	return wire.New("functionary", &units{w: bufio.NewWriter(w), name: "functionary"})
 }
 
 // newRendererV2 returns a renderer that writes events as Functionary v2
@@ -31,12 +31,13 @@ func newRenderer(w io.Writer, _ syntax.Options) syntax.Renderer {
 // <|recipient|>, each later one a line end and those two; the reply ends
 // with <|stop|>. It cannot carry what newRenderer cannot.
 func newRendererV2(w io.Writer, _ syntax.Options) syntax.Renderer {
-	return wire.New("functionary-v2", &units{w: bufio.NewWriter(w), v2: true})
+	return wire.New("functionary-v2", &units{w: bufio.NewWriter(w), name: "functionary-v2", v2: true})
 }
 
 type units struct {
 	w        *bufio.Writer
-	v2       bool // Functionary v2's form
+	name     string // the form, for reports
+	v2       bool   // Functionary v2's form
 	started  bool
 	executed bool
 	calls    int
@@ -55,8 +56,8 @@ func holdsMarker(s string) bool {
 	return false
 }
 
-func cannot(format string, args ...any) error {
-	return wire.CannotCarry("functionary", format, args...)
+func (u *units) cannot(format string, args ...any) error {
+	return wire.CannotCarry(u.name, format, args...)
 }
 
 // segment starts a segment for recipient.
@@ -78,7 +79,7 @@ func (u *units) segment(recipient string) {
 
 func (u *units) late(what string) error {
 	if u.executed {
-		return cannot("%s after the execute that ended the message: read back, it comes before the execute", what)
+		return u.cannot("%s after the execute that ended the message: read back, it comes before the execute", what)
 	}
 	return nil
 }
@@ -89,11 +90,11 @@ func (u *units) Text(t syntax.Type, s string) error {
 		if u.v2 {
 			version = "v2"
 		}
-		return cannot("a thought (Functionary %s has none): not written", version)
+		return u.cannot("a thought (Functionary %s has none): not written", version)
 	}
 	err := u.late("respond text")
 	if !u.readsBack(s) {
-		return errors.Join(err, cannot("respond text that would not read back as it is (it holds a separator and a segment head or <|stop|>, or starts or ends with white space): not written"))
+		return errors.Join(err, u.cannot("respond text that would not read back as it is (it holds a separator and a segment head or <|stop|>, or starts or ends with white space): not written"))
 	}
 	u.segment(all)
 	u.w.WriteString(s)
@@ -133,10 +134,10 @@ func (u *units) Calls(calls []syntax.Event) error {
 	errs := []error{u.late("calls")}
 	for _, c := range calls {
 		if c.ID != "" {
-			errs = append(errs, cannot("the id %q of call %s (the format has none): not written", c.ID, c.Name))
+			errs = append(errs, u.cannot("the id %q of call %s (the format has none): not written", c.ID, c.Name))
 		}
 		if !isWord(c.Name) {
-			errs = append(errs, cannot("a call named %q (a recipient is one word, not all): not written", c.Name))
+			errs = append(errs, u.cannot("a call named %q (a recipient is one word, not all): not written", c.Name))
 			continue
 		}
 		args := c.ArgsJSON()
@@ -179,7 +180,7 @@ func onlyCode(args []byte) (string, bool) {
 
 func (u *units) Execute() error {
 	if u.calls == 0 {
-		return cannot("an execute with no calls before it: not written")
+		return u.cannot("an execute with no calls before it: not written")
 	}
 	u.calls = 0
 	u.executed = true
@@ -187,7 +188,7 @@ func (u *units) Execute() error {
 }
 
 func (u *units) Results(rs []syntax.Event) error {
-	return cannot("%d result(s): Functionary's results go back in tool messages, not in the model's text", len(rs))
+	return u.cannot("%d result(s): Functionary's results go back in tool messages, not in the model's text", len(rs))
 }
 
 func (u *units) Flush() error { return u.w.Flush() }
@@ -195,7 +196,7 @@ func (u *units) Flush() error { return u.w.Flush() }
 func (u *units) End() error {
 	var err error
 	if u.calls > 0 {
-		err = cannot("calls with no execute: a message's calls are always executed at its end")
+		err = u.cannot("calls with no execute: a message's calls are always executed at its end")
 	}
 	if u.v2 && u.started {
 		u.w.WriteString(stopV2)
