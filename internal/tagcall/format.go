@@ -333,6 +333,7 @@ type derived struct {
 	textMarkers, thinkMarkers, openers []string
 	leads                              string
 	wake                               *scan.ByteSet
+	tok                                *tkDerived // the token form's, for a Format with Token
 }
 
 // derivedOf caches each Format's derived values (a *Format → *derived): a
@@ -347,6 +348,9 @@ func (f *Format) derive() *derived {
 	}
 	d := &derived{textMarkers: f.textMarkers(), thinkMarkers: f.thinkMarkers(), openers: f.callOpeners()}
 	d.leads, d.wake = f.leadAndWake()
+	if f.Token != nil {
+		d.tok = deriveToken(f)
+	}
 	v, _ := derivedOf.LoadOrStore(f, d)
 	return v.(*derived)
 }
@@ -391,12 +395,7 @@ func (f *Format) textMarkers() []string {
 // Phi-4-mini's functools[, Apriel's [BEGIN FINAL RESPONSE]) — text runs to
 // the next of them — and the bytes markers end with, for scan.Core.WakeOn.
 func (f *Format) leadAndWake() (string, *scan.ByteSet) {
-	leads, ends := "", ""
-	for _, m := range append(f.textMarkers(), f.thinkMarkers()...) {
-		if m != "" && !strings.Contains(leads, m[:1]) {
-			leads += m[:1]
-		}
-	}
+	leads, ends := leadBytes(append(f.textMarkers(), f.thinkMarkers()...)), ""
 	if leads == "" {
 		leads = "<"
 	}
@@ -409,6 +408,24 @@ func (f *Format) leadAndWake() (string, *scan.ByteSet) {
 		ends += "]}" // a value's end ends the block
 	}
 	return leads, scan.Bytes(ends)
+}
+
+// leadBytes are the distinct first bytes of markers.
+func leadBytes(markers []string) string {
+	leads := ""
+	for _, m := range markers {
+		if m != "" && !strings.Contains(leads, m[:1]) {
+			leads += m[:1]
+		}
+	}
+	return leads
+}
+
+// scopeEvidence reports whether Scope.Open is evidence of the format by
+// itself, whatever follows it: it is the format's own tag (Own, OwnScope)
+// and the call block is no other format's (SharedCalls).
+func (f *Format) scopeEvidence() bool {
+	return (f.Own || f.OwnScope) && !f.SharedCalls
 }
 
 // nonEmpty drops the markers a format does not have.

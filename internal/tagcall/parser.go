@@ -265,7 +265,7 @@ func (p *parser) unhold() {
 // format's own tag (Own, OwnScope), whatever follows it, unless the call
 // block is another format's too (SharedCalls).
 func (p *parser) ownScope() {
-	if (p.f.Own || p.f.OwnScope) && !p.f.SharedCalls {
+	if p.f.scopeEvidence() {
 		p.Evident(p.heldAt)
 	}
 }
@@ -399,15 +399,18 @@ func (p *parser) call(data []byte, eof bool) int {
 		closer = p.f.Scope.Close
 	}
 	kept := 0 // data[:kept] is in blk
-	if p.f.Reopens && !p.f.Param.CDATA {
-		if o := bytes.Index(data, []byte(p.f.Scope.Open)); o >= 0 {
-			if j := bytes.Index(data, []byte(closer)); j < 0 || o < j {
+	reopens := p.f.Reopens && !p.f.Param.CDATA
+	for search := 0; ; {
+		j := bytes.Index(data[search:], []byte(closer))
+		if reopens { // search is 0: only a CDATA value moves it on
+			end := len(data)
+			if j >= 0 {
+				end = j
+			}
+			if o := bytes.Index(data[:end], []byte(p.f.Scope.Open)); o >= 0 {
 				return p.reopen(data, o)
 			}
 		}
-	}
-	for search := 0; ; {
-		j := bytes.Index(data[search:], []byte(closer))
 		if j < 0 {
 			break
 		}
@@ -442,7 +445,7 @@ func (p *parser) call(data []byte, eof bool) int {
 	n := len(data)
 	if !eof {
 		cut := scan.PartialSuffix(data, closer)
-		if p.f.Reopens && !p.f.Param.CDATA {
+		if reopens {
 			cut = max(cut, scan.PartialSuffix(data, p.f.Scope.Open))
 		}
 		n -= cut
@@ -467,7 +470,19 @@ func (p *parser) reopen(data []byte, o int) int {
 		p.readCall(true)
 	}
 	p.failed = true
-	p.closeCall(p.Offset() + int64(o))
+	end := p.Offset() + int64(o)
+	whole := !p.blk.Over && p.nameErr == ""
+	if whole && p.bodyAt > 0 {
+		at, _ := p.rd.Err(p.blk.Bytes[p.bodyAt:p.bodyEnd])
+		whole = at < 0
+	}
+	if whole { // but for its closer
+		p.state = inText
+		p.Errorf(syntax.CodeMalformed, p.start, syntax.Span{Start: p.start.Offset, End: end}, p.blk.Bytes,
+			"tool call %s: no %s before the next %s", p.name, p.f.Scope.Close, p.f.Scope.Open)
+	} else {
+		p.closeCall(end)
+	}
 	if o == 0 {
 		return scan.Again
 	}
@@ -580,10 +595,6 @@ func (p *parser) closeCall(end int64) {
 		return
 	}
 	at, msg := p.rd.Err(raw[p.bodyAt:p.bodyEnd])
-	if at < 0 || p.bodyAt == 0 { // Reopens: a call whole but for its closer
-		p.Errorf(syntax.CodeMalformed, p.start, span, raw, "tool call %s: no %s before the next %s", p.name, p.f.Scope.Close, p.f.Scope.Open)
-		return
-	}
 	p.Errorf(syntax.CodeMalformed, p.start, span, raw, "tool call %s at %s: %s", p.name, scan.Advance(p.start, raw[:p.bodyAt+at]), msg)
 }
 

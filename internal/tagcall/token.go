@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"sync"
 
 	"github.com/toolparse/toolparse/internal/jsoncall"
 	"github.com/toolparse/toolparse/internal/jsonscan"
@@ -26,14 +25,13 @@ import (
 // Call.Open opens a call outside a section too: a special token is never
 // prose. Text in a section outside calls is respond text. The header,
 // trimmed, is read by the format (Header) for the call's function and id;
-// the
-// arguments are one JSON value, its end found by a JSON-aware scan: an
+// the arguments are one JSON value, its end found by a JSON-aware scan: an
 // object, null or nothing for {}, or a string holding an object. Reasoning
 // (Format.Think) ends at its closer, at a section opener or at a
 // Call.Open. Dropped tokens (Drop) are passed over in text and in a
-// section, and are thought text in reasoning. A message's calls are one batch, executed at the end of the
-// input. Results are not model text in this form: the renderer reports
-// them.
+// section, and are thought text in reasoning. A message's calls are one
+// batch, executed at the end of the input. Results are not model text in
+// this form: the renderer reports them.
 type Token struct {
 	Open, Close []string // the section openers and closers; the renderer writes the first of each
 	Call        Tags     // a call's opener and closer
@@ -67,15 +65,9 @@ type tkDerived struct {
 	wake                                                *scan.ByteSet
 }
 
-// tokenOf caches each Format's derived token-form values (a *Format →
-// *tkDerived), as derivedOf does for the other forms.
-var tokenOf sync.Map
-
-// deriveToken returns the token form's derived values of f.
+// deriveToken derives the token form's values of f (Format.derive caches
+// them).
 func deriveToken(f *Format) *tkDerived {
-	if d, ok := tokenOf.Load(f); ok {
-		return d.(*tkDerived)
-	}
 	t := f.Token
 	cat := func(lists ...[]string) []string {
 		var out []string
@@ -92,16 +84,14 @@ func deriveToken(f *Format) *tkDerived {
 		searchStops: cat([]string{t.Call.Close, t.Call.Open}, t.Close),
 		closers:     t.Close,
 	}
+	all := cat(d.text, d.think, d.idStops)
+	d.leads = leadBytes(all)
 	ends := ""
-	for _, m := range cat(d.text, d.think, d.idStops) {
-		if !strings.Contains(d.leads, m[:1]) {
-			d.leads += m[:1]
-		}
+	for _, m := range all {
 		ends += m[len(m)-1:]
 	}
 	d.wake = scan.Bytes(ends)
-	v, _ := tokenOf.LoadOrStore(f, d)
-	return v.(*tkDerived)
+	return d
 }
 
 type tkState uint8
@@ -168,7 +158,7 @@ type tokenParser struct {
 }
 
 func newTokenParser(f *Format, h syntax.Handler, opts syntax.Options) syntax.Parser {
-	p := &tokenParser{f: f, t: f.Token, d: deriveToken(f), closeAt: -1}
+	p := &tokenParser{f: f, t: f.Token, d: f.derive().tok, closeAt: -1}
 	p.Init(h, opts, p.step, p.finish)
 	p.args = jsoncall.ArgStream{Emit: p.Emit, JSON: &p.js}
 	p.WakeOn(p.d.wake)
@@ -197,11 +187,6 @@ func (p *tokenParser) step(data []byte, eof bool) int {
 	return p.text(data, eof)
 }
 
-func startsMarker(data []byte, markers []string, eof bool) bool {
-	m, wait := matchAny(data, eof, markers)
-	return m != "" || wait
-}
-
 // textRun handles a text run of type t in which markers are the markers:
 // it adds the text up to the next place one may start, and returns the
 // marker data starts with, if any, and the bytes taken (0 with no marker:
@@ -217,7 +202,7 @@ func (p *tokenParser) textRun(t syntax.Type, data []byte, eof bool, markers []st
 	case wait:
 		return "", 0
 	}
-	n := scan.TextUntilAny(data, p.d.leads, func(rest []byte) bool { return startsMarker(rest, markers, eof) })
+	n := scan.TextUntilAny(data, p.d.leads, func(rest []byte) bool { return startsAny(rest, eof, markers) })
 	p.Text(t, data[:n], p.Offset())
 	return "", n
 }
@@ -410,7 +395,7 @@ func (p *tokenParser) idBytes(data []byte, eof bool) int {
 	case wait:
 		return 0
 	}
-	n := scan.TextUntilAny(data, p.d.leads, func(rest []byte) bool { return startsMarker(rest, p.d.idStops, eof) })
+	n := scan.TextUntilAny(data, p.d.leads, func(rest []byte) bool { return startsAny(rest, eof, p.d.idStops) })
 	p.Keep(&p.blk, data[:n])
 	p.idLen += n
 	return n
@@ -449,7 +434,7 @@ func (p *tokenParser) argBytes(data []byte, off int64, eof bool) int {
 					return used
 				}
 				rest = rest[i:]
-				if strings.IndexByte(p.d.leads, rest[0]) >= 0 {
+				if rest[0] == callEnd[0] {
 					full, partial := scan.MatchPrefix(rest, callEnd)
 					if full { // no arguments: {}
 						p.Keep(&p.blk, rest[:len(callEnd)])
@@ -543,21 +528,13 @@ func (p *tokenParser) argBytes(data []byte, off int64, eof bool) int {
 // the section (not part of it). It returns the bytes before it and the
 // marker, or, with none, the bytes that cannot start one.
 func (p *tokenParser) searchStop(data []byte, eof bool) (int, string) {
-	for i := 0; ; {
-		j := scan.IndexLead(data[i:], p.d.leads)
-		if j < 0 {
-			return len(data), ""
-		}
-		i += j
-		m, wait := matchAny(data[i:], eof, p.d.searchStops)
-		if m != "" {
-			return i, m
-		}
-		if wait {
-			return i, ""
-		}
-		i++
+	stops := func(rest []byte) bool { return startsAny(rest, eof, p.d.searchStops) }
+	i := 0
+	if !stops(data) {
+		i = scan.TextUntilAny(data, p.d.leads, stops)
 	}
+	m, _ := matchAny(data[i:], eof, p.d.searchStops)
+	return i, m
 }
 
 func (p *tokenParser) setProblem(code syntax.Code, at int64, msg string) {

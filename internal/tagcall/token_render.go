@@ -6,6 +6,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/toolparse/toolparse/internal/markup"
 	"github.com/toolparse/toolparse/syntax"
 	"github.com/toolparse/toolparse/syntax/wire"
 )
@@ -27,7 +28,7 @@ import (
 // those but Think.Open (or, for reasoning opened by the prompt, a leading
 // Think.Open).
 func newTokenRenderer(w io.Writer, opts syntax.Options, f *Format) syntax.Renderer {
-	return wire.New(f.Name, &tokenUnits{f: f, t: f.Token, d: deriveToken(f), w: bufio.NewWriter(w), open: opts.ThinkOpen})
+	return wire.New(f.Name, &tokenUnits{f: f, t: f.Token, d: f.derive().tok, w: bufio.NewWriter(w), think: wire.NewOpenThought(opts, f.Think.Close)})
 }
 
 type tokenUnits struct {
@@ -35,22 +36,14 @@ type tokenUnits struct {
 	t          *Token
 	d          *tkDerived
 	w          *bufio.Writer
-	open       bool // ThinkOpen: the output starts inside reasoning
-	started    bool // something was written
-	made       int  // calls written, for the ids made
-	unexecuted int  // calls written since the last execute
-	executed   bool // an execute came
+	think      wire.OpenThought // ThinkOpen: the output starts inside reasoning
+	made       int              // calls written, for the ids made
+	unexecuted int              // calls written since the last execute
+	executed   bool             // an execute came
 }
 
 func (u *tokenUnits) cannot(format string, args ...any) error {
 	return wire.CannotCarry(u.f.Name, format, args...)
-}
-
-func (u *tokenUnits) start() {
-	if u.open && !u.started {
-		u.w.WriteString(u.f.Think.Close + "\n")
-	}
-	u.started = true
 }
 
 // afterExecute reports a unit that comes after an execute.
@@ -62,37 +55,24 @@ func (u *tokenUnits) afterExecute(what string) error {
 	return u.cannot("%s after an execute: a %s message's calls run only at its end, so it reads back before the execute or in its batch", what, u.f.Name)
 }
 
-// holds returns the first of markers that s holds, or "".
-func holds(s string, markers []string) string {
-	for _, m := range markers {
-		if strings.Contains(s, m) {
-			return m
-		}
-	}
-	return ""
-}
-
 func (u *tokenUnits) Text(t syntax.Type, s string) error {
 	err := u.afterExecute(string(t) + " text")
+	inside := u.think.Begin(u.w, t == syntax.Think)
 	if t == syntax.Think {
-		if m := holds(s, u.d.think); m != "" {
-			u.started = true
+		if m := markup.HoldsMarker(s, u.d.think); m != "" {
 			return errors.Join(err, u.cannot("a thought holding %s: not written", m))
 		}
-		if u.open && !u.started {
-			u.started = true
+		if inside {
 			if strings.HasPrefix(s, u.f.Think.Open) {
 				return errors.Join(err, u.cannot("reasoning opened by the prompt starting with %s: not written (it reads as the opener)", u.f.Think.Open))
 			}
 			u.w.WriteString(s + "\n" + u.f.Think.Close + "\n")
 			return err
 		}
-		u.start()
 		u.w.WriteString(u.f.Think.Open + "\n" + s + "\n" + u.f.Think.Close + "\n")
 		return err
 	}
-	u.start()
-	if m := holds(s, u.d.text); m != "" {
+	if m := markup.HoldsMarker(s, u.d.text); m != "" {
 		return errors.Join(err, u.cannot("respond text holding the marker %s: not written", m))
 	}
 	u.w.WriteString(s + "\n")
@@ -105,12 +85,12 @@ func (u *tokenUnits) Text(t syntax.Type, s string) error {
 // ends (the parser trims them).
 func (u *tokenUnits) reads(h, name, id string) bool {
 	got, gotID, problem := u.t.Header(h)
-	return problem == "" && got == name && (id == "" || gotID == id) && strings.TrimSpace(h) == h && holds(h, u.d.idStops) == ""
+	return problem == "" && got == name && (id == "" || gotID == id) && strings.TrimSpace(h) == h && markup.HoldsMarker(h, u.d.idStops) == ""
 }
 
 func (u *tokenUnits) Calls(calls []syntax.Event) error {
 	err := u.afterExecute("calls")
-	u.start()
+	u.think.Begin(u.w, false)
 	var b []byte
 	b = append(b, u.t.Open[0]...)
 	for _, c := range calls {

@@ -14,7 +14,7 @@ import (
 // returns the bytes taken (the call started), -1 when more input is
 // needed, 0 when data starts with none.
 func (p *parser) wordOpener(data []byte, eof bool) int {
-	if full, _ := scan.MatchPrefix(data, p.f.Scope.Open); full && (p.f.Own || p.f.OwnScope) && !p.f.SharedCalls {
+	if full, _ := scan.MatchPrefix(data, p.f.Scope.Open); full && p.f.scopeEvidence() {
 		p.Evident(p.Offset()) // the format's own tag, whatever follows it
 	}
 	n, nameAt, nameLen := p.f.wordTag(data, eof)
