@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/toolparse/toolparse/internal/jsonscan"
+	"github.com/toolparse/toolparse/internal/markup"
 	"github.com/toolparse/toolparse/syntax"
 	"github.com/toolparse/toolparse/syntax/wire"
 )
@@ -47,14 +48,7 @@ type units struct {
 // segment or end the reply, in either form (one parser reads both).
 var markers = []string{sep, sepV2, stopV2, contentMark}
 
-func holdsMarker(s string) bool {
-	for _, m := range markers {
-		if strings.Contains(s, m) {
-			return true
-		}
-	}
-	return false
-}
+func holdsMarker(s string) bool { return markup.HoldsMarker(s, markers) != "" }
 
 func (u *units) cannot(format string, args ...any) error {
 	return wire.CannotCarry(u.name, format, args...)
@@ -102,8 +96,10 @@ func (u *units) Text(t syntax.Type, s string) error {
 }
 
 // readsBack reports whether s, written as an all segment, reads back as
-// one respond event holding s. What follows the segment (>>> and a head)
-// cannot change that: a head needs its word right after >>>.
+// one respond event holding s. What follows the segment cannot change
+// that: a head needs its word right after the separator (>>>, or v2's
+// line end and <|from|>assistant…), and the form the first head decided
+// reads no marker of the other's.
 func (u *units) readsBack(s string) bool {
 	if !holdsMarker(s) && strings.TrimSpace(s) == s {
 		return s != ""

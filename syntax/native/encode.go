@@ -118,7 +118,7 @@ type encoder struct {
 
 func newEncoder(name string, w io.Writer, seq, joins bool, mk func(*bufio.Writer) streamForm) *encoder {
 	bw := bufio.NewWriter(w)
-	return &encoder{name: name, w: bw, f: mk(bw), seq: seq, joins: joins, seen: map[runKind]bool{}, idPrefix: "call_"}
+	return &encoder{name: name, w: bw, f: mk(bw), seq: seq, joins: joins, seen: map[runKind]bool{}, ids: map[string]bool{}, idPrefix: "call_"}
 }
 
 func (e *encoder) cannot(format string, args ...any) {
@@ -415,9 +415,6 @@ func (e *encoder) newCall(ev *syntax.Event) *streamCall {
 	for c.id == "" || c.madeID && e.ids[c.id] {
 		e.made++
 		c.id, c.madeID = e.idPrefix+strconv.Itoa(e.made), true
-	}
-	if e.ids == nil {
-		e.ids = map[string]bool{}
 	}
 	e.ids[c.id] = true
 	return c
