@@ -220,11 +220,16 @@ func HoldsMarker(s string, markers []string) string {
 // WriteThought writes, for a renderer, the thought s as a block between
 // opener and closer, or, inside the block the prompt opened, s and closer. It
 // writes nothing and returns the marker s holds when s holds closer or,
-// inside, one of the call openers, which would end the thought early.
+// inside, one of the call openers, which would end the thought early, or,
+// inside, starts with opener, which reads back as the opener restated
+// (Think passes it over).
 func WriteThought(w io.StringWriter, s string, inside bool, opener, closer string, openers []string) (held string) {
 	m := HoldsMarker(s, []string{closer})
 	if m == "" && inside {
 		m = HoldsMarker(s, openers)
+	}
+	if m == "" && inside && strings.HasPrefix(strings.TrimLeft(s, " \t\r\n"), opener) {
+		m = opener
 	}
 	if m != "" {
 		return m
