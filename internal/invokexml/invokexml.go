@@ -47,6 +47,15 @@ type Tags struct {
 	// with "false" the value is JSON (kept as a string when it is not valid
 	// JSON). Without it every value is a string.
 	Typed bool
+	// Body, when set, reads an invoke's arguments in place of parameter
+	// tags (MiniMax M3's elements named after their keys): the invoke is
+	// kept whole up to InvokeEnd, and Body reads what stands between its
+	// tag and InvokeEnd into a JSON object, or returns a problem at offset
+	// at of body, which makes the invoke an error. Its values are the
+	// strings the model wrote (Event.Strings, when there are any). In
+	// token mode such a call is announced at its tag and given whole at
+	// its closer.
+	Body func(body []byte, depth int) (args []byte, at int, problem string)
 }
 
 // maxTag bounds an opening tag's length: a longer "<invoke …" is not a tag.
@@ -60,6 +69,7 @@ const (
 	sValue                // inside a parameter's value
 	sCloser               // after a parameter closer inside a value: is it the value's end?
 	sBad                  // a malformed invoke: skipping to its closer
+	sWhole                // an invoke Tags.Body reads, kept up to its closer
 )
 
 // Reader reads one section at a time. The zero value is not ready: call
@@ -84,6 +94,7 @@ type Reader struct {
 
 	// The open invoke.
 	name      string
+	tagLen    int // its tag's bytes, at the start of blk
 	start     syntax.Pos
 	spanFrom  int64 // where its error span starts (the section opener for the first invoke)
 	blk       scan.Block
@@ -145,6 +156,12 @@ func (r *Reader) Step(data []byte, eof bool) (n int, done bool) {
 		return r.afterCloser(data, eof), false
 	case sBad:
 		return r.bad(data, eof)
+	case sWhole:
+		n, closed := markup.KeepUntil(&r.blk, r.c.Options().BlockLimit(), data, eof, r.tags.InvokeEnd)
+		if closed {
+			r.closeInvoke()
+		}
+		return n, false
 	}
 	return r.between(data, eof)
 }
@@ -179,8 +196,11 @@ func (r *Reader) between(data []byte, eof bool) (int, bool) {
 	if n > 0 {
 		if len(attrs.name) > 0 {
 			r.openInvoke(string(attrs.name), data[:n])
-			if attrs.empty {
+			switch {
+			case attrs.empty:
 				r.closeInvoke() // <invoke name="N"/>: a call with no arguments
+			case r.tags.Body != nil:
+				r.state = sWhole
 			}
 			return n, false
 		}
@@ -245,6 +265,7 @@ func (r *Reader) openInvoke(name string, tag []byte) {
 	}
 	r.blk.Reset()
 	r.keep(tag)
+	r.tagLen = len(tag)
 	r.problem = ""
 	r.args.Reset()
 	r.strs = false
@@ -528,6 +549,7 @@ func (r *Reader) endParam() {
 
 // closeInvoke ends the open invoke at its closer: a call, or an error.
 func (r *Reader) closeInvoke() {
+	whole := r.state == sWhole
 	r.state = sBetween
 	span := syntax.Span{Start: r.start.Offset, End: r.start.Offset + r.blk.Len}
 	if r.blk.Over {
@@ -536,6 +558,17 @@ func (r *Reader) closeInvoke() {
 		return
 	}
 	args := r.args.JSON()
+	if whole {
+		raw := r.blk.Bytes
+		var at int
+		args, at, r.problem = r.tags.Body(raw[r.tagLen:len(raw)-len(r.invokeEnd)], r.c.Options().DepthLimit())
+		if r.problem != "" {
+			r.problemAt = r.start.Offset + int64(r.tagLen+at)
+			r.reportBad()
+			return
+		}
+		r.strs = !bytes.Equal(args, []byte("{}"))
+	}
 	r.c.Emit(syntax.Event{Type: syntax.Call, Name: r.name, Args: args, Strings: r.strs, Pos: r.start, Span: span})
 	if r.OnCall != nil {
 		r.OnCall(r.name, r.spanFrom)
@@ -552,19 +585,6 @@ func InvokeAt(tags Tags, data []byte, eof bool) (yes, wait bool) {
 		return false, true
 	}
 	return n > 0 && len(attrs.name) > 0, false
-}
-
-// InvokeTag matches an invoke's opening tag at the start of data, as the
-// Reader does: it returns the tag's length and the invoke's name; 0 when
-// data starts with no such tag (or one that closes itself); -1 when more
-// input is needed. A syntax that reads invokes of its own (MiniMax M3's
-// parameters as tags) finds their tags with it.
-func (t Tags) InvokeTag(data []byte, eof bool) (int, string) {
-	n, attrs := tagAt(data, t.Invoke, eof)
-	if n <= 0 || len(attrs.name) == 0 || attrs.empty {
-		return min(n, 0), ""
-	}
-	return n, string(attrs.name)
 }
 
 // tagAttrs are the attributes of a tag the formats read, as slices of it:

@@ -1,5 +1,5 @@
 // Package markup holds what the tag-marked syntaxes built on scan.Core
-// (the tag-call engine's invoke form, deepseek, minimaxm3, kimik3) share
+// (the tag-call engine's invoke form, deepseek, kimik3) share
 // besides the invoke XML (internal/invokexml): the
 // <think>…</think> reasoning block, which the prompt may open
 // (Options.ThinkOpen), a block kept whole up to its closer, the batch of

@@ -19,7 +19,8 @@ import (
 //	param   = Tags.Param name="KEY">VALUE Tags.ParamEnd .
 //
 // read by package invokexml's rules (a value's closer, the look-ahead,
-// attribute quoting, a self-closing invoke), and a results block of
+// attribute quoting, a self-closing invoke) or, with Tags.Body, an
+// invoke's body read by the format (MiniMax M3's elements), and a results block of
 // elements the format reads itself. An opener counts only when the first
 // thing after it that is not white space is its first tag (an invoke tag,
 // ResultTag) or its closer: prose that names it is text.
@@ -40,6 +41,12 @@ type Invoke struct {
 	// WriteResult writes one result as an element, or says why its tags
 	// cannot hold it.
 	WriteResult func(r syntax.Event) (element, problem string)
+	// WriteInvoke, when set, writes call c as an invoke element, its line
+	// end included, in the form Tags.Body reads, and says what of the call
+	// the element does not carry ("" when it carries all of it; nil when
+	// it cannot be written). The renderer reads it back before it writes
+	// it.
+	WriteInvoke func(c syntax.Event) (element []byte, lossy string)
 
 	// Own says the section openers are the format's own tokens (GCML's
 	// <｜GCML｜tool_calls>): each opens a section whatever follows it (a
@@ -134,7 +141,8 @@ func newInvokeParser(f *Format, h syntax.Handler, opts syntax.Options) syntax.Pa
 	p.Init(h, opts, p.step, p.finish)
 	p.calls.Init(&p.Core, v.Tags)
 	p.calls.OnCall = func(_ string, from int64) { p.batch.Add(from) }
-	p.think = markup.Think{Open: f.Think.Open, Close: f.Think.Close, Leads: "<"}
+	p.think = markup.Think{Open: f.Think.Open, Close: f.Think.Close, Own: f.Own,
+		Leads: leadBytes(append([]string{f.Think.Close}, p.markers...))}
 	if p.think.Init(&p.Core, opts) {
 		p.state = ivThink
 	}
@@ -181,9 +189,13 @@ func (p *invokeParser) stateStep(data []byte, eof bool) int {
 		}
 		return n
 	}
+	off := p.Offset()
 	m, n := p.think.Text(&p.Core, data, eof, p.markers)
 	switch m {
 	case p.f.Think.Open:
+		if p.f.Own {
+			p.Evident(off)
+		}
 		p.state = ivThink
 	case "":
 	default:

@@ -127,9 +127,17 @@ func (u *ivUnits) invoke(c syntax.Event) ([]byte, error) {
 	var b bytes.Buffer
 	tags := u.f.Invoke.Tags
 	lossy := ""
-	if tags.Typed {
+	switch {
+	case u.f.Invoke.WriteInvoke != nil:
+		var el []byte
+		el, lossy = u.f.Invoke.WriteInvoke(c)
+		if el == nil {
+			return nil, u.cannot("call %q: %s; not written", c.Name, lossy)
+		}
+		b.Write(el)
+	case tags.Typed:
 		tags.WriteTyped(&b, c)
-	} else {
+	default:
 		b.WriteString(tags.Invoke + ` name="` + c.Name + "\">\n")
 		param := func(k, v string) {
 			b.WriteString(tags.Param + ` name="` + k + `">` + invokexml.Pad(v) + tags.ParamEnd + "\n")

@@ -7,9 +7,12 @@
 //	]<]minimax[>[<invoke name="create_order">]<]minimax[>[<user_id>42]<]minimax[>[</user_id>]<]minimax[>[<items>]<]minimax[>[<item>book]<]minimax[>[</item>]<]minimax[>[</items>]<]minimax[>[</invoke>
 //	]<]minimax[>[</tool_call>
 //
-// (written ns below). It is a format of its own: MiniMax M2's invokes
-// (syntax/minimax) name their parameters in an attribute and hold text;
-// M3's name them by the tag and nest objects and arrays as elements.
+// (written ns below). MiniMax M2's invokes (syntax/minimax) name their
+// parameters in an attribute and hold text; M3's name them by the tag and
+// nest objects and arrays as elements. Apart from them it is M2's invoke
+// form, and the package is its description: a tagcall.Format of the invoke
+// form whose tags start with ns, with the two functions that read and write
+// an invoke's elements (readArgs, writeInvoke).
 //
 // # Rules as read
 //
@@ -23,8 +26,9 @@
 //     quotes, read by the module's invoke reader as MiniMax M2's), white
 //     space between them. Text
 //     in a block after an invoke ends the block (its closer left out); a
-//     block whose first thing is text is an error. A block closer missing
-//     at the end of the input is tolerated (the stop token came first).
+//     block whose first thing is text is an error, and so is one with
+//     nothing in it. A block closer missing at the end of the input is
+//     tolerated (the stop token came first).
 //   - An invoke holds elements ns<KEY>…ns</KEY>, white space between them.
 //     An element's content is raw text, kept as written (no trimming, no
 //     entity decoding), up to the first ns</KEY>; or, when it starts (after
@@ -38,12 +42,15 @@
 //     the input it is a truncated error, never a call. Text between
 //     elements, or a closing tag that is not the open element's, makes the
 //     invoke a malformed error with its text; the invokes around it stand.
+//     An invoke tag that closes itself (ns<invoke name="N"/>) is a call with
+//     no arguments, as in M2's form.
 //   - The calls of the message are one batch: one execute at the end of the
 //     input, after the text that follows them. No ids; no results (M3's
 //     come back in messages of their own).
 //
-// In token mode each call is announced (name, index) at its invoke tag and
-// given whole at its closer.
+// In token mode each call is announced (its name) at its invoke tag and
+// given whole at its closer; calls stream one at a time, all with index 0,
+// as in every invoke section of the engine.
 //
 // # Where peers disagree
 //
