@@ -96,12 +96,11 @@ type parser struct {
 	js          jsonscan.JSON
 
 	// Token mode: the call's arguments stream as compact JSON.
-	streaming bool // the call was announced
-	stream    bool // its body is an object whose text streams
-	out       []byte
-	outFrom   int64
-	index     int // the streaming call's index
-	announced int // calls announced since the last execute
+	streaming bool               // the call was announced
+	stream    bool               // its body is an object whose text streams
+	args      jsoncall.ArgStream // streams it
+	index     int                // the streaming call's index
+	announced int                // calls announced since the last execute
 
 	pending int // valid calls since the last execute
 	// The end markers of the batch's calls, from the first one's start to
@@ -116,6 +115,7 @@ type parser struct {
 func newParser(h syntax.Handler, opts syntax.Options) syntax.Parser {
 	p := &parser{termFrom: -1}
 	p.Init(h, opts, p.step, p.finish)
+	p.args = jsoncall.ArgStream{Emit: p.Emit, JSON: &p.js}
 	// Every event completes at a marker, and every marker starts with '<':
 	// in event mode a chunk without one need not be run at once.
 	p.WakeOn(wakeSet)
@@ -256,7 +256,6 @@ func (p *parser) resetBody() {
 	p.blk.Reset()
 	p.problem = ""
 	p.streaming, p.stream = false, false
-	p.out = p.out[:0]
 	p.phase = phaseLead
 }
 
@@ -391,7 +390,9 @@ func (p *parser) body(data []byte, eof bool) int {
 			case p.kind == kindCall || p.kind == kindBuiltin && rest[0] == '{' || p.kind == kindResult && startsJSON(rest[0]):
 				p.phase = phaseJSON
 				p.stream = p.streaming && rest[0] == '{'
-				p.outFrom = off + int64(used)
+				if p.stream {
+					p.args.Bare(p.name, p.index, off+int64(used))
+				}
 			default:
 				p.phase = phaseRaw
 			}
@@ -399,15 +400,14 @@ func (p *parser) body(data []byte, eof bool) int {
 			var n int
 			rest = p.blk.Fit(rest, p.Options().BlockLimit()) // deltas never run past the limit
 			if p.stream {
-				p.out, n = p.js.ScanCompact(p.out, rest)
+				n = p.args.Scan(rest, off+int64(used))
 			} else {
 				n = p.js.Scan(rest)
 			}
 			p.Keep(&p.blk, rest[:n])
 			if p.blk.Over {
-				p.stream, p.out = false, p.out[:0]
-			} else if p.stream {
-				p.flushArgs(off + int64(used+n))
+				p.args.Stop()
+				p.stream = false
 			}
 			used += n
 			switch {
@@ -480,21 +480,6 @@ func (p *parser) setProblem(code syntax.Code, msg string) {
 	if p.problem == "" {
 		p.problem, p.problemCode = msg, code
 	}
-}
-
-// flushArgs sends the arguments' compact text read so far, up to at (the
-// offset just after the bytes scanned); a UTF-8 character cut at the end
-// waits for its other bytes.
-func (p *parser) flushArgs(at int64) {
-	n := scan.CompleteUTF8(p.out)
-	if n == 0 {
-		return
-	}
-	end := at - int64(len(p.out)-n)
-	p.Emit(syntax.Event{Type: syntax.Call, Partial: true, Name: p.name, Index: p.index, Delta: string(p.out[:n]),
-		Span: syntax.Span{Start: p.outFrom, End: end}})
-	p.outFrom = end
-	p.out = append(p.out[:0], p.out[n:]...)
 }
 
 func trimLead(b []byte) []byte { return bytes.Clone(bytes.TrimLeft(b, " \t\r\n")) }
