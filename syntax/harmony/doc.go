@@ -95,7 +95,10 @@
 //   - A free-text body (python) has no end of its own: without its end
 //     marker at the end of input it is truncated, never a call.
 //   - An empty body at the end of input (nothing after <|message|>) is
-//     truncated; an empty body followed by <|call|> is {}.
+//     truncated; an empty body followed by <|call|> is {}. An analysis,
+//     commentary or final message with nothing but white space in it gives
+//     no event; when its end marker is missing, the next message's first
+//     event takes its bytes into its span.
 //   - A header cut off by the end of input, or ended by an end marker before
 //     <|message|>, or by a new <|start|>, is an error holding it. A header
 //     longer than 1 KiB (or Options.MaxBlock, when smaller) is an over_limit

@@ -79,6 +79,8 @@ type parser struct {
 	// The message being read.
 	msgStart int64
 	msgPos   syntax.Pos
+	carry    int64  // where an empty message with no end marker started, for the next one's span; -1: none
+	hasText  bool   // kindText: the body has text other than white space
 	hdr      []byte // the header's text, from its first byte through <|message|>
 	kind     kind
 	text     syntax.Type // kindText: think or respond
@@ -113,7 +115,7 @@ type parser struct {
 
 // newParser returns a harmony parser that sends its events to h.
 func newParser(h syntax.Handler, opts syntax.Options) syntax.Parser {
-	p := &parser{termFrom: -1}
+	p := &parser{termFrom: -1, carry: -1}
 	p.Init(h, opts, p.step, p.finish)
 	p.args = jsoncall.ArgStream{Emit: p.Emit, JSON: &p.js}
 	// Every event completes at a marker, and every marker starts with '<':
@@ -190,6 +192,9 @@ func (p *parser) outside(data []byte, eof bool) int {
 func (p *parser) beginMessage() {
 	p.EndRun()
 	p.msgStart, p.msgPos = p.Offset(), p.Pos()
+	if p.carry >= 0 {
+		p.msgStart, p.carry = p.carry, -1
+	}
 	p.hdr = p.hdr[:0]
 	p.noRaw = false
 }
@@ -255,7 +260,7 @@ func (p *parser) keepHeader(b []byte) int {
 func (p *parser) resetBody() {
 	p.blk.Reset()
 	p.problem = ""
-	p.streaming, p.stream = false, false
+	p.streaming, p.stream, p.hasText = false, false, false
 	p.phase = phaseLead
 }
 
@@ -327,6 +332,7 @@ func (p *parser) called(end int64, term string) {
 // textBody handles the body of an analysis, commentary or final message.
 func (p *parser) textBody(data []byte, eof bool) int {
 	if n := p.TextBefore(p.text, data, '<'); n > 0 {
+		p.noted(data[:n])
 		return n
 	}
 	off := p.Offset()
@@ -341,6 +347,11 @@ func (p *parser) textBody(data []byte, eof bool) int {
 		return len(m)
 	case m != "": // the next message starts: this one's end marker is missing
 		p.EndRun()
+		if !p.hasText {
+			// Nothing in it gives an event: the next message takes its
+			// bytes into its span (alone, they are an unterminated message).
+			p.carry = p.msgStart
+		}
 		p.state = stText
 		return scan.Again
 	case partial:
@@ -348,7 +359,14 @@ func (p *parser) textBody(data []byte, eof bool) int {
 	}
 	n := scan.TextUntil(data, '<', func(rest []byte) bool { m, part := match(rest, enders, eof); return m != "" || part })
 	p.Text(p.text, data[:n], off)
+	p.noted(data[:n])
 	return n
+}
+
+// noted notes text of the message's body: whether it has any but white
+// space.
+func (p *parser) noted(b []byte) {
+	p.hasText = p.hasText || len(jsonscan.TrimSpace(b)) > 0
 }
 
 // body handles the body of a call, a result or a skipped message.
