@@ -289,6 +289,9 @@
 //     greedy sampling can repeat its "random" ids) is written with a made
 //     id, reported: clients refuse a response that repeats an id (OpenAI's
 //     SDK a Responses call_id), and the results could not be told apart.
+//     The whole renderers do the same for a call whose id another call of
+//     its message has, and give the results that answer the two calls, in
+//     their order, the ids written.
 //   - Ids, model names and times are fixed (call_N for a call that had no
 //     id, "toolparse" for the model, 0 for times), so the same events always
 //     give the same bytes: event-mode input gives the same stream at every

@@ -368,3 +368,49 @@ func TestStreamRepeatedID(t *testing.T) {
 		}
 	}
 }
+
+// TestRenderRepeatedID: the whole renderers write the second of two calls
+// of a batch with one id under a made id, say so, and give the results that
+// answer the calls, in their order, the ids written.
+func TestRenderRepeatedID(t *testing.T) {
+	evs := []syntax.Event{
+		{Type: syntax.Call, Name: "get_weather", Args: json.RawMessage(`{"city":"Seoul"}`), ID: "0000000000"},
+		{Type: syntax.Call, Name: "get_time", Args: json.RawMessage(`{"tz":"UTC"}`), ID: "0000000000"},
+		{Type: syntax.Execute},
+		{Type: syntax.Result, Tool: "get_weather", ID: "0000000000", Status: syntax.Success, Value: json.RawMessage(`"sunny"`)},
+		{Type: syntax.Result, Tool: "get_time", ID: "0000000000", Status: syntax.Success, Value: json.RawMessage(`"noon"`)},
+		{Type: syntax.End},
+	}
+	for _, v := range native.Syntax.Variants {
+		if v.Render == nil {
+			continue
+		}
+		var buf bytes.Buffer
+		err := syntax.Render(v.Render(&buf, syntax.Options{}), evs)
+		var calls, results []string
+		for _, e := range syntax.Parse(native.Syntax, buf.Bytes(), syntax.Options{}) {
+			switch e.Type {
+			case syntax.Call:
+				calls = append(calls, e.ID)
+			case syntax.Result:
+				results = append(results, e.ID)
+			}
+		}
+		if len(calls) != 2 {
+			t.Errorf("%s: read back calls with ids %q, want two", v.Name, calls)
+			continue
+		}
+		if calls[0] == "" && calls[1] == "" {
+			continue // a form with no ids (Gemini)
+		}
+		if calls[0] != "0000000000" || calls[1] == calls[0] {
+			t.Errorf("%s: ids %q, want the first kept and the second another", v.Name, calls)
+		}
+		if len(results) == 2 && (results[0] != calls[0] || results[1] != calls[1]) {
+			t.Errorf("%s: results' ids %q, want the calls' %q", v.Name, results, calls)
+		}
+		if err == nil || !strings.Contains(err.Error(), `the id "0000000000" of call get_time repeats`) {
+			t.Errorf("%s: report %v", v.Name, err)
+		}
+	}
+}

@@ -80,8 +80,11 @@ func CannotCarry(syntaxName, format string, args ...any) error {
 type Renderer struct {
 	// IDs makes the renderer give every call without an id one, call_1,
 	// call_2, … in stream order, for wire forms that pair results with
-	// calls by id (OpenAI, Anthropic). Results are given their call's id
-	// either way, when it has one.
+	// calls by id (OpenAI, Anthropic), and a call whose id another call of
+	// its batch has (a model's greedy-sampled ids; the providers refuse a
+	// message with two) a made one, reported; the results that answer it
+	// take it. Results are given their call's id either way, when it has
+	// one.
 	IDs bool
 	// Form is the provider form whose state (its member of Event.Opaque)
 	// the units write back: a native form's name. Every other form's
@@ -95,10 +98,11 @@ type Renderer struct {
 	textState json.RawMessage // the state of the Form the run carries
 	calls     []syntax.Event
 	results   []syntax.Event
-	batch     []batchCall // the calls of the open batch, then of the last executed one
-	open      int         // batch[:open] are all answered: a result looks from open on
-	executed  bool        // batch was executed: the next call starts a new one
-	made      int         // ids made so far
+	batch     []batchCall     // the calls of the open batch, then of the last executed one
+	open      int             // batch[:open] are all answered: a result looks from open on
+	executed  bool            // batch was executed: the next call starts a new one
+	made      int             // ids made so far
+	ids       map[string]bool // IDs: the ids written for the batch's calls
 	ended     bool
 }
 
@@ -147,13 +151,25 @@ func (r *Renderer) Event(e syntax.Event) error {
 		err := errors.Join(oerr, r.flushText(), r.flushResults(), r.flag(e.Custom, "the custom flag of call "+e.Name+" (written as an ordinary call)"))
 		if r.executed {
 			r.batch, r.open, r.executed = r.batch[:0], 0, false
+			clear(r.ids)
 		}
-		if e.ID == "" && r.IDs {
-			r.made++
-			e.ID = "call_" + strconv.Itoa(r.made)
+		given := e.ID
+		if r.IDs {
+			if r.ids == nil {
+				r.ids = map[string]bool{}
+			}
+			if e.ID != "" && r.ids[e.ID] {
+				err = errors.Join(err, CannotCarry(r.name, "the id %q of call %s repeats an earlier call's of its batch: written as a made id", e.ID, e.Name))
+				e.ID = ""
+			}
+			for e.ID == "" || r.ids[e.ID] {
+				r.made++
+				e.ID = "call_" + strconv.Itoa(r.made)
+			}
+			r.ids[e.ID] = true
 		}
 		r.calls = append(r.calls, e)
-		r.batch = append(r.batch, batchCall{name: e.Name, id: e.ID})
+		r.batch = append(r.batch, batchCall{name: e.Name, id: e.ID, given: given})
 		return err
 	case syntax.Execute:
 		r.executed = true
@@ -194,12 +210,12 @@ func (r *Renderer) Event(e syntax.Event) error {
 func (r *Renderer) answer(e syntax.Event) syntax.Event {
 	for i := r.open; i < len(r.batch); i++ {
 		c := &r.batch[i]
-		if c.answered || (e.ID != "" && c.id != e.ID) || (e.ID == "" && c.name != e.Tool) {
+		if c.answered || (e.ID != "" && e.ID != c.given && (c.given != "" || e.ID != c.id)) || (e.ID == "" && c.name != e.Tool) {
 			continue
 		}
 		c.answered = true
-		if e.ID == "" {
-			e.ID = c.id
+		if c.id != "" {
+			e.ID = c.id // the id written for the call (made, where it had none or repeated another's)
 		}
 		break
 	}
@@ -213,6 +229,7 @@ func (r *Renderer) answer(e syntax.Event) syntax.Event {
 // pair a result with it.
 type batchCall struct {
 	name, id string
+	given    string // the call's id as it came ("" for none): what a result names
 	answered bool
 }
 
