@@ -35,7 +35,7 @@ type backend struct {
 	done   chan struct{} // closed when a request's context ends
 }
 
-func newBackend(t *testing.T, chunks ...string) *backend {
+func newBackend(t testing.TB, chunks ...string) *backend {
 	b := &backend{chunks: chunks, done: make(chan struct{}, 8)}
 	b.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, _ := io.ReadAll(r.Body)
