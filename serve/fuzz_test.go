@@ -3,13 +3,17 @@ package serve_test
 import (
 	"context"
 	"encoding/json"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/toolparse/toolparse/serve"
+	"github.com/toolparse/toolparse/syntax"
+	"github.com/toolparse/toolparse/syntax/native"
 )
 
 // The client endpoints FuzzRequest posts to.
@@ -47,16 +51,7 @@ func FuzzRequest(f *testing.F) {
 	f.Fuzz(func(t *testing.T, at uint8, body string) {
 		path := fuzzPaths[int(at)%len(fuzzPaths)]
 		for _, h := range handlers {
-			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-			req := httptest.NewRequestWithContext(ctx, http.MethodPost, path, strings.NewReader(body))
-			req.Header.Set("Content-Type", "application/json")
-			rec := httptest.NewRecorder()
-			start := time.Now()
-			h.ServeHTTP(rec, req)
-			cancel()
-			if time.Since(start) > 10*time.Second {
-				t.Fatalf("%s %q: took %v", path, body, time.Since(start))
-			}
+			rec := serveOne(t, h, path, body)
 			code, out := rec.Code, rec.Body.String()
 			if code >= 500 {
 				t.Fatalf("%s %q: status %d: %s", path, body, code, out)
@@ -65,18 +60,117 @@ func FuzzRequest(f *testing.F) {
 				checkBody(t, path, body, rec)
 				continue
 			}
-			var shape struct {
-				Type  string `json:"type"`
-				Error *struct {
-					Message string `json:"message"`
-				} `json:"error"`
+			checkError(t, path, body, rec)
+		}
+	})
+}
+
+// serveOne posts body to path through h, within a deadline.
+func serveOne(t *testing.T, h http.Handler, path, body string) *httptest.ResponseRecorder {
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	req := httptest.NewRequestWithContext(ctx, http.MethodPost, path, strings.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	rec := httptest.NewRecorder()
+	start := time.Now()
+	h.ServeHTTP(rec, req)
+	if d := time.Since(start); d > 10*time.Second {
+		t.Fatalf("%s %q: took %v", path, body, d)
+	}
+	return rec
+}
+
+// checkError checks an error's body: the client API's error shape.
+func checkError(t *testing.T, path, body string, rec *httptest.ResponseRecorder) {
+	code, out := rec.Code, rec.Body.String()
+	var shape struct {
+		Type  string `json:"type"`
+		Error *struct {
+			Message string `json:"message"`
+		} `json:"error"`
+	}
+	if err := json.Unmarshal([]byte(out), &shape); err != nil || shape.Error == nil || shape.Error.Message == "" {
+		t.Fatalf("%s %q: status %d, body not the API's error shape: %s", path, body, code, out)
+	}
+	if strings.HasPrefix(path, "/v1/messages") && shape.Type != "error" {
+		t.Fatalf("%s %q: status %d, not Anthropic's error shape: %s", path, body, code, out)
+	}
+}
+
+// The backend APIs FuzzBackend's server speaks, and the client requests it
+// answers.
+var (
+	fuzzAPIs = []struct{ api, base string }{
+		{"openai", "/v1"}, {"openai-responses", "/v1"}, {"anthropic", ""}, {"ollama", ""}, {"gemini", ""},
+	}
+	fuzzClients = []struct{ path, body string }{
+		{"/v1/chat/completions", `{"model":"m","stream":%v,"tools":[{"type":"function","function":{"name":"get_weather","parameters":{"type":"object","properties":{"city":{"type":"string"}}}}}],"messages":[{"role":"user","content":"Weather?"}]}`},
+		{"/v1/responses", `{"model":"m","stream":%v,"tools":[{"type":"function","name":"get_weather","parameters":{"type":"object","properties":{"city":{"type":"string"}}}}],"input":"Weather?"}`},
+		{"/v1/messages", `{"model":"m","max_tokens":99,"stream":%v,"tools":[{"name":"get_weather","input_schema":{"type":"object","properties":{"city":{"type":"string"}}}}],"messages":[{"role":"user","content":"Weather?"}]}`},
+	}
+)
+
+// FuzzBackend has a backend answer with any bytes, in any of the five
+// backend APIs, to each client API, streamed and whole: the client gets a
+// success with a well-formed body or an error in its API's shape (a
+// backend's broken answer is a 502), never a 500, a panic or a hang.
+func FuzzBackend(f *testing.F) {
+	seeds := [][]syntax.Event{
+		{{Type: syntax.Respond, Content: "Looking."}, {Type: syntax.Call, Name: "get_weather", ID: "call_9", Args: json.RawMessage(`{"city":"Paris"}`)}, {Type: syntax.Execute}, {Type: syntax.End}},
+		{{Type: syntax.Think, Content: "Hm."}, {Type: syntax.Respond, Content: "<tool_call>\n{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Oslo\"}}\n</tool_call>"}, {Type: syntax.End}},
+	}
+	for i, a := range fuzzAPIs {
+		for _, evs := range seeds {
+			var b strings.Builder
+			enc, err := native.NewStream(a.api, &b, native.StreamOptions{})
+			if err != nil {
+				f.Fatal(err)
 			}
-			if err := json.Unmarshal([]byte(out), &shape); err != nil || shape.Error == nil || shape.Error.Message == "" {
-				t.Fatalf("%s %q: status %d, body not the API's error shape: %s", path, body, code, out)
+			syntax.Render(enc, evs)
+			for c := range fuzzClients {
+				f.Add(uint8(i), uint8(c), c%2 == 0, b.String())
+				f.Add(uint8(i), uint8(c), c%2 == 1, b.String()[:len(b.String())/2])
 			}
-			if strings.HasPrefix(path, "/v1/messages") && shape.Type != "error" {
-				t.Fatalf("%s %q: status %d, not Anthropic's error shape: %s", path, body, code, out)
-			}
+		}
+	}
+	f.Add(uint8(0), uint8(0), true, "data: {not json\n\n")
+	f.Add(uint8(2), uint8(2), false, `{"type":"error","error":{"type":"overloaded_error","message":"busy"}}`)
+
+	var mu sync.Mutex
+	var answer string
+	backend := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.Copy(io.Discard, r.Body)
+		mu.Lock()
+		a := answer
+		mu.Unlock()
+		if r.URL.Query().Get("alt") == "sse" || strings.Contains(r.Header.Get("Accept"), "event-stream") || !strings.HasPrefix(strings.TrimSpace(a), "{") {
+			w.Header().Set("Content-Type", "text/event-stream")
+		}
+		io.WriteString(w, a)
+	}))
+	f.Cleanup(backend.Close)
+	var handlers []http.Handler
+	for _, a := range fuzzAPIs {
+		h, err := serve.New(serve.Config{Routes: []serve.Route{{Backend: backend.URL + a.base, API: a.api, Model: "m"}}, MaxBody: 1 << 20})
+		if err != nil {
+			f.Fatal(err)
+		}
+		handlers = append(handlers, h)
+	}
+	f.Fuzz(func(t *testing.T, api, client uint8, stream bool, reply string) {
+		mu.Lock()
+		answer = reply
+		mu.Unlock()
+		c := fuzzClients[int(client)%len(fuzzClients)]
+		body := strings.Replace(c.body, "%v", map[bool]string{true: "true", false: "false"}[stream], 1)
+		rec := serveOne(t, handlers[int(api)%len(handlers)], c.path, body)
+		switch code := rec.Code; {
+		case code == http.StatusOK:
+			checkBody(t, c.path, body, rec)
+		case code >= 400 && code < 500 || code == http.StatusBadGateway:
+			checkError(t, c.path, body, rec)
+		default:
+			t.Fatalf("%s, backend %s answering %q: status %d: %s", c.path, fuzzAPIs[int(api)%len(fuzzAPIs)].api, reply, code, rec.Body.String())
 		}
 	})
 }
