@@ -6,9 +6,10 @@
 //	<parameter name="city">Paris</parameter>
 //	</invoke>
 //
-// MiniMax-M2 (<minimax:tool_call>), Anthropic's legacy <function_calls> and
-// DeepSeek V3.2's DSML (the same tags with a "｜DSML｜" prefix, each
-// parameter saying string="true|false") share it. A [Reader] is a sub-step
+// MiniMax-M2 (<minimax:tool_call>), Anthropic's legacy <function_calls>,
+// GCML and DeepSeek V3.2's DSML (the same tags with a prefix, each
+// parameter saying string="true|false") share it, and MiniMax M3, whose
+// invokes hold elements it reads itself (Tags.Body). A [Reader] is a sub-step
 // of a syntax's scan step: the syntax consumes the section's opener and hands
 // the bytes after it to [Reader.Step] until it says the section is over.
 //

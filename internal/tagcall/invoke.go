@@ -20,8 +20,8 @@ import (
 //
 // read by package invokexml's rules (a value's closer, the look-ahead,
 // attribute quoting, a self-closing invoke) or, with Tags.Body, an
-// invoke's body read by the format (MiniMax M3's elements), and a results block of
-// elements the format reads itself. An opener counts only when the first
+// invoke's body read by the format (MiniMax M3's elements), and a results
+// block of elements the format reads itself. An opener counts only when the first
 // thing after it that is not white space is its first tag (an invoke tag,
 // ResultTag) or its closer: prose that names it is text.
 type Invoke struct {
