@@ -111,9 +111,11 @@ var (
 )
 
 // FuzzBackend has a backend answer with any bytes, in any of the five
-// backend APIs, to each client API, streamed and whole: the client gets a
-// success with a well-formed body or an error in its API's shape (a
-// backend's broken answer is a 502), never a 500, a panic or a hang.
+// backend APIs, to each client API, streamed and whole, through a route that
+// streams and one that holds the turn and asks a failed call again: the
+// client gets a success with a well-formed body or an error in its API's
+// shape (a backend's broken answer is a 502), never a 500, a panic or a
+// hang.
 func FuzzBackend(f *testing.F) {
 	seeds := [][]syntax.Event{
 		{{Type: syntax.Respond, Content: "Looking."}, {Type: syntax.Call, Name: "get_weather", ID: "call_9", Args: json.RawMessage(`{"city":"Paris"}`)}, {Type: syntax.Execute}, {Type: syntax.End}},
@@ -149,13 +151,20 @@ func FuzzBackend(f *testing.F) {
 		io.WriteString(w, a)
 	}))
 	f.Cleanup(backend.Close)
-	var handlers []http.Handler
+	// Each API's route twice: streaming as the backend answers, and
+	// holding the turn, a failed call asked again once (the same answer
+	// comes back).
+	var handlers [][2]http.Handler
 	for _, a := range fuzzAPIs {
-		h, err := serve.New(serve.Config{Routes: []serve.Route{{Backend: backend.URL + a.base, API: a.api, Model: "m"}}, MaxBody: 1 << 20})
-		if err != nil {
-			f.Fatal(err)
+		var hs [2]http.Handler
+		for i, hold := range []bool{false, true} {
+			h, err := serve.New(serve.Config{Routes: []serve.Route{{Backend: backend.URL + a.base, API: a.api, Model: "m", Hold: hold, Retries: map[bool]int{true: 1}[hold]}}, MaxBody: 1 << 20})
+			if err != nil {
+				f.Fatal(err)
+			}
+			hs[i] = h
 		}
-		handlers = append(handlers, h)
+		handlers = append(handlers, hs)
 	}
 	f.Fuzz(func(t *testing.T, api, client uint8, stream bool, reply string) {
 		mu.Lock()
@@ -163,14 +172,16 @@ func FuzzBackend(f *testing.F) {
 		mu.Unlock()
 		c := fuzzClients[int(client)%len(fuzzClients)]
 		body := strings.Replace(c.body, "%v", map[bool]string{true: "true", false: "false"}[stream], 1)
-		rec := serveOne(t, handlers[int(api)%len(handlers)], c.path, body)
-		switch code := rec.Code; {
-		case code == http.StatusOK:
-			checkBody(t, c.path, body, rec)
-		case code >= 400 && code < 500 || code == http.StatusBadGateway:
-			checkError(t, c.path, body, rec)
-		default:
-			t.Fatalf("%s, backend %s answering %q: status %d: %s", c.path, fuzzAPIs[int(api)%len(fuzzAPIs)].api, reply, code, rec.Body.String())
+		for _, h := range handlers[int(api)%len(handlers)] {
+			rec := serveOne(t, h, c.path, body)
+			switch code := rec.Code; {
+			case code == http.StatusOK:
+				checkBody(t, c.path, body, rec)
+			case code >= 400 && code < 500 || code == http.StatusBadGateway:
+				checkError(t, c.path, body, rec)
+			default:
+				t.Fatalf("%s, backend %s answering %q: status %d: %s", c.path, fuzzAPIs[int(api)%len(fuzzAPIs)].api, reply, code, rec.Body.String())
+			}
 		}
 	})
 }
