@@ -34,6 +34,10 @@ type ArgStream struct {
 	Emit     func(syntax.Event)
 	JSON     *jsonscan.JSON // the scanner the text goes through
 	WaitArgs bool
+	// Held keeps what a Scan of a bare args object compacts until Flush:
+	// a syntax that sends nothing of a scan whose bytes take its block over
+	// the limit (it calls Stop instead).
+	Held bool
 
 	bare     bool // the value scanned is a bare args object
 	stopped  bool // no more events: the call's block went over the limit
@@ -86,7 +90,7 @@ func (a *ArgStream) keys() Keys {
 
 // Reset prepares for a new stream of calls (the scanner is reset apart).
 func (a *ArgStream) Reset() {
-	*a = ArgStream{Depth: a.Depth, Keys: a.Keys, Emit: a.Emit, JSON: a.JSON, WaitArgs: a.WaitArgs,
+	*a = ArgStream{Depth: a.Depth, Keys: a.Keys, Emit: a.Emit, JSON: a.JSON, WaitArgs: a.WaitArgs, Held: a.Held,
 		raw: a.raw[:0], out: a.out[:0], pending: a.pending[:0]}
 }
 
@@ -105,6 +109,9 @@ func (a *ArgStream) Bare(name string, index int, from int64) {
 	a.stopped = false
 	a.fromScan = from < 0
 }
+
+// Flush sends what the Scans of a bare args object kept (see Held).
+func (a *ArgStream) Flush() { a.flush() }
 
 // Stop sends no more events for the current call: its block went over the
 // limit, and it will be an error. The keys are still noted, and nothing the
@@ -149,7 +156,9 @@ func (a *ArgStream) Scan(p []byte, off int64) int {
 		var n int
 		a.out, n = js.ScanCompact(a.out, p)
 		a.at = off + int64(n)
-		a.flush()
+		if !a.Held {
+			a.flush()
+		}
 		return n
 	}
 	used := 0

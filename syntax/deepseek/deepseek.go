@@ -137,9 +137,8 @@ type parser struct {
 	problem   string
 	problemAt int64
 	code      syntax.Code
-	streaming bool   // token mode: the args stream
-	out       []byte // token mode: args compacted, not yet sent
-	outFrom   int64
+	streaming bool               // token mode: the args stream
+	args      jsoncall.ArgStream // streams them
 
 	// The batch: calls since the last execute.
 	batch   markup.Batch
@@ -191,6 +190,7 @@ func (p *parser) errorEvent(code syntax.Code, pos syntax.Pos, span syntax.Span, 
 func newParser(h syntax.Handler, opts syntax.Options) syntax.Parser {
 	p := &parser{}
 	p.Init(h, opts, p.step, p.finish)
+	p.args = jsoncall.ArgStream{Emit: p.Emit, JSON: &p.js, Held: true}
 	p.dsml.Init(&p.Core, dsmlTags)
 	p.dsml.OnCall = p.called
 	p.think = markup.Think{Open: openThink, Close: closeThink, Leads: "<"}
@@ -341,7 +341,6 @@ func (p *parser) openCall(inSection bool, n int) {
 	p.sawFence = false
 	p.problem = ""
 	p.streaming = false
-	p.out = p.out[:0]
 }
 
 func (p *parser) setProblem(code syntax.Code, msg string) { p.setProblemAt(code, msg, p.Offset()) }
@@ -525,21 +524,24 @@ func (p *parser) jsonBytes(data []byte) int {
 			return i
 		}
 		p.streaming = data[0] == '{'
-		p.outFrom = p.Offset()
+		if p.streaming {
+			p.args.Bare(p.name, 0, p.Offset())
+		}
 	}
 	var n int
 	data = p.blk.Fit(data, p.Options().BlockLimit()) // deltas never run past the limit
 	if p.streaming {
-		p.out, n = p.js.ScanCompact(p.out, data)
+		n = p.args.Scan(data, p.Offset())
 	} else {
 		n = p.js.Scan(data)
 	}
 	p.Keep(&p.blk, data[:n])
-	if p.blk.Over {
-		p.streaming, p.out = false, p.out[:0]
-	}
-	if p.streaming {
-		p.flushArgs(p.Offset() + int64(n))
+	switch {
+	case p.blk.Over:
+		p.args.Stop() // nothing of a scan that took the call over the limit is sent
+		p.streaming = false
+	case p.streaming:
+		p.args.Flush()
 	}
 	switch {
 	case p.js.Done():
@@ -555,19 +557,6 @@ func (p *parser) jsonBytes(data []byte) int {
 		return scan.Again // the scanner stopped at the byte after a number
 	}
 	return n
-}
-
-// flushArgs sends the compacted arguments so far as a delta (never cutting
-// a UTF-8 character); at is the offset just past the bytes scanned.
-func (p *parser) flushArgs(at int64) {
-	k := scan.CompleteUTF8(p.out)
-	if k == 0 {
-		return
-	}
-	end := at - int64(len(p.out)-k)
-	p.Emit(syntax.Event{Type: syntax.Call, Partial: true, Name: p.name, Delta: string(p.out[:k]), Span: syntax.Span{Start: p.outFrom, End: max(end, p.outFrom+1)}})
-	p.outFrom = end
-	p.out = append(p.out[:0], p.out[k:]...)
 }
 
 // closeCall ends the call at its <｜tool▁call▁end｜>: a call, or an error.
