@@ -558,7 +558,7 @@ func (r *Reader) closeInvoke() {
 			"%s name=%q> longer than the limit of %d bytes", r.tags.Invoke, r.name, r.c.Options().BlockLimit())
 		return
 	}
-	args := r.args.JSON()
+	var args []byte
 	if whole {
 		raw := r.blk.Bytes
 		var at int
@@ -569,6 +569,8 @@ func (r *Reader) closeInvoke() {
 			return
 		}
 		r.strs = !bytes.Equal(args, []byte("{}"))
+	} else {
+		args = r.args.JSON()
 	}
 	r.c.Emit(syntax.Event{Type: syntax.Call, Name: r.name, Args: args, Strings: r.strs, Pos: r.start, Span: span})
 	if r.OnCall != nil {
