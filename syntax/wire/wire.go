@@ -153,7 +153,7 @@ func (r *Renderer) Event(e syntax.Event) error {
 			r.batch, r.open, r.executed = r.batch[:0], 0, false
 			clear(r.ids)
 		}
-		given := e.ID
+		named := e.ID
 		if r.IDs {
 			if r.ids == nil {
 				r.ids = map[string]bool{}
@@ -167,9 +167,12 @@ func (r *Renderer) Event(e syntax.Event) error {
 				e.ID = "call_" + strconv.Itoa(r.made)
 			}
 			r.ids[e.ID] = true
+			if named == "" {
+				named = e.ID // results name a call that had no id by the id made for it
+			}
 		}
 		r.calls = append(r.calls, e)
-		r.batch = append(r.batch, batchCall{name: e.Name, id: e.ID, given: given})
+		r.batch = append(r.batch, batchCall{name: e.Name, id: e.ID, named: named})
 		return err
 	case syntax.Execute:
 		r.executed = true
@@ -210,7 +213,7 @@ func (r *Renderer) Event(e syntax.Event) error {
 func (r *Renderer) answer(e syntax.Event) syntax.Event {
 	for i := r.open; i < len(r.batch); i++ {
 		c := &r.batch[i]
-		if c.answered || (e.ID != "" && e.ID != c.given && (c.given != "" || e.ID != c.id)) || (e.ID == "" && c.name != e.Tool) {
+		if c.answered || (e.ID != "" && e.ID != c.named) || (e.ID == "" && c.name != e.Tool) {
 			continue
 		}
 		c.answered = true
@@ -229,7 +232,7 @@ func (r *Renderer) answer(e syntax.Event) syntax.Event {
 // pair a result with it.
 type batchCall struct {
 	name, id string
-	given    string // the call's id as it came ("" for none): what a result names
+	named    string // the id a result names the call by: as it came, or, where it had none, the one made for it
 	answered bool
 }
 
