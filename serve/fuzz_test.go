@@ -65,19 +65,26 @@ func FuzzRequest(f *testing.F) {
 	})
 }
 
-// serveOne posts body to path through h, within a deadline.
+// serveOne posts body to path through h; a handler that has not answered
+// in ten seconds fails the test (its request is then cancelled).
 func serveOne(t *testing.T, h http.Handler, path, body string) *httptest.ResponseRecorder {
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	req := httptest.NewRequestWithContext(ctx, http.MethodPost, path, strings.NewReader(body))
 	req.Header.Set("Content-Type", "application/json")
 	rec := httptest.NewRecorder()
-	start := time.Now()
-	h.ServeHTTP(rec, req)
-	if d := time.Since(start); d > 10*time.Second {
-		t.Fatalf("%s %q: took %v", path, body, d)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		h.ServeHTTP(rec, req)
+	}()
+	select {
+	case <-done:
+		return rec
+	case <-time.After(10 * time.Second):
+		t.Fatalf("%s %q: no answer in 10 s", path, body)
+		return nil
 	}
-	return rec
 }
 
 // checkError checks an error's body: the client API's error shape.
