@@ -161,6 +161,29 @@ func TestParseGolden(t *testing.T) {
 	}
 }
 
+// TestGoldenFormatKeepsInput: writing a case back (-update) keeps its
+// input as it was: with no-final-newline, an input that ends in a blank
+// line keeps it (it lost a newline at each rewrite).
+func TestGoldenFormatKeepsInput(t *testing.T) {
+	for _, in := range []string{"ab\n", "ab\n\n", "ab"} {
+		text := "option no-final-newline\n-- input --\n" + in + "-- events --\n"
+		if in == "ab" {
+			text = "-- input --\nab\n-- events --\n"
+		}
+		g, err := syntaxtest.ParseGolden([]byte(text))
+		if err != nil {
+			t.Fatal(err)
+		}
+		again, err := syntaxtest.ParseGolden(g.Format([]byte("{\"type\":\"end\"}\n"), nil))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(again.Input) != string(g.Input) {
+			t.Errorf("input %q, written back, reads as %q", g.Input, again.Input)
+		}
+	}
+}
+
 // TestCheckCatchesPartialWithoutSpan: a parser whose partial events have no
 // span (as token mode's call events once had) fails the check.
 func TestCheckCatchesPartialWithoutSpan(t *testing.T) {

@@ -42,6 +42,8 @@ type Golden struct {
 	Tokens  []byte // the expected token-mode JSON lines for the whole input, if the file has a tokens section
 	Options syntax.Options
 	Tools   string // the tools option, resolved against the file's folder
+
+	section []byte // the input section as in the file (before no-final-newline)
 }
 
 // ReadGolden reads a golden case file.
@@ -86,7 +88,7 @@ func ParseGolden(data []byte) (*Golden, error) {
 	if !ok {
 		return nil, fmt.Errorf("no -- input -- section")
 	}
-	g.Input = input
+	g.Input, g.section = input, input
 	g.Events = files["events"]
 	g.Tokens = files["tokens"]
 	for _, line := range strings.Split(comment, "\n") {
@@ -163,7 +165,10 @@ func (g *Golden) Format(events, tokens []byte) []byte {
 		b.WriteByte('\n')
 	}
 	b.WriteString("-- input --\n")
-	input := g.Input
+	input := g.section // as read: no-final-newline takes its newline off again
+	if input == nil {
+		input = g.Input
+	}
 	b.Write(input)
 	if len(input) > 0 && input[len(input)-1] != '\n' {
 		b.WriteByte('\n')
