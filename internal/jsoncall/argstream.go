@@ -23,6 +23,9 @@ import (
 // the call (delimiter), 1 when the calls are the elements of an array
 // (xmljson). Every object at that depth is taken for a call.
 //
+// With Keys.NameKey a call object is {NAME: ARGS}: its first member's key
+// is the name, its value the args.
+//
 // With WaitArgs the first event waits for the args key as well as the name
 // (until both have come the object may be something other than a call).
 // With a nil Emit nothing is streamed: the keys are only noted, for
@@ -219,12 +222,19 @@ func (a *ArgStream) boundary(b jsonscan.Boundary, level int, c byte) {
 	case jsonscan.KeyEnd:
 		a.capture = captureNone
 		a.key, _ = jsonscan.Unquote(a.raw)
-		if a.key == k.Name || k.IsArgs(a.key) {
+		if k.NameKey && a.seen == 0 || !k.NameKey && (a.key == k.Name || k.IsArgs(a.key)) {
 			a.keyed = true
 		}
 	case jsonscan.ValueStart:
 		var first seen // the key, seen for the first time
 		switch {
+		case k.NameKey:
+			// {NAME: ARGS}: the first member's key names the call, its
+			// value is the args (a second member makes the call an error,
+			// as ReadCall reads it).
+			if a.seen == 0 {
+				a.seen, a.name, first = seenName, a.key, seenArgs
+			}
 		case a.key == k.Name:
 			first = seenName &^ a.seen
 		case k.IsArgs(a.key):

@@ -269,8 +269,8 @@ func streamed(t *testing.T, a *ArgStream, js *jsonscan.JSON, in string) []syntax
 	return evs
 }
 
-// TestArgStreamOptions: a second args key, no id key, WaitArgs, SetIndex
-// and a bare args object.
+// TestArgStreamOptions: a second args key, no id key, WaitArgs, SetIndex,
+// the name as the key and a bare args object.
 func TestArgStreamOptions(t *testing.T) {
 	keys := Keys{Name: "name", Args: "parameters", AltArgs: "arguments"}
 	call := func(name string, index int, delta string) []syntax.Event {
@@ -303,6 +303,28 @@ func TestArgStreamOptions(t *testing.T) {
 		}
 		if !a.Keyed() || a.Shaped() != c.shaped {
 			t.Errorf("%q: keyed %v, shaped %v", c.in, a.Keyed(), a.Shaped())
+		}
+	}
+
+	// {NAME: ARGS}: the first member's key names the call.
+	for _, c := range []struct {
+		in   string
+		want []syntax.Event
+	}{
+		{`{"get_weather" : {"city": "Paris"}}`, call("get_weather", 5, `{"city":"Paris"}`)},
+		{`{"f": "{\"a\": 1}"}`, call("f", 5, "")}, // args in a string: not streamed
+		{`{"f": {"a": 1}, "g": {"b": 2}}`, call("f", 5, `{"a":1}`)},
+	} {
+		var js jsonscan.JSON
+		js.Reset(64)
+		a := ArgStream{Keys: Keys{NameKey: true}}
+		a.Reset()
+		a.SetIndex(5)
+		if evs := streamed(t, &a, &js, c.in); !reflect.DeepEqual(evs, c.want) {
+			t.Errorf("NameKey %q: events %+v, want %+v", c.in, evs, c.want)
+		}
+		if !a.Keyed() || !a.Shaped() {
+			t.Errorf("NameKey %q: keyed %v, shaped %v", c.in, a.Keyed(), a.Shaped())
 		}
 	}
 

@@ -23,6 +23,9 @@
 //   - <|inner_prefix|>…<|inner_suffix|> is reasoning. A tools block inside
 //     it ends it (the template writes calls from inside the reasoning when
 //     deliberation is on, and the model stops there for the results).
+//   - In token mode each call streams its name, then its arguments as they
+//     arrive (the key of the call object is the name), as in every format
+//     of the JSON form.
 //   - Text around blocks is respond text; one execute at the end of the
 //     input. No ids; no results (the template writes them in the
 //     assistant's turn after the block, as a JSON list, which the model
