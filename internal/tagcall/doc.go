@@ -2,7 +2,9 @@
 // [Format] — a description of a format's reasoning, call, parameter and
 // result tags — it makes the syntax's parser, detector and renderer. A
 // format's package holds its description, its doc and its golden cases;
-// the engine knows no format.
+// the engine knows no format. The rules of each form are golden cases of
+// their own (package tagcalltest), which every format of the form runs in
+// its markers.
 //
 // A Format describes, in order:
 //

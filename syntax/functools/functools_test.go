@@ -3,6 +3,7 @@ package functools_test
 import (
 	"errors"
 	"flag"
+	"github.com/toolparse/toolparse/internal/tagcall/tagcalltest"
 	"strings"
 	"testing"
 
@@ -46,3 +47,7 @@ func TestRenderWordThenBracket(t *testing.T) {
 		}
 	}
 }
+
+// TestFamily runs the golden cases of the engine's families functools belongs to,
+// in its markers.
+func TestFamily(t *testing.T) { tagcalltest.RunFamily(t, functools.Syntax, functools.Format) }

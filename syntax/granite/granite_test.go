@@ -2,6 +2,7 @@ package granite_test
 
 import (
 	"flag"
+	"github.com/toolparse/toolparse/internal/tagcall/tagcalltest"
 	"testing"
 
 	"github.com/toolparse/toolparse/syntax/granite"
@@ -36,3 +37,7 @@ func TestPhi4LlamacppRoundTrip(t *testing.T) {
 		t.Errorf("phi4-llamacpp carried %d of %d cases, %d of them with a closer", carried, n, closed)
 	}
 }
+
+// TestFamily runs the golden cases of the engine's families granite belongs to,
+// in its markers.
+func TestFamily(t *testing.T) { tagcalltest.RunFamily(t, granite.Syntax, granite.Format) }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"github.com/toolparse/toolparse/internal/tagcall/tagcalltest"
 	"testing"
 
 	"github.com/toolparse/toolparse/syntax"
@@ -134,3 +135,7 @@ func TestThoughtStartingWithOpener(t *testing.T) {
 		t.Fatalf("no error; wrote %q, which reads back as %v", b.String(), syntax.Parse(hermes.Syntax, b.Bytes(), syntax.Options{ThinkOpen: true}))
 	}
 }
+
+// TestFamily runs the golden cases of the engine's families hermes belongs to,
+// in its markers.
+func TestFamily(t *testing.T) { tagcalltest.RunFamily(t, hermes.Syntax, hermes.Format) }

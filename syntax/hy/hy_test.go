@@ -2,6 +2,7 @@ package hy_test
 
 import (
 	"flag"
+	"github.com/toolparse/toolparse/internal/tagcall/tagcalltest"
 	"testing"
 
 	"github.com/toolparse/toolparse/syntax/hy"
@@ -24,3 +25,7 @@ func TestGarbage(t *testing.T) {
 
 // FuzzParse checks the event model's invariants (syntaxtest.Check) on any input.
 func FuzzParse(f *testing.F) { syntaxtest.Fuzz(f, hy.Syntax, goldens, nil) }
+
+// TestFamily runs the golden cases of the engine's families hy belongs to,
+// in its markers.
+func TestFamily(t *testing.T) { tagcalltest.RunFamily(t, hy.Syntax, hy.Format) }

@@ -2,6 +2,7 @@ package internlm_test
 
 import (
 	"flag"
+	"github.com/toolparse/toolparse/internal/tagcall/tagcalltest"
 	"testing"
 
 	"github.com/toolparse/toolparse/syntax/internlm"
@@ -24,3 +25,7 @@ func TestGarbage(t *testing.T) {
 
 // FuzzParse checks the event model's invariants (syntaxtest.Check) on any input.
 func FuzzParse(f *testing.F) { syntaxtest.Fuzz(f, internlm.Syntax, goldens, nil) }
+
+// TestFamily runs the golden cases of the engine's families internlm belongs to,
+// in its markers.
+func TestFamily(t *testing.T) { tagcalltest.RunFamily(t, internlm.Syntax, internlm.Format) }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/toolparse/toolparse/internal/tagcall/tagcalltest"
 	"strings"
 	"testing"
 
@@ -129,3 +130,7 @@ func TestRenderIDKept(t *testing.T) {
 		}
 	}
 }
+
+// TestFamily runs the golden cases of the engine's families kimi belongs to,
+// in its markers.
+func TestFamily(t *testing.T) { tagcalltest.RunFamily(t, kimi.Syntax, kimi.Format) }

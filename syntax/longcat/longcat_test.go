@@ -2,6 +2,7 @@ package longcat_test
 
 import (
 	"flag"
+	"github.com/toolparse/toolparse/internal/tagcall/tagcalltest"
 	"testing"
 
 	"github.com/toolparse/toolparse/syntax/longcat"
@@ -24,3 +25,7 @@ func TestGarbage(t *testing.T) {
 
 // FuzzParse checks the event model's invariants (syntaxtest.Check) on any input.
 func FuzzParse(f *testing.F) { syntaxtest.Fuzz(f, longcat.Syntax, goldens, nil) }
+
+// TestFamily runs the golden cases of the engine's families longcat belongs to,
+// in its markers.
+func TestFamily(t *testing.T) { tagcalltest.RunFamily(t, longcat.Syntax, longcat.Format) }

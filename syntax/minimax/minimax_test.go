@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"github.com/toolparse/toolparse/internal/tagcall/tagcalltest"
 	"runtime"
 	"slices"
 	"testing"
@@ -115,3 +116,7 @@ func TestValueNotSizedFromAnotherCloser(t *testing.T) {
 		t.Errorf("parsing %d bytes allocated %d, %d without the closer after the prose", len(in), got, without)
 	}
 }
+
+// TestFamily runs the golden cases of the engine's families minimax belongs to,
+// in its markers.
+func TestFamily(t *testing.T) { tagcalltest.RunFamily(t, minimax.Syntax, minimax.Format) }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"flag"
 	"fmt"
+	"github.com/toolparse/toolparse/internal/tagcall/tagcalltest"
 	"testing"
 
 	"github.com/toolparse/toolparse/syntax"
@@ -57,3 +58,7 @@ func BenchmarkValue300K(b *testing.B) {
 	b.Run("whole", func(b *testing.B) { benchParse(b, in, 0, syntax.EventMode) })
 	b.Run("chunk4", func(b *testing.B) { benchParse(b, in, 4, syntax.EventMode) })
 }
+
+// TestFamily runs the golden cases of the engine's families qwen3coder belongs to,
+// in its markers.
+func TestFamily(t *testing.T) { tagcalltest.RunFamily(t, qwen3coder.Syntax, qwen3coder.Format) }

@@ -2,6 +2,7 @@ package solaropen_test
 
 import (
 	"flag"
+	"github.com/toolparse/toolparse/internal/tagcall/tagcalltest"
 	"testing"
 
 	"github.com/toolparse/toolparse/syntax/solaropen"
@@ -34,3 +35,7 @@ func TestGarbage(t *testing.T) {
 
 // FuzzParse checks the event model's invariants (syntaxtest.Check) on any input.
 func FuzzParse(f *testing.F) { syntaxtest.Fuzz(f, solaropen.Syntax, goldens, nil) }
+
+// TestFamily runs the golden cases of the engine's families solaropen belongs to,
+// in its markers.
+func TestFamily(t *testing.T) { tagcalltest.RunFamily(t, solaropen.Syntax, solaropen.Format) }

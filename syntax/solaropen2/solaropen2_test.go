@@ -2,6 +2,7 @@ package solaropen2_test
 
 import (
 	"flag"
+	"github.com/toolparse/toolparse/internal/tagcall/tagcalltest"
 	"testing"
 
 	"github.com/toolparse/toolparse/syntax/solaropen2"
@@ -25,3 +26,7 @@ func TestGarbage(t *testing.T) {
 
 // FuzzParse checks the event model's invariants (syntaxtest.Check) on any input.
 func FuzzParse(f *testing.F) { syntaxtest.Fuzz(f, solaropen2.Syntax, goldens, nil) }
+
+// TestFamily runs the golden cases of the engine's families solaropen2 belongs to,
+// in its markers.
+func TestFamily(t *testing.T) { tagcalltest.RunFamily(t, solaropen2.Syntax, solaropen2.Format) }
