@@ -2,9 +2,9 @@ package functioncall_test
 
 import (
 	"flag"
-	"github.com/toolparse/toolparse/internal/tagcall/tagcalltest"
 	"testing"
 
+	"github.com/toolparse/toolparse/internal/tagcall/tagcalltest"
 	"github.com/toolparse/toolparse/syntax/functioncall"
 	"github.com/toolparse/toolparse/syntax/syntaxtest"
 )

@@ -3,10 +3,10 @@ package functools_test
 import (
 	"errors"
 	"flag"
-	"github.com/toolparse/toolparse/internal/tagcall/tagcalltest"
 	"strings"
 	"testing"
 
+	"github.com/toolparse/toolparse/internal/tagcall/tagcalltest"
 	"github.com/toolparse/toolparse/syntax"
 	"github.com/toolparse/toolparse/syntax/wire"
 

@@ -2,9 +2,9 @@ package granite_test
 
 import (
 	"flag"
-	"github.com/toolparse/toolparse/internal/tagcall/tagcalltest"
 	"testing"
 
+	"github.com/toolparse/toolparse/internal/tagcall/tagcalltest"
 	"github.com/toolparse/toolparse/syntax/granite"
 	"github.com/toolparse/toolparse/syntax/syntaxtest"
 )

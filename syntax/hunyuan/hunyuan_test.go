@@ -2,9 +2,9 @@ package hunyuan_test
 
 import (
 	"flag"
-	"github.com/toolparse/toolparse/internal/tagcall/tagcalltest"
 	"testing"
 
+	"github.com/toolparse/toolparse/internal/tagcall/tagcalltest"
 	"github.com/toolparse/toolparse/syntax/hunyuan"
 	"github.com/toolparse/toolparse/syntax/syntaxtest"
 )

@@ -6,10 +6,10 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"github.com/toolparse/toolparse/internal/tagcall/tagcalltest"
 	"strings"
 	"testing"
 
+	"github.com/toolparse/toolparse/internal/tagcall/tagcalltest"
 	"github.com/toolparse/toolparse/syntax"
 	"github.com/toolparse/toolparse/syntax/kimi"
 	"github.com/toolparse/toolparse/syntax/syntaxtest"

@@ -5,11 +5,11 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
-	"github.com/toolparse/toolparse/internal/tagcall/tagcalltest"
 	"runtime"
 	"slices"
 	"testing"
 
+	"github.com/toolparse/toolparse/internal/tagcall/tagcalltest"
 	"github.com/toolparse/toolparse/syntax"
 	"github.com/toolparse/toolparse/syntax/minimax"
 	"github.com/toolparse/toolparse/syntax/syntaxtest"

@@ -2,9 +2,9 @@ package qwen25coder_test
 
 import (
 	"flag"
-	"github.com/toolparse/toolparse/internal/tagcall/tagcalltest"
 	"testing"
 
+	"github.com/toolparse/toolparse/internal/tagcall/tagcalltest"
 	"github.com/toolparse/toolparse/syntax/qwen25coder"
 	"github.com/toolparse/toolparse/syntax/syntaxtest"
 )

@@ -2,9 +2,9 @@ package solaropen2_test
 
 import (
 	"flag"
-	"github.com/toolparse/toolparse/internal/tagcall/tagcalltest"
 	"testing"
 
+	"github.com/toolparse/toolparse/internal/tagcall/tagcalltest"
 	"github.com/toolparse/toolparse/syntax/solaropen2"
 	"github.com/toolparse/toolparse/syntax/syntaxtest"
 )

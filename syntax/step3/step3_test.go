@@ -2,9 +2,9 @@ package step3_test
 
 import (
 	"flag"
-	"github.com/toolparse/toolparse/internal/tagcall/tagcalltest"
 	"testing"
 
+	"github.com/toolparse/toolparse/internal/tagcall/tagcalltest"
 	"github.com/toolparse/toolparse/syntax/step3"
 	"github.com/toolparse/toolparse/syntax/syntaxtest"
 )
