@@ -26,6 +26,7 @@ import (
 	"github.com/toolparse/toolparse/syntax/hermes"
 	"github.com/toolparse/toolparse/syntax/hunyuan"
 	"github.com/toolparse/toolparse/syntax/hy"
+	"github.com/toolparse/toolparse/syntax/inkling"
 	"github.com/toolparse/toolparse/syntax/internlm"
 	"github.com/toolparse/toolparse/syntax/kimi"
 	"github.com/toolparse/toolparse/syntax/kimik3"
@@ -73,7 +74,7 @@ func New(syntaxes ...syntax.Syntax) (*Registry, error) {
 // Builtin lists the syntaxes that ship with toolparse. The first, xmljson,
 // is auto-detection's fallback in the default registry.
 func Builtin() []syntax.Syntax {
-	return []syntax.Syntax{xmljson.Syntax, caret.Syntax, delimiter.Syntax, native.Syntax, xmltag.Syntax, harmony.Syntax, gemma.Syntax, pythonic.Syntax, llama3.Syntax, mistral.Syntax, qwen3coder.Syntax, glm.Syntax, deepseek.Syntax, minimax.Syntax, hermes.Syntax, kimi.Syntax, seedoss.Syntax, nemotron.Syntax, granite.Syntax, cohere.Syntax, functools.Syntax, hunyuan.Syntax, apriel.Syntax, longcat.Syntax, minimaxm3.Syntax, kimik3.Syntax, hy.Syntax, gigachat.Syntax, internlm.Syntax, commandr.Syntax, gcml.Syntax, apertus.Syntax, minicpm.Syntax, step3.Syntax, functionary.Syntax, qwen25coder.Syntax, kimivl.Syntax, functioncall.Syntax, solaropen.Syntax, solaropen2.Syntax}
+	return []syntax.Syntax{xmljson.Syntax, caret.Syntax, delimiter.Syntax, native.Syntax, xmltag.Syntax, harmony.Syntax, gemma.Syntax, pythonic.Syntax, llama3.Syntax, mistral.Syntax, qwen3coder.Syntax, glm.Syntax, deepseek.Syntax, minimax.Syntax, hermes.Syntax, kimi.Syntax, seedoss.Syntax, nemotron.Syntax, granite.Syntax, cohere.Syntax, functools.Syntax, hunyuan.Syntax, apriel.Syntax, longcat.Syntax, minimaxm3.Syntax, kimik3.Syntax, hy.Syntax, gigachat.Syntax, internlm.Syntax, commandr.Syntax, gcml.Syntax, apertus.Syntax, minicpm.Syntax, step3.Syntax, functionary.Syntax, qwen25coder.Syntax, kimivl.Syntax, functioncall.Syntax, solaropen.Syntax, solaropen2.Syntax, inkling.Syntax}
 }
 
 var defaultRegistry = func() *Registry {

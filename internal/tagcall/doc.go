@@ -62,6 +62,11 @@
 //     a complete value (the closer is a stop token a server may consume);
 //     Format.CompleteAt tells the conformance kit so. With Format.ThinkCalls
 //     a call opener ends explicit reasoning too.
+//   - With Format.Header (Inkling's messages), a word between Header (or
+//     the start of the output) and a kind marker is the message's header:
+//     no text, and the start of the next event's span (a call's block, a
+//     thought), or of nothing when a Kinds marker, dropped, follows it.
+//     Held while it grows, it is bounded by MaxName.
 //   - A dropped token (Format.Drop) in reasoning the prompt opened is
 //     thought text: only Think.Close and a call opener end it (Hy's calls'
 //     wrapper before a call is the thought's last text).

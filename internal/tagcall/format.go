@@ -120,6 +120,20 @@ type Format struct {
 	// evidence of it.
 	Drop []string
 
+	// Header, when set, opens a message header (Inkling's
+	// <|message_model|>), as the start of the output does when the prompt
+	// does not open reasoning: a word right after it (1 to MaxName bytes,
+	// no white space, no marker) that a kind marker follows — Think.Open,
+	// a call opener, one of Kinds — is the message's author or the tool it
+	// calls, not text; followed by anything else (white space, another
+	// marker, the end of the input) it is text. Header is dropped where it
+	// stands, as Drop's markers are.
+	Header string
+	// Kinds are the markers that say what a message holds besides
+	// reasoning and a call (Inkling's <|content_text|>): each ends a
+	// header and is dropped where it stands, the text after it kept.
+	Kinds []string
+
 	// SharedCalls says the call block is another format's too (Apriel's
 	// <tool_calls>[…] is Hunyuan's): it is no evidence of this one, whose
 	// own markers (OwnThink, Drop) are.
@@ -330,10 +344,10 @@ func (f *Format) Render(w io.Writer, opts syntax.Options) syntax.Renderer {
 // derived is what the parser derives from a Format: its marker lists and
 // the bytes they start and end with.
 type derived struct {
-	textMarkers, thinkMarkers, openers []string
-	leads                              string
-	wake                               *scan.ByteSet
-	tok                                *tkDerived // the token form's, for a Format with Token
+	textMarkers, thinkMarkers, openers, drops, kinds []string
+	leads                                            string
+	wake                                             *scan.ByteSet
+	tok                                              *tkDerived // the token form's, for a Format with Token
 }
 
 // derivedOf caches each Format's derived values (a *Format → *derived): a
@@ -346,7 +360,7 @@ func (f *Format) derive() *derived {
 	if d, ok := derivedOf.Load(f); ok {
 		return d.(*derived)
 	}
-	d := &derived{textMarkers: f.textMarkers(), thinkMarkers: f.thinkMarkers(), openers: f.callOpeners()}
+	d := &derived{textMarkers: f.textMarkers(), thinkMarkers: f.thinkMarkers(), openers: f.callOpeners(), drops: f.drops(), kinds: f.kinds()}
 	d.leads, d.wake = f.leadAndWake()
 	if f.Token != nil {
 		d.tok = deriveToken(f)
@@ -388,7 +402,15 @@ func matchAny(data []byte, eof bool, markers []string) (string, bool) {
 
 // textMarkers are the markers that end a text run.
 func (f *Format) textMarkers() []string {
-	return nonEmpty(append(append([]string{f.Think.Open, f.Result.Open}, f.Drop...), f.callOpeners()...))
+	return nonEmpty(append(append([]string{f.Think.Open, f.Result.Open, f.Header}, f.drops()...), f.callOpeners()...))
+}
+
+// drops are the markers dropped where they stand in text: Drop and Kinds.
+func (f *Format) drops() []string { return append(append([]string(nil), f.Drop...), f.Kinds...) }
+
+// kinds are the markers that end a message header (Format.Header).
+func (f *Format) kinds() []string {
+	return nonEmpty(append(append([]string{f.Think.Open}, f.callOpeners()...), f.Kinds...))
 }
 
 // leadAndWake are the bytes markers start with ('<' for most formats;

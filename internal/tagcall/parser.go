@@ -2,6 +2,7 @@ package tagcall
 
 import (
 	"bytes"
+	"strings"
 
 	"github.com/toolparse/toolparse/internal/jsoncall"
 	"github.com/toolparse/toolparse/syntax"
@@ -21,6 +22,7 @@ const (
 	inResponse         // Result.Open … Result.Close
 	inJSONOpen         // JSON form, after Scope.Open: white space, then '{' or '[', or it was text
 	inJSON             // JSON form: a block's value and closer
+	inHeader           // after Header (or at the start): a word a kind marker ends is the header, else text
 )
 
 type parser struct {
@@ -30,6 +32,7 @@ type parser struct {
 
 	textMarkers, thinkMarkers []string      // what ends a text run, reasoning the prompt opened
 	openers                   []string      // what opens a call
+	drops, kinds              []string      // what text drops; what ends a header (Format.Header)
 	leads                     string        // the bytes markers start with
 	wake                      *scan.ByteSet // the bytes markers end with
 
@@ -62,11 +65,19 @@ type parser struct {
 	jb jsonBlock // the open JSON block (JSON form)
 
 	names Names // the call names read
+
+	// A message header (Format.Header): the word read after it, its start,
+	// and whether it was decided on as the header (a kind marker follows):
+	// the next event's span then starts at it.
+	hdr        []byte
+	hdrAt      int64
+	hdrPos     syntax.Pos
+	hdrPending bool
 }
 
 func newParser(f *Format, h syntax.Handler, opts syntax.Options) syntax.Parser {
 	d := f.derive()
-	p := &parser{f: f, textMarkers: d.textMarkers, thinkMarkers: d.thinkMarkers, openers: d.openers, leads: d.leads, wake: d.wake}
+	p := &parser{f: f, textMarkers: d.textMarkers, thinkMarkers: d.thinkMarkers, openers: d.openers, drops: d.drops, kinds: d.kinds, leads: d.leads, wake: d.wake}
 	p.Init(h, opts, p.step, p.finish)
 	p.WakeOn(p.wake)
 	if f.JSON != nil {
@@ -78,6 +89,8 @@ func newParser(f *Format, h syntax.Handler, opts syntax.Options) syntax.Parser {
 		p.state = inOpenThink
 		p.BeginRun(syntax.Think, 0)
 		p.thinkStart = syntax.Pos{Line: 1, Column: 1}
+	} else if f.Header != "" {
+		p.state = inHeader // the prompt wrote the first message's Header
 	}
 	return p
 }
@@ -106,6 +119,8 @@ func (p *parser) step(data []byte, eof bool) int {
 		return p.jsonOpen(data, eof)
 	case inJSON:
 		return p.jsonBody(data, eof)
+	case inHeader:
+		return p.header(data, eof)
 	}
 	return p.text(data, eof)
 }
@@ -116,17 +131,26 @@ func (p *parser) text(data []byte, eof bool) int {
 		return n
 	}
 	off := p.Offset()
-	for _, m := range p.f.Drop {
+	for _, m := range p.drops {
 		if full, partial := scan.MatchPrefix(data, m); full && m != "" {
 			p.EndRun()     // the answer's markers are dropped: its text is a run of its own
 			p.Evident(off) // the format's own token
+			p.takeHeader(off)
 			return len(m)
 		} else if partial && !eof {
 			return 0
 		}
 	}
+	if full, partial := scan.MatchPrefix(data, p.f.Header); full && p.f.Header != "" {
+		p.EndRun()
+		p.Evident(off)
+		p.state, p.hdrPending = inHeader, false
+		return len(p.f.Header)
+	} else if partial && !eof {
+		return 0
+	}
 	if full, partial := scan.MatchPrefix(data, p.f.Think.Open); full && p.f.Think.Open != "" {
-		p.BeginRun(syntax.Think, off)
+		p.BeginRun(syntax.Think, p.takeHeader(off))
 		if p.f.Own || p.f.OwnThink {
 			p.Evident(off)
 		}
@@ -248,7 +272,13 @@ func (p *parser) opener(data []byte, eof bool, t syntax.Type, back pstate) int {
 
 func (p *parser) hold(tag []byte, t syntax.Type, back, next pstate) {
 	p.heldAt, p.heldPos = p.Offset(), p.Pos()
-	p.held = append(p.held[:0], tag...)
+	p.held = p.held[:0]
+	if p.hdrPending {
+		// The message's header: the call's block starts at it.
+		p.held = append(p.held, p.hdr...)
+		p.heldAt, p.heldPos = p.takeHeader(p.heldAt), p.hdrPos
+	}
+	p.held = append(p.held, tag...)
 	p.heldType, p.back, p.state = t, back, next
 	p.Undecided(p.heldAt)
 }
@@ -618,9 +648,67 @@ func (p *parser) response(data []byte, eof bool) int {
 	return n
 }
 
+// header reads what follows Header (or the start of the output): a word
+// that a kind marker follows is the message's header, taken into the next
+// event's span; anything else makes the word text.
+func (p *parser) header(data []byte, eof bool) int {
+	if len(p.hdr) == 0 {
+		p.hdrAt, p.hdrPos = p.Offset(), p.Pos()
+	}
+	i := 0
+	for i < len(data) && len(p.hdr)+i < MaxName && !isSpace(data[i]) && strings.IndexByte(p.leads, data[i]) < 0 {
+		i++
+	}
+	if i > 0 {
+		p.hdr = append(p.hdr, data[:i]...)
+		p.Undecided(p.hdrAt)
+		return i
+	}
+	if len(data) > 0 && len(p.hdr) < MaxName {
+		if m, wait := matchAny(data, eof, p.kinds); m != "" {
+			p.state, p.hdrPending = inText, len(p.hdr) > 0
+			p.Undecided(-1)
+			return scan.Again
+		} else if wait {
+			return 0
+		}
+	}
+	if len(data) == 0 && !eof {
+		return 0
+	}
+	p.headerText()
+	return scan.Again
+}
+
+// headerText gives the word read after Header back as text.
+func (p *parser) headerText() {
+	p.state = inText
+	p.Undecided(-1)
+	if len(p.hdr) > 0 {
+		p.Text(syntax.Respond, p.hdr, p.hdrAt)
+		p.hdr = p.hdr[:0]
+	}
+}
+
+// takeHeader returns where the next event starts: at the message's header
+// when one was decided on, else at off.
+func (p *parser) takeHeader(off int64) int64 {
+	if !p.hdrPending {
+		return off
+	}
+	p.hdrPending = false
+	p.hdr = p.hdr[:0]
+	return p.hdrAt
+}
+
+func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
+
 func (p *parser) finish(end int64) {
 	f := p.f
 	switch p.state {
+	case inHeader:
+		p.headerText()
+		p.EndRun()
 	case afterCall: // Function.Close and white space, then the end: the call is complete
 		p.closeCall(p.callEnd)
 	case inJSON:

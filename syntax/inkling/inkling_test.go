@@ -1,0 +1,31 @@
+package inkling_test
+
+import (
+	"flag"
+	"testing"
+
+	"github.com/toolparse/toolparse/internal/tagcall/tagcalltest"
+	"github.com/toolparse/toolparse/syntax/inkling"
+	"github.com/toolparse/toolparse/syntax/syntaxtest"
+)
+
+const goldens = "testdata"
+
+var _ = flag.Bool("update", false, "rewrite the golden cases' expected events from the parser's output")
+
+// TestGoldens runs every golden case of the syntax at every chunking, in
+// both modes, with the conformance kit's checks and a round trip.
+func TestGoldens(t *testing.T) { syntaxtest.RunGoldens(t, inkling.Syntax, goldens) }
+
+func TestGarbage(t *testing.T) {
+	if err := syntaxtest.Garbage(inkling.Syntax, syntaxtest.Inputs(t, goldens), 3000, 4); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// FuzzParse checks the event model's invariants (syntaxtest.Check) on any input.
+func FuzzParse(f *testing.F) { syntaxtest.Fuzz(f, inkling.Syntax, goldens, nil) }
+
+// TestFamily runs the golden cases of the engine's families inkling belongs to,
+// in its markers.
+func TestFamily(t *testing.T) { tagcalltest.RunFamily(t, inkling.Syntax, inkling.Format) }
