@@ -127,7 +127,8 @@ type Format struct {
 	// a call opener, one of Kinds — is the message's author or the tool it
 	// calls, not text; followed by anything else (white space, another
 	// marker, the end of the input) it is text. Header is dropped where it
-	// stands, as Drop's markers are.
+	// stands, as Drop's markers are. A word-named call (no Function, no
+	// JSON form) takes no header: the word before it is text.
 	Header string
 	// Kinds are the markers that say what a message holds besides
 	// reasoning and a call (Inkling's <|content_text|>): each ends a
@@ -408,9 +409,15 @@ func (f *Format) textMarkers() []string {
 // drops are the markers dropped where they stand in text: Drop and Kinds.
 func (f *Format) drops() []string { return append(append([]string(nil), f.Drop...), f.Kinds...) }
 
-// kinds are the markers that end a message header (Format.Header).
+// kinds are the markers that end a message header (Format.Header): the
+// call openers only where the call's block takes the header in (the JSON
+// form and Function tags; a word-named call has none).
 func (f *Format) kinds() []string {
-	return nonEmpty(append(append([]string{f.Think.Open}, f.callOpeners()...), f.Kinds...))
+	k := []string{f.Think.Open}
+	if f.named() || f.JSON != nil && f.Param.Open == "" {
+		k = append(k, f.callOpeners()...)
+	}
+	return nonEmpty(append(k, f.Kinds...))
 }
 
 // leadAndWake are the bytes markers start with ('<' for most formats;

@@ -150,11 +150,14 @@ func (p *parser) text(data []byte, eof bool) int {
 		return 0
 	}
 	if full, partial := scan.MatchPrefix(data, p.f.Think.Open); full && p.f.Think.Open != "" {
+		p.thinkStart = p.Pos()
+		if p.hdrPending {
+			p.thinkStart = p.hdrPos // the message's header starts the thought
+		}
 		p.BeginRun(syntax.Think, p.takeHeader(off))
 		if p.f.Own || p.f.OwnThink {
 			p.Evident(off)
 		}
-		p.thinkStart = p.Pos()
 		p.state = inThink
 		if p.f.ThinkCalls {
 			p.state, p.thought = inOpenThink, false // a call opener ends it too
@@ -656,7 +659,7 @@ func (p *parser) header(data []byte, eof bool) int {
 		p.hdrAt, p.hdrPos = p.Offset(), p.Pos()
 	}
 	i := 0
-	for i < len(data) && len(p.hdr)+i < MaxName && !isSpace(data[i]) && strings.IndexByte(p.leads, data[i]) < 0 {
+	for i < len(data) && len(p.hdr)+i <= MaxName && !isSpace(data[i]) && strings.IndexByte(p.leads, data[i]) < 0 {
 		i++
 	}
 	if i > 0 {
@@ -664,7 +667,7 @@ func (p *parser) header(data []byte, eof bool) int {
 		p.Undecided(p.hdrAt)
 		return i
 	}
-	if len(data) > 0 && len(p.hdr) < MaxName {
+	if len(data) > 0 && len(p.hdr) <= MaxName { // one byte more is no header
 		if m, wait := matchAny(data, eof, p.kinds); m != "" {
 			p.state, p.hdrPending = inText, len(p.hdr) > 0
 			p.Undecided(-1)
@@ -724,7 +727,7 @@ func (p *parser) finish(end int64) {
 		if p.heldType == syntax.Think {
 			p.EndRun()
 		}
-		p.Errorf(syntax.CodeTruncated, p.heldPos, syntax.Span{Start: p.heldAt, End: end}, []byte(p.jb.opener),
+		p.Errorf(syntax.CodeTruncated, p.heldPos, syntax.Span{Start: p.heldAt, End: end}, bytes.TrimRight(p.held, " \t\r\n"),
 			"unterminated %s: the stream ended before the call's JSON", p.jb.opener)
 	case inWrapper, inProbe:
 		if p.heldType == syntax.Think {

@@ -52,8 +52,21 @@
 //     showed the name as text (sglang issue 33181); it is the header here.
 //   - <|content_model_end_sampling|> in place of <|end_message|> at the end
 //     of a reasoning or call block: vLLM ends the block there; here only
-//     <|end_message|> does (the template always writes it first), so such a
-//     block is cut off, an error.
+//     <|end_message|> does (the template always writes it first). A call
+//     block so ended is an error (malformed: its closer missing), never a
+//     call; reasoning so ended runs on, the marker its text, to the end of
+//     the input (truncated).
+//   - vLLM joins a turn's text into one content string and its reasoning
+//     into one ("see  token", "onetwo"); here each run between markers is
+//     an event of its own, white space at its ends trimmed.
+//
+// # The renderer
+//
+// It writes the engine's JSON form: each call a <|content_invoke_tool_json|>
+// block on lines of its own, reasoning a <|content_thinking|> block, text
+// as plain lines, with no <|message_model|> headers or <|content_text|>
+// markers. It reads back with this parser; it is not the template's
+// spelling of a turn, which a server writes from the messages.
 //
 // # Choices where the rules are silent
 //

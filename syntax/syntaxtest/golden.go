@@ -165,9 +165,9 @@ func (g *Golden) Format(events, tokens []byte) []byte {
 		b.WriteByte('\n')
 	}
 	b.WriteString("-- input --\n")
-	input := g.section // as read: no-final-newline takes its newline off again
-	if input == nil {
-		input = g.Input
+	input := g.Input
+	if g.section != nil && bytes.Equal(bytes.TrimSuffix(g.section, []byte("\n")), input) {
+		input = g.section // as read: no-final-newline takes its newline off again
 	}
 	b.Write(input)
 	if len(input) > 0 && input[len(input)-1] != '\n' {

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/toolparse/toolparse/internal/jsoncall"
 	"github.com/toolparse/toolparse/internal/tagcall"
 	"github.com/toolparse/toolparse/syntax"
 	"github.com/toolparse/toolparse/syntax/syntaxtest"
@@ -126,6 +127,22 @@ func TestExpand(t *testing.T) {
 	}
 	if got := len(cases(t, &noResult)); got == 0 || got == len(cases(t, ref)) {
 		t.Errorf("a format with no Result runs %d cases of %d", got, len(cases(t, ref)))
+	}
+}
+
+// TestRefEnd: the ARGS of {{obj}} and {{tcall}} are read as JSON, a "}}"
+// in them theirs.
+func TestRefEnd(t *testing.T) {
+	json := &tagcall.Format{Scope: tagcall.Tags{Open: "<b>", Close: "</b>"}, JSON: &jsoncall.Keys{Name: "name", Args: "args"}}
+	for in, want := range map[string]string{
+		`{{obj f {"a": {"b": {}}, "c": 2}}}.`: `{"name": "f", "args": {"a": {"b": {}}, "c": 2}}.`,
+		`{{obj f {"s": "}}x"}}}.`:             `{"name": "f", "args": {"s": "}}x"}}.`,
+		`{{obj f null}}.`:                     `{"name": "f", "args": null}.`,
+		`{{objopen f}}{"a"`:                   `{"name": "f", "args": {"a"`,
+	} {
+		if got, ok := expand(in, json, false); !ok || got != want {
+			t.Errorf("%s = %q; want %q", in, got, want)
+		}
 	}
 }
 
