@@ -126,9 +126,10 @@ type Format struct {
 	// no white space, no marker) that a kind marker follows — Think.Open,
 	// a call opener, one of Kinds — is the message's author or the tool it
 	// calls, not text; followed by anything else (white space, another
-	// marker, the end of the input) it is text. Header is dropped where it
-	// stands, as Drop's markers are. A word-named call (no Function, no
-	// JSON form) takes no header: the word before it is text.
+	// marker, the end of the input) it is text. The word is a name's:
+	// none of white space and <>{}[]"'. Header is dropped where it
+	// stands, as Drop's markers are. A word-named call, and a bare Function
+	// tag, take no header: the word before them is text.
 	Header string
 	// Kinds are the markers that say what a message holds besides
 	// reasoning and a call (Inkling's <|content_text|>): each ends a
@@ -410,12 +411,17 @@ func (f *Format) textMarkers() []string {
 func (f *Format) drops() []string { return append(append([]string(nil), f.Drop...), f.Kinds...) }
 
 // kinds are the markers that end a message header (Format.Header): the
-// call openers only where the call's block takes the header in (the JSON
-// form and Function tags; a word-named call has none).
+// call openers only where the call's block always takes the header in —
+// the JSON form's, and Scope.Open before a Function tag, which give it
+// back as text with the opener when no call follows (a word-named call,
+// and a bare Function tag, take none).
 func (f *Format) kinds() []string {
 	k := []string{f.Think.Open}
-	if f.named() || f.JSON != nil && f.Param.Open == "" {
+	switch {
+	case f.JSON != nil && f.Param.Open == "":
 		k = append(k, f.callOpeners()...)
+	case f.named():
+		k = append(k, f.Scope.Open)
 	}
 	return nonEmpty(append(k, f.Kinds...))
 }

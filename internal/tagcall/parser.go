@@ -66,13 +66,12 @@ type parser struct {
 
 	names Names // the call names read
 
-	// A message header (Format.Header): the word read after it, its start,
-	// and whether it was decided on as the header (a kind marker follows):
-	// the next event's span then starts at it.
-	hdr        []byte
-	hdrAt      int64
-	hdrPos     syntax.Pos
-	hdrPending bool
+	// A message header (Format.Header): the word read after it and its
+	// start. Out of the header state a word kept was decided on as the
+	// header (a kind marker follows it): the next event's span starts at it.
+	hdr    []byte
+	hdrAt  int64
+	hdrPos syntax.Pos
 }
 
 func newParser(f *Format, h syntax.Handler, opts syntax.Options) syntax.Parser {
@@ -144,14 +143,14 @@ func (p *parser) text(data []byte, eof bool) int {
 	if full, partial := scan.MatchPrefix(data, p.f.Header); full && p.f.Header != "" {
 		p.EndRun()
 		p.Evident(off)
-		p.state, p.hdrPending = inHeader, false
+		p.state = inHeader
 		return len(p.f.Header)
 	} else if partial && !eof {
 		return 0
 	}
 	if full, partial := scan.MatchPrefix(data, p.f.Think.Open); full && p.f.Think.Open != "" {
 		p.thinkStart = p.Pos()
-		if p.hdrPending {
+		if len(p.hdr) > 0 {
 			p.thinkStart = p.hdrPos // the message's header starts the thought
 		}
 		p.BeginRun(syntax.Think, p.takeHeader(off))
@@ -276,7 +275,7 @@ func (p *parser) opener(data []byte, eof bool, t syntax.Type, back pstate) int {
 func (p *parser) hold(tag []byte, t syntax.Type, back, next pstate) {
 	p.heldAt, p.heldPos = p.Offset(), p.Pos()
 	p.held = p.held[:0]
-	if p.hdrPending {
+	if len(p.hdr) > 0 {
 		// The message's header: the call's block starts at it.
 		p.held = append(p.held, p.hdr...)
 		p.heldAt, p.heldPos = p.takeHeader(p.heldAt), p.hdrPos
@@ -659,7 +658,7 @@ func (p *parser) header(data []byte, eof bool) int {
 		p.hdrAt, p.hdrPos = p.Offset(), p.Pos()
 	}
 	i := 0
-	for i < len(data) && len(p.hdr)+i <= MaxName && !isSpace(data[i]) && strings.IndexByte(p.leads, data[i]) < 0 {
+	for i < len(data) && len(p.hdr)+i <= MaxName && isNameByte(data[i]) && strings.IndexByte(p.leads, data[i]) < 0 {
 		i++
 	}
 	if i > 0 {
@@ -669,7 +668,7 @@ func (p *parser) header(data []byte, eof bool) int {
 	}
 	if len(data) > 0 && len(p.hdr) <= MaxName { // one byte more is no header
 		if m, wait := matchAny(data, eof, p.kinds); m != "" {
-			p.state, p.hdrPending = inText, len(p.hdr) > 0
+			p.state = inText // a word kept is the header, which the marker's event takes
 			p.Undecided(-1)
 			return scan.Again
 		} else if wait {
@@ -696,15 +695,12 @@ func (p *parser) headerText() {
 // takeHeader returns where the next event starts: at the message's header
 // when one was decided on, else at off.
 func (p *parser) takeHeader(off int64) int64 {
-	if !p.hdrPending {
+	if len(p.hdr) == 0 {
 		return off
 	}
-	p.hdrPending = false
 	p.hdr = p.hdr[:0]
 	return p.hdrAt
 }
-
-func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
 
 func (p *parser) finish(end int64) {
 	f := p.f

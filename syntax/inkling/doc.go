@@ -24,7 +24,7 @@
 //   - <|content_thinking|>…<|end_message|> is reasoning;
 //     <|content_invoke_tool_json|> in it ends it, as the call it opens.
 //   - <|content_invoke_tool_json|>, white space, one JSON object
-//     {"name": NAME, "args": {…}} ("arguments" is read too), white space,
+//     {"name": NAME, "args": {…}} ("arguments" and "parameters" are read too), white space,
 //     <|end_message|>: a call. Its name is the JSON's; args null or absent
 //     is {}, args in a JSON string holding an object that object (decoded
 //     once, as vLLM takes a string); args of another kind, invalid JSON, text after the
