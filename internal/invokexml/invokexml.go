@@ -57,6 +57,57 @@ type Tags struct {
 	// token mode such a call is announced at its tag and given whole at
 	// its closer.
 	Body func(body []byte, depth int) (args []byte, at int, problem string)
+	// NameAttr is the invoke tag's attribute that names the call ("name"
+	// when empty; Kimi K3 writes tool="NAME").
+	NameAttr string
+	// TagEnd ends the invoke tag in place of '>' (Kimi K3's <|sep|>); such
+	// a tag does not close itself.
+	TagEnd string
+	// Entities says the invoke tag's attribute values are XML-escaped:
+	// &amp; &quot; &apos; &lt; &gt; in the name are read as the characters
+	// (Kimi K3's template escapes them).
+	Entities bool
+}
+
+// nameAttr is the invoke tag's attribute that names the call.
+func (t *Tags) nameAttr() string {
+	if t.NameAttr != "" {
+		return t.NameAttr
+	}
+	return "name"
+}
+
+// tagEnd is what ends the invoke tag.
+func (t *Tags) tagEnd() string {
+	if t.TagEnd != "" {
+		return t.TagEnd
+	}
+	return ">"
+}
+
+// Shown is the invoke tag of a call named name as messages show it
+// (<invoke name="N">); with name "" the name is an ellipsis
+// (<invoke name=…>).
+func (t *Tags) Shown(name string) string {
+	if name == "" {
+		return t.Invoke + " " + t.nameAttr() + "=…" + t.tagEnd()
+	}
+	return t.Invoke + " " + t.nameAttr() + "=" + strconv.Quote(name) + t.tagEnd()
+}
+
+// invokeAt matches an invoke tag at the start of data (see tagAt).
+func (t *Tags) invokeAt(data []byte, eof bool) (int, tagAttrs) {
+	return tagAt(data, t.Invoke, t.tagEnd(), t.nameAttr(), eof)
+}
+
+var entities = strings.NewReplacer("&quot;", `"`, "&apos;", "'", "&lt;", "<", "&gt;", ">", "&amp;", "&")
+
+// callName is the call's name as the invoke tag's attribute value v gives it.
+func (t *Tags) callName(v []byte) string {
+	if t.Entities && bytes.IndexByte(v, '&') >= 0 {
+		return entities.Replace(string(v))
+	}
+	return string(v)
 }
 
 // maxTag bounds an opening tag's length: a longer "<invoke …" is not a tag.
@@ -193,10 +244,10 @@ func (r *Reader) between(data []byte, eof bool) (int, bool) {
 		return len(r.tags.SectionEnd), true
 	}
 	wait := partial
-	n, attrs := tagAt(data, r.tags.Invoke, eof)
+	n, attrs := r.tags.invokeAt(data, eof)
 	if n > 0 {
 		if len(attrs.name) > 0 {
-			r.openInvoke(string(attrs.name), data[:n])
+			r.openInvoke(r.tags.callName(attrs.name), data[:n])
 			switch {
 			case attrs.empty:
 				r.closeInvoke() // <invoke name="N"/>: a call with no arguments
@@ -215,7 +266,7 @@ func (r *Reader) between(data []byte, eof bool) (int, bool) {
 	r.flushHeld(-1)
 	if r.invokes == 0 {
 		r.c.Errorf(syntax.CodeMalformed, r.openAt, syntax.Span{Start: r.openAt.Offset, End: r.c.Offset()}, []byte(r.open),
-			"%s is followed by text, not %s name=…>", r.open, r.tags.Invoke)
+			"%s is followed by text, not %s", r.open, r.tags.Shown(""))
 	}
 	return 0, true
 }
@@ -234,7 +285,7 @@ func (r *Reader) Finish(end int64) {
 		if !r.blk.Over {
 			raw = r.blk.Bytes
 		}
-		what := r.tags.Invoke + " name=\"" + r.name + "\">"
+		what := r.tags.Shown(r.name)
 		if r.state == sValue || r.state == sCloser {
 			what = "value of parameter " + strconv.Quote(string(r.key)) + " of " + what
 		}
@@ -288,7 +339,7 @@ func (r *Reader) inInvoke(data []byte, eof bool) int {
 		return len(r.tags.InvokeEnd)
 	}
 	wait := partial
-	n, attrs := tagAt(data, r.tags.Param, eof)
+	n, attrs := tagAt(data, r.tags.Param, ">", "name", eof)
 	if n > 0 {
 		if len(attrs.name) > 0 && !attrs.empty { // a parameter tag closing itself has no value: text
 			r.keep(data[:n])
@@ -343,11 +394,11 @@ func (r *Reader) bad(data []byte, eof bool) (int, bool) {
 func (r *Reader) reportBad() {
 	span := syntax.Span{Start: r.spanFrom, End: r.start.Offset + r.blk.Len}
 	if r.blk.Over {
-		r.hold(syntax.CodeOverLimit, span, nil, "%s name=%q> longer than the limit of %d bytes", r.tags.Invoke, r.name, r.c.Options().BlockLimit())
+		r.hold(syntax.CodeOverLimit, span, nil, "%s longer than the limit of %d bytes", r.tags.Shown(r.name), r.c.Options().BlockLimit())
 		return
 	}
 	at := scan.Advance(r.start, r.blk.Bytes[:min(int(r.problemAt-r.start.Offset), len(r.blk.Bytes))])
-	r.hold(syntax.CodeMalformed, span, r.blk.Bytes, "%s name=%q> at %s: %s", r.tags.Invoke, r.name, at, r.problem)
+	r.hold(syntax.CodeMalformed, span, r.blk.Bytes, "%s at %s: %s", r.tags.Shown(r.name), at, r.problem)
 }
 
 func (r *Reader) openParam(key []byte, notString bool, tag []byte) {
@@ -555,7 +606,7 @@ func (r *Reader) closeInvoke() {
 	span := syntax.Span{Start: r.start.Offset, End: r.start.Offset + r.blk.Len}
 	if r.blk.Over {
 		r.hold(syntax.CodeOverLimit, syntax.Span{Start: r.spanFrom, End: span.End}, nil,
-			"%s name=%q> longer than the limit of %d bytes", r.tags.Invoke, r.name, r.c.Options().BlockLimit())
+			"%s longer than the limit of %d bytes", r.tags.Shown(r.name), r.c.Options().BlockLimit())
 		return
 	}
 	var args []byte
@@ -583,7 +634,7 @@ func (r *Reader) closeInvoke() {
 // input is needed to tell. A syntax asks it to decide whether its section
 // opener opens a section.
 func InvokeAt(tags Tags, data []byte, eof bool) (yes, wait bool) {
-	n, attrs := tagAt(data, tags.Invoke, eof)
+	n, attrs := tags.invokeAt(data, eof)
 	if n < 0 {
 		return false, true
 	}
@@ -598,11 +649,12 @@ type tagAttrs struct {
 }
 
 // tagAt matches an opening tag named by prefix ("<invoke") at the start of
-// data: the prefix, white space, attributes name="value" (double or single
-// quotes, or none), '>'. It returns the tag's length and the attributes
-// the formats read; 0 when data starts with no such tag; -1 when more input
-// is needed.
-func tagAt(data []byte, prefix string, eof bool) (int, tagAttrs) {
+// data: the prefix, then attributes key="value" (double or single quotes,
+// or none; the key holds none of <>"'), each after white space, then closer ('>', which may follow a '/', or another
+// marker). It returns the tag's length and the attributes the formats read
+// (the one named nameKey is the name); 0 when data starts with no such
+// tag; -1 when more input is needed.
+func tagAt(data []byte, prefix, closer, nameKey string, eof bool) (int, tagAttrs) {
 	full, partial := scan.MatchPrefix(data, prefix)
 	if !full {
 		if partial && !eof {
@@ -610,7 +662,7 @@ func tagAt(data []byte, prefix string, eof bool) (int, tagAttrs) {
 		}
 		return 0, tagAttrs{}
 	}
-	end := bytes.IndexByte(data[len(prefix):min(len(data), maxTag)], '>')
+	end := bytes.Index(data[len(prefix):min(len(data), maxTag)], []byte(closer))
 	if end < 0 {
 		if len(data) < maxTag && !eof {
 			return -1, tagAttrs{}
@@ -623,7 +675,7 @@ func tagAt(data []byte, prefix string, eof bool) (int, tagAttrs) {
 		return 0, tagAttrs{}
 	}
 	var attrs tagAttrs
-	if b, ok := bytes.CutSuffix(body, []byte("/")); ok {
+	if b, ok := bytes.CutSuffix(body, []byte("/")); ok && closer == ">" {
 		body, attrs.empty = b, true
 	}
 	var seen struct{ name, str bool }
@@ -636,7 +688,7 @@ func tagAt(data []byte, prefix string, eof bool) (int, tagAttrs) {
 		for j < len(body) && body[j] != '=' && !isSpace(body[j]) {
 			j++
 		}
-		if j == len(body) || body[j] != '=' || j == i {
+		if j == len(body) || body[j] != '=' || j == i || bytes.ContainsAny(body[i:j], `<>"'`) {
 			return 0, tagAttrs{}
 		}
 		key := body[i:j]
@@ -658,11 +710,11 @@ func tagAt(data []byte, prefix string, eof bool) (int, tagAttrs) {
 			v = body[j:k]
 			j = k
 		}
-		if !utf8.Valid(v) {
+		if !utf8.Valid(v) || j < len(body) && !isSpace(body[j]) { // attributes stand apart
 			return 0, tagAttrs{}
 		}
 		switch string(key) { // the first of a name counts
-		case "name":
+		case nameKey:
 			if !seen.name {
 				attrs.name, seen.name = v, true
 			}
@@ -673,7 +725,7 @@ func tagAt(data []byte, prefix string, eof bool) (int, tagAttrs) {
 		}
 		i = j
 	}
-	return end + 1, attrs
+	return end + len(closer), attrs
 }
 
 // Pad is v written as a value that [TrimLine] reads back as v: a line end

@@ -27,11 +27,44 @@ func TestTagAt(t *testing.T) {
 		{`<invoke name>`, true, 0, ""},                // no value
 		{`<invoke name="x" name="y">`, true, 26, "x"}, // the first counts
 		{"<invoke name=\"" + strings.Repeat("a", maxTag) + "\">", false, 0, ""},
+		{`<invoke name="x"id="1">`, true, 0, ""},   // attributes run together
+		{`<invoke name="x" <id="1">`, true, 0, ""}, // a key holding '<'
+		{`<invoke name=x"y">`, true, 0, ""},        // a quote after a bare value
 	} {
-		n, attrs := tagAt([]byte(c.in), "<invoke", c.eof)
+		n, attrs := tagAt([]byte(c.in), "<invoke", ">", "name", c.eof)
 		if n != c.n || n > 0 && string(attrs.name) != c.name {
 			t.Errorf("tagAt(%q, eof %v) = %d, %v; want %d, name %q", c.in, c.eof, n, attrs, c.n, c.name)
 		}
+	}
+}
+
+// TestTagAtOtherForm reads a tag of another closer and name attribute
+// (Kimi K3's <|open|>call tool="N" index="1"<|sep|>).
+func TestTagAtOtherForm(t *testing.T) {
+	tags := Tags{Invoke: "<|open|>call", NameAttr: "tool", TagEnd: "<|sep|>", Entities: true}
+	for _, c := range []struct {
+		in   string
+		eof  bool
+		n    int
+		name string
+	}{
+		{`<|open|>call tool="a&amp;b" index="1"<|sep|>x`, false, 44, "a&amp;b"},
+		{`<|open|>call tool="f"<|se`, false, -1, ""},    // the closer may come
+		{`<|open|>call tool="f"<|se`, true, 0, ""},      // it cannot
+		{`<|open|>call tool="f"/<|sep|>`, true, 0, ""},  // no self-closing tag in this form
+		{`<|open|>call name="f"<|sep|>`, true, 28, ""},  // a tag, but no name
+		{`<|open|>call tool="f">x<|sep|>`, true, 0, ""}, // '>' is no closer here
+	} {
+		n, attrs := tags.invokeAt([]byte(c.in), c.eof)
+		if n != c.n || n > 0 && string(attrs.name) != c.name {
+			t.Errorf("invokeAt(%q, eof %v) = %d, %v; want %d, name %q", c.in, c.eof, n, attrs, c.n, c.name)
+		}
+	}
+	if got := tags.callName([]byte("a&amp;b&quot;")); got != `a&b"` {
+		t.Errorf("callName = %q, want the entities read", got)
+	}
+	if got := tags.Shown("f"); got != `<|open|>call tool="f"<|sep|>` {
+		t.Errorf("Shown = %q", got)
 	}
 }
 

@@ -65,7 +65,7 @@ type Format struct {
 
 	// Invoke, when set, makes calls invoke elements, several in a section,
 	// and results a block of elements ([Invoke]: MiniMax-M2's form); of the
-	// other fields only Name, Think and Own are read.
+	// other fields only Name, Think, Own and Drop are read.
 	Invoke *Invoke
 
 	// Token, when set, makes calls special tokens around an id and JSON

@@ -10,6 +10,7 @@ import (
 	"github.com/toolparse/toolparse/internal/markup"
 	"github.com/toolparse/toolparse/syntax"
 	"github.com/toolparse/toolparse/syntax/scan"
+	"slices"
 )
 
 // Invoke describes the invoke form: sections of invoke elements
@@ -56,6 +57,11 @@ type Invoke struct {
 	// Tight says the renderer writes a section's first invoke right after
 	// its opener, with no line end between (GCML's template).
 	Tight bool
+	// Answer, when set, is the answer's channel (Kimi K3's response
+	// channel): its tags are dropped where they stand in text, as
+	// Format.Drop's are, and Answer.Open ends reasoning the prompt opened,
+	// as a section opener does.
+	Answer Tags
 }
 
 // openers are the section openers.
@@ -70,7 +76,13 @@ func (v *Invoke) openers() []string {
 // textMarkers are what ends a text run: Think.Open, the section openers
 // and the results block's opener.
 func (v *Invoke) textMarkers(f *Format) []string {
-	return nonEmpty(append(append([]string{f.Think.Open}, v.openers()...), v.Results.Open))
+	return nonEmpty(append(append(append([]string{f.Think.Open}, v.openers()...), v.Results.Open), v.drops(f)...))
+}
+
+// drops are the markers dropped where they stand in text: Format.Drop and
+// the answer channel's tags.
+func (v *Invoke) drops(f *Format) []string {
+	return nonEmpty(append([]string{v.Answer.Open, v.Answer.Close}, f.Drop...))
 }
 
 // closerOf is a section or results opener's closer.
@@ -120,6 +132,8 @@ type invokeParser struct {
 	think   markup.Think // the reasoning (ThinkOpen: see markup.Think)
 	markers []string     // what ends a text run
 	openers []string     // the section openers
+	enders  []string     // what ends reasoning the prompt opened: the openers, Answer.Open
+	drops   []string     // what text drops (Invoke.drops)
 
 	// The opener being decided (ivOpen).
 	open      string
@@ -137,7 +151,8 @@ type invokeParser struct {
 
 func newInvokeParser(f *Format, h syntax.Handler, opts syntax.Options) syntax.Parser {
 	v := f.Invoke
-	p := &invokeParser{f: f, v: v, openers: v.openers(), markers: v.textMarkers(f)}
+	p := &invokeParser{f: f, v: v, openers: v.openers(), markers: v.textMarkers(f), drops: v.drops(f)}
+	p.enders = nonEmpty(append(v.openers(), v.Answer.Open))
 	p.Init(h, opts, p.step, p.finish)
 	p.calls.Init(&p.Core, v.Tags)
 	p.calls.OnCall = func(_ string, from int64) { p.batch.Add(from) }
@@ -166,7 +181,7 @@ func (p *invokeParser) step(data []byte, eof bool) int {
 func (p *invokeParser) stateStep(data []byte, eof bool) int {
 	switch p.state {
 	case ivThink:
-		n, done := p.think.Step(&p.Core, data, eof, p.openers, p.endsThought)
+		n, done := p.think.Step(&p.Core, data, eof, p.enders, p.endsThought)
 		if done {
 			p.state = ivText
 		}
@@ -199,6 +214,11 @@ func (p *invokeParser) stateStep(data []byte, eof bool) int {
 		p.state = ivThink
 	case "":
 	default:
+		if slices.Contains(p.drops, m) {
+			p.EndRun()     // the text around it is runs of its own
+			p.Evident(off) // the format's own token
+			break
+		}
 		p.open, p.openAt = m, p.Pos()
 		p.openSpace = p.openSpace[:0]
 		p.state = ivOpen
@@ -280,8 +300,8 @@ func (p *invokeParser) decided(block bool) {
 // section, which ends the reasoning the prompt opened; it decides that
 // without leaving the reasoning.
 func (p *invokeParser) endsThought(data []byte, eof bool) (yes, wait bool) {
-	m, wait := markup.MatchAny(data, eof, p.openers)
-	if m == "" || p.v.Own {
+	m, wait := markup.MatchAny(data, eof, p.enders)
+	if m == "" || p.v.Own || m == p.v.Answer.Open {
 		return m != "", wait
 	}
 	rest := data[len(m):]

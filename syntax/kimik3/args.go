@@ -3,9 +3,11 @@ package kimik3
 import (
 	"bytes"
 	"strconv"
+	"strings"
 
 	"github.com/toolparse/toolparse/internal/jsonscan"
 	"github.com/toolparse/toolparse/internal/params"
+	"github.com/toolparse/toolparse/syntax/scan"
 )
 
 // readArgs reads the body of a call: argument tags, white space between
@@ -115,4 +117,68 @@ func skipSpace(b []byte, i int) int {
 		i++
 	}
 	return i
+}
+
+// tagAt matches an opening tag at the start of data: prefix (open and a
+// name), then attributes key="value" each after a space, then sep. It
+// returns the tag's length and its attributes, XML-unescaped; 0 when data
+// starts with no such tag; -1 when more input is needed.
+func tagAt(data []byte, prefix string, eof bool) (int, map[string]string) {
+	full, partial := scan.MatchPrefix(data, prefix)
+	if !full {
+		if partial && !eof {
+			return -1, nil
+		}
+		return 0, nil
+	}
+	end := bytes.Index(data[len(prefix):min(len(data), maxTag)], []byte(sep))
+	if end < 0 {
+		if len(data) < maxTag && !eof {
+			return -1, nil
+		}
+		return 0, nil
+	}
+	attrs, ok := readAttrs(data[len(prefix) : len(prefix)+end])
+	if !ok {
+		return 0, nil
+	}
+	return len(prefix) + end + len(sep), attrs
+}
+
+// readAttrs reads ` key="value"` pairs, and nothing else.
+func readAttrs(b []byte) (map[string]string, bool) {
+	attrs := map[string]string{}
+	for len(b) > 0 {
+		if b[0] != ' ' {
+			return nil, false
+		}
+		b = b[1:]
+		eq := bytes.Index(b, []byte(`="`))
+		if eq <= 0 || bytes.ContainsAny(b[:eq], ` "<`) {
+			return nil, false
+		}
+		key := string(b[:eq])
+		b = b[eq+2:]
+		q := bytes.IndexByte(b, '"')
+		if q < 0 {
+			return nil, false
+		}
+		if _, dup := attrs[key]; dup {
+			return nil, false
+		}
+		attrs[key] = unescape(b[:q])
+		b = b[q+1:]
+	}
+	return attrs, true
+}
+
+var entities = strings.NewReplacer("&quot;", `"`, "&apos;", "'", "&lt;", "<", "&gt;", ">", "&amp;", "&")
+
+// unescape decodes the entities the template writes in attributes (and
+// the other three XML names).
+func unescape(b []byte) string {
+	if bytes.IndexByte(b, '&') < 0 {
+		return string(b)
+	}
+	return entities.Replace(string(b))
 }

@@ -9,8 +9,12 @@
 //	<|close|>call<|sep|><|close|>tools<|sep|><|close|>message<|sep|>
 //
 // (written on several lines here; the template writes no line ends between
-// tags). It is a format of its own: Kimi K2's (syntax/kimi) writes
-// functions.NAME:IDX and JSON arguments.
+// tags). It is not Kimi K2's format (syntax/kimi writes functions.NAME:IDX
+// and JSON arguments) but the invoke family's: the package is a description
+// read by the tag-call engine's invoke form — the tools channel a section,
+// a call an invoke whose tool attribute names it — with a function of its
+// own that reads a call's argument tags, and a renderer that writes the
+// template's spelling.
 //
 // # Rules as read
 //
@@ -29,9 +33,10 @@
 //     missing at the end of the input is tolerated.
 //   - A call is <|open|>call tool="NAME" index="N"<|sep|> … <|close|>call<|sep|>,
 //     complete only at its closer: cut off by the end of the input it is a
-//     truncated error, never a call. Attribute values are XML-unescaped
-//     (&amp; &quot; &lt; &gt; &apos;); the index is the template's count,
-//     not an id.
+//     truncated error, never a call. A tag's attributes are key="value"
+//     (or 'value'), each after white space; the tool's name is
+//     XML-unescaped (&amp; &quot; &lt; &gt; &apos;); the index is the
+//     template's count, not an id. An empty tools channel is an error.
 //   - Its arguments are <|open|>argument key="K" type="T"<|sep|>VALUE<|close|>argument<|sep|>
 //     tags, white space between them: a string is VALUE as written (no
 //     unescaping); number, boolean, null, object and array are VALUE's JSON
@@ -42,8 +47,9 @@
 //   - The calls of the message are one batch: one execute at the end of the
 //     input. No ids; no results (K3's come back in messages of their own).
 //
-// In token mode each call is announced (name, index) at its opening tag
-// and given whole at its closer.
+// In token mode each call is announced (its name, index 0, as in every
+// section of the invoke family) at its opening tag and given whole at its
+// closer. Errors show the call as its tag: <|open|>call tool="NAME"<|sep|>.
 //
 // # Where peers disagree
 //

@@ -4,6 +4,7 @@ import (
 	"flag"
 	"testing"
 
+	"github.com/toolparse/toolparse/internal/tagcall/tagcalltest"
 	"github.com/toolparse/toolparse/syntax/kimik3"
 	"github.com/toolparse/toolparse/syntax/syntaxtest"
 )
@@ -24,3 +25,7 @@ func TestGarbage(t *testing.T) {
 
 // FuzzParse checks the event model's invariants (syntaxtest.Check) on any input.
 func FuzzParse(f *testing.F) { syntaxtest.Fuzz(f, kimik3.Syntax, goldens, nil) }
+
+// TestFamily runs the golden cases of the engine's families kimik3 belongs to,
+// in its markers.
+func TestFamily(t *testing.T) { tagcalltest.RunFamily(t, kimik3.Syntax, kimik3.Format) }
