@@ -288,16 +288,21 @@ func (b *Batch) Execute(c *scan.Core, end int64) bool {
 	return true
 }
 
-// Held is an error kept back until the syntax knows where its block ends:
-// the error of a section's last invoke or call, whose span then takes in
-// the section's closer (so that no byte of the closer is outside every
-// event's span).
+// Held is an event kept back until the syntax knows where its block ends:
+// the error of a section's last invoke or call (or DeepSeek's last output),
+// whose span then takes in the section's closer (so that no byte of the
+// closer is outside every event's span).
 type Held struct{ e *syntax.Event }
 
 // Hold keeps an error at pos, first emitting to c the one held before.
 func (h *Held) Hold(c *scan.Core, pos syntax.Pos, code syntax.Code, span syntax.Span, raw []byte, format string, args ...any) {
+	h.Keep(c, syntax.Event{Type: syntax.Error, Code: code, Message: fmt.Sprintf(format, args...), Pos: pos, Raw: string(raw), Span: span})
+}
+
+// Keep keeps e, first emitting to c the event held before.
+func (h *Held) Keep(c *scan.Core, e syntax.Event) {
 	h.Flush(c, -1)
-	h.e = &syntax.Event{Type: syntax.Error, Code: code, Message: fmt.Sprintf(format, args...), Pos: pos, Raw: string(raw), Span: span}
+	h.e = &e
 }
 
 // Flush emits the held error to c, if any; end >= 0 extends its span to

@@ -153,7 +153,7 @@ type parser struct {
 	// The last error (or, in an outputs section, result) of the open
 	// section, held until the section's next item or its end, so that its
 	// span takes in the section's closer.
-	held *syntax.Event
+	held markup.Held
 
 	dsml invokexml.Reader
 }
@@ -161,26 +161,16 @@ type parser struct {
 // emitItem emits an error or result of a section item, or holds it while
 // its section is open (see held).
 func (p *parser) emitItem(e syntax.Event) {
-	p.flushHeld(-1)
 	if p.inSect {
-		p.held = &e
+		p.held.Keep(&p.Core, e)
 		return
 	}
+	p.flushHeld(-1)
 	p.Emit(e)
 }
 
 // flushHeld emits the held event; end >= 0 extends its span to a closer.
-func (p *parser) flushHeld(end int64) {
-	if p.held == nil {
-		return
-	}
-	e := *p.held
-	p.held = nil
-	if end >= 0 {
-		e.Span.End = end
-	}
-	p.Emit(e)
-}
+func (p *parser) flushHeld(end int64) { p.held.Flush(&p.Core, end) }
 
 func (p *parser) errorEvent(code syntax.Code, pos syntax.Pos, span syntax.Span, raw []byte, format string, args ...any) syntax.Event {
 	return syntax.Event{Type: syntax.Error, Code: code, Message: fmt.Sprintf(format, args...), Pos: pos, Raw: string(raw), Span: span}
