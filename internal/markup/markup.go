@@ -218,12 +218,12 @@ func HoldsMarker(s string, markers []string) string {
 }
 
 // WriteThought writes, for a renderer, the thought s as a block between
-// opener and closer, or, inside the block the prompt opened, s and closer. It
-// writes nothing and returns the marker s holds when s holds closer or,
+// opener and closer, or, inside the block the prompt opened, s and closer,
+// then end (a line end, or nothing). It writes nothing and returns the marker s holds when s holds closer or,
 // inside, one of the call openers, which would end the thought early, or,
 // inside, starts with opener, which reads back as the opener restated
 // (Think passes it over).
-func WriteThought(w io.StringWriter, s string, inside bool, opener, closer string, openers []string) (held string) {
+func WriteThought(w io.StringWriter, s string, inside bool, opener, closer, end string, openers []string) (held string) {
 	m := HoldsMarker(s, []string{closer})
 	if m == "" && inside {
 		m = HoldsMarker(s, openers)
@@ -235,9 +235,9 @@ func WriteThought(w io.StringWriter, s string, inside bool, opener, closer strin
 		return m
 	}
 	if inside {
-		w.WriteString(s + closer + "\n")
+		w.WriteString(s + closer + end)
 	} else {
-		w.WriteString(opener + s + closer + "\n")
+		w.WriteString(opener + s + closer + end)
 	}
 	return ""
 }

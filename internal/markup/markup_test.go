@@ -38,17 +38,17 @@ func TestBatch(t *testing.T) {
 func TestWriteThought(t *testing.T) {
 	var w strings.Builder
 	openers := []string{"<call>"}
-	if m := WriteThought(&w, "plan <call>", false, "<think>", "</think>", openers); m != "" || w.String() != "<think>plan <call></think>\n" {
+	if m := WriteThought(&w, "plan <call>", false, "<think>", "</think>", "\n", openers); m != "" || w.String() != "<think>plan <call></think>\n" {
 		t.Errorf("explicit: %q, wrote %q", m, w.String())
 	}
 	w.Reset()
-	if m := WriteThought(&w, "plan <call>", true, "<think>", "</think>", openers); m != "<call>" || w.Len() != 0 {
+	if m := WriteThought(&w, "plan <call>", true, "<think>", "</think>", "\n", openers); m != "<call>" || w.Len() != 0 {
 		t.Errorf("inside, holding an opener: %q, wrote %q", m, w.String())
 	}
-	if m := WriteThought(&w, "a</think>", false, "<think>", "</think>", openers); m != "</think>" || w.Len() != 0 {
+	if m := WriteThought(&w, "a</think>", false, "<think>", "</think>", "\n", openers); m != "</think>" || w.Len() != 0 {
 		t.Errorf("holding the closer: %q, wrote %q", m, w.String())
 	}
-	if m := WriteThought(&w, "plan", true, "<think>", "</think>", openers); m != "" || w.String() != "plan</think>\n" {
+	if m := WriteThought(&w, "plan", true, "<think>", "</think>", "\n", openers); m != "" || w.String() != "plan</think>\n" {
 		t.Errorf("inside: %q, wrote %q", m, w.String())
 	}
 }

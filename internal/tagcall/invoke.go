@@ -42,12 +42,12 @@ type Invoke struct {
 	// WriteResult writes one result as an element, or says why its tags
 	// cannot hold it.
 	WriteResult func(r syntax.Event) (element, problem string)
-	// WriteInvoke, when set, writes call c as an invoke element, its line
-	// end included, in the form Tags.Body reads, and says what of the call
-	// the element does not carry ("" when it carries all of it; nil when
-	// it cannot be written). The renderer reads it back before it writes
-	// it.
-	WriteInvoke func(c syntax.Event) (element []byte, lossy string)
+	// WriteInvoke, when set, writes call c, the section's call number k
+	// (from 0), as an invoke element, its line end included (none with
+	// Packed), in the form Tags.Body reads, and says what of the call the
+	// element does not carry ("" when it carries all of it; nil when it
+	// cannot be written). The renderer reads it back before it writes it.
+	WriteInvoke func(c syntax.Event, k int) (element []byte, lossy string)
 
 	// Own says the section openers are the format's own tokens (GCML's
 	// <｜GCML｜tool_calls>): each opens a section whatever follows it (a
@@ -60,8 +60,12 @@ type Invoke struct {
 	// Answer, when set, is the answer's channel (Kimi K3's response
 	// channel): its tags are dropped where they stand in text, as
 	// Format.Drop's are, and Answer.Open ends reasoning the prompt opened,
-	// as a section opener does.
+	// as a section opener does. The renderer writes text between them.
 	Answer Tags
+	// Packed says the renderer writes no line end between the parts of a
+	// turn — thoughts, text, a section's tags and its invokes — as Kimi
+	// K3's template writes none.
+	Packed bool
 }
 
 // openers are the section openers.

@@ -14,9 +14,10 @@ import (
 // newInvokeRenderer returns a renderer that writes events in the invoke
 // form: thoughts as Think blocks (with Options.ThinkOpen, the first thought
 // without its opener, which the prompt holds, and always Think.Close before
-// anything else), text as it is, each batch of calls as one section (the
-// first of Sections) of invoke elements, and each run of results as a
-// results block of WriteResult's elements. With Tags.Typed each value is
+// anything else), text as it is (between Answer's tags, when the format
+// has an answer channel), each batch of calls as one section (the first of
+// Sections) of invoke elements, and each run of results as a results block
+// of WriteResult's elements, each part on a line of its own unless Packed. With Tags.Typed each value is
 // written with its type (a string as string="true" and its text, any other
 // value as string="false" and its JSON text); otherwise each value is a
 // parameter of its own (an array of strings as the parameter repeated).
@@ -32,6 +33,9 @@ func newInvokeRenderer(w io.Writer, opts syntax.Options, f *Format) syntax.Rende
 	u := &ivUnits{Turn: markup.NewTurn(f.Name, w, opts, f.Think.Close), f: f, implicit: opts.ThinkOpen}
 	u.section = f.Invoke.Sections[0]
 	u.markers = f.Invoke.textMarkers(f)
+	if u.nl = "\n"; f.Invoke.Packed {
+		u.nl = ""
+	}
 	return wire.New(f.Name, u)
 }
 
@@ -41,7 +45,9 @@ type ivUnits struct {
 	implicit bool     // Options.ThinkOpen
 	section  Tags     // the section written
 	markers  []string // what ends a text run
+	nl       string   // what ends each part of the turn: a line end, or nothing (Packed)
 	open     bool     // a section is open
+	k        int      // invokes written in the open section
 }
 
 func (u *ivUnits) cannot(format string, args ...any) error {
@@ -50,7 +56,7 @@ func (u *ivUnits) cannot(format string, args ...any) error {
 
 func (u *ivUnits) closeSection() {
 	if u.open {
-		u.W.WriteString(u.section.Close + "\n")
+		u.W.WriteString(u.section.Close + u.nl)
 		u.open = false
 	}
 }
@@ -64,7 +70,7 @@ func (u *ivUnits) Text(t syntax.Type, s string) error {
 		if u.implicit && !implicit {
 			return u.cannot("a thought after the reasoning the prompt opened (with ThinkOpen, a later %s is text); not written", f.Think.Open)
 		}
-		if m := markup.WriteThought(u.W, s, implicit, f.Think.Open, f.Think.Close, f.Invoke.openers()); m != "" {
+		if m := markup.WriteThought(u.W, s, implicit, f.Think.Open, f.Think.Close, u.nl, nonEmpty(append(f.Invoke.openers(), f.Invoke.Answer.Open))); m != "" {
 			return u.cannot("a thought holding %s; not written", m)
 		}
 		return err
@@ -73,7 +79,8 @@ func (u *ivUnits) Text(t syntax.Type, s string) error {
 	if m := u.foreign(s); m != "" {
 		return u.cannot("text holding %s; not written", m)
 	}
-	u.W.WriteString(s + "\n")
+	a := f.Invoke.Answer
+	u.W.WriteString(a.Open + s + a.Close + u.nl)
 	return err
 }
 
@@ -107,9 +114,9 @@ func (u *ivUnits) Calls(calls []syntax.Event) error {
 	if !u.open {
 		u.W.WriteString(u.section.Open)
 		if !u.f.Invoke.Tight {
-			u.W.WriteString("\n")
+			u.W.WriteString(u.nl)
 		}
-		u.open = true
+		u.open, u.k = true, 0
 	}
 	for _, c := range calls {
 		if c.ID != "" {
@@ -118,6 +125,7 @@ func (u *ivUnits) Calls(calls []syntax.Event) error {
 		b, err := u.invoke(c)
 		note(err)
 		u.W.Write(b)
+		u.k++
 	}
 	return first
 }
@@ -130,7 +138,7 @@ func (u *ivUnits) invoke(c syntax.Event) ([]byte, error) {
 	switch {
 	case u.f.Invoke.WriteInvoke != nil:
 		var el []byte
-		el, lossy = u.f.Invoke.WriteInvoke(c)
+		el, lossy = u.f.Invoke.WriteInvoke(c, u.k)
 		if el == nil {
 			return nil, u.cannot("call %q: %s; not written", c.Name, lossy)
 		}

@@ -101,7 +101,7 @@ func (u *units) Text(t syntax.Type, s string) error {
 		if u.implicit && !implicit {
 			return cannot("a thought after the reasoning the prompt opened (with ThinkOpen, a later <think> is text); not written")
 		}
-		if m := markup.WriteThought(u.w, s, implicit, openThink, closeThink, callOpeners[:]); m != "" {
+		if m := markup.WriteThought(u.w, s, implicit, openThink, closeThink, "\n", callOpeners[:]); m != "" {
 			return cannot("a thought holding %s; not written", m)
 		}
 		return err

@@ -13,8 +13,7 @@
 // and JSON arguments) but the invoke family's: the package is a description
 // read by the tag-call engine's invoke form — the tools channel a section,
 // a call an invoke whose tool attribute names it — with a function of its
-// own that reads a call's argument tags, and a renderer that writes the
-// template's spelling.
+// own that read and write a call's argument tags.
 //
 // # Rules as read
 //
@@ -64,7 +63,11 @@
 //
 //   - A type this package does not know is an error; "integer" is read as
 //     a number.
-//   - The renderer writes what the template writes: the response channel
-//     around text, the tools channel after it; thoughts in the think
-//     channel.
+//   - The renderer writes what the template writes, with no line ends: the
+//     response channel around text, the tools channel after it, each call's
+//     index its place in the channel from 1; thoughts in the think channel
+//     (with Options.ThinkOpen the first without its opener). It cannot
+//     carry, and says so: ids, results (they come back in messages of their
+//     own), text or a thought holding a marker, a value holding an
+//     argument's closer, and calls with no execute.
 package kimik3

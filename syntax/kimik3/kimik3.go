@@ -13,7 +13,7 @@ var Syntax = syntax.Syntax{
 	Description: `Kimi K3: <|open|>TAG attrs<|sep|> … <|close|>TAG<|sep|> channels (think, response, tools), <|open|>call tool="N"<|sep|> with typed <|open|>argument key="K" type="T"<|sep|>`,
 	New:         format.New,
 	Detect:      format.Detect,
-	Render:      newRenderer,
+	Render:      format.Render,
 	Prompt:      promptRules,
 	// Models and Templates: see registry.ForModel and registry.ForTemplate.
 	Models: []string{"kimi-k3*", "*/kimi-k3*"},
@@ -57,9 +57,11 @@ const (
 // format is Kimi K3's description: the engine's invoke form, the tools
 // channel a section of calls, each a call tag naming its tool in a tool
 // attribute (XML-escaped) and ended by <|sep|>, its arguments read by
-// readArgs; the think channel its reasoning; the response channel's tags,
-// the message's closer and <|end_of_msg|> dropped where they stand. Every
-// marker is the format's own token.
+// readArgs and written by writeInvoke; the think channel its reasoning;
+// the response channel's tags, the message's closer and <|end_of_msg|>
+// dropped where they stand, text written in the response channel. The
+// template writes no line end between tags (Packed). Every marker is the
+// format's own token.
 var format = &tagcall.Format{
 	Name:  "kimik3",
 	Think: tagcall.Tags{Open: thinkOpen, Close: thinkEnd},
@@ -68,8 +70,11 @@ var format = &tagcall.Format{
 	Invoke: &tagcall.Invoke{
 		Tags: invokexml.Tags{Syntax: "kimik3", Invoke: callTag, InvokeEnd: callEnd,
 			NameAttr: "tool", TagEnd: sep, Entities: true, Body: readArgs},
-		Sections: []tagcall.Tags{{Open: openTools, Close: toolsEnd}},
-		Own:      true,
-		Answer:   tagcall.Tags{Open: openResponse, Close: closeResponse},
+		Sections:    []tagcall.Tags{{Open: openTools, Close: toolsEnd}},
+		Own:         true,
+		Answer:      tagcall.Tags{Open: openResponse, Close: closeResponse},
+		Packed:      true,
+		Tight:       true,
+		WriteInvoke: writeInvoke,
 	},
 }

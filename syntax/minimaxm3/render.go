@@ -14,7 +14,7 @@ import (
 // strings (written as their text: a tool schema types them back), nulls
 // (left out, as the template does), empty objects and arrays, keys that are
 // no tag name, values holding ns.
-func writeInvoke(c syntax.Event) ([]byte, string) {
+func writeInvoke(c syntax.Event, _ int) ([]byte, string) {
 	var b bytes.Buffer
 	if c.Name == "" || strings.ContainsAny(c.Name, `"'<>`) || strings.Contains(c.Name, ns) {
 		return nil, "a name the invoke tag cannot hold"
