@@ -8,8 +8,10 @@
 //
 // MiniMax-M2 (<minimax:tool_call>), Anthropic's legacy <function_calls>,
 // GCML and DeepSeek V3.2's DSML (the same tags with a prefix, each
-// parameter saying string="true|false") share it, and MiniMax M3, whose
-// invokes hold elements it reads itself (Tags.Body). A [Reader] is a sub-step
+// parameter saying string="true|false") share it, and MiniMax M3 and Kimi
+// K3, whose invokes hold elements or tags they read themselves (Tags.Body;
+// K3's invoke tag is <|open|>call tool="NAME"<|sep|>: Tags.NameAttr,
+// TagEnd). A [Reader] is a sub-step
 // of a syntax's scan step: the syntax consumes the section's opener and hands
 // the bytes after it to [Reader.Step] until it says the section is over.
 //
@@ -46,14 +48,16 @@ type Tags struct {
 	SectionEnd string // the section's closer: "</minimax:tool_call>"
 	// Typed says that each parameter carries string="true|false" (DSML):
 	// with "false" the value is JSON (kept as a string when it is not valid
-	// JSON). Without it every value is a string.
+	// JSON). Without it every value is a string. With Body, it says Body's
+	// values have the types the model gave them (Kimi K3's typed
+	// arguments), not strings a tool schema converts.
 	Typed bool
 	// Body, when set, reads an invoke's arguments in place of parameter
 	// tags (MiniMax M3's elements named after their keys): the invoke is
 	// kept whole up to InvokeEnd, and Body reads what stands between its
 	// tag and InvokeEnd into a JSON object, or returns a problem at offset
-	// at of body, which makes the invoke an error. Its values are the
-	// strings the model wrote (Event.Strings, when there are any). In
+	// at of body, which makes the invoke an error. Unless Typed, its values
+	// are the strings the model wrote (Event.Strings, when there are any). In
 	// token mode such a call is announced at its tag and given whole at
 	// its closer.
 	Body func(body []byte, depth int) (args []byte, at int, problem string)
@@ -85,15 +89,28 @@ func (t *Tags) tagEnd() string {
 	return ">"
 }
 
-// Shown is the invoke tag of a call named name as messages show it
-// (<invoke name="N">); with name "" the name is an ellipsis
-// (<invoke name=…>).
+// Shown is the invoke tag of a call named name as messages show it, the
+// name as read, quoted as Go quotes it (<invoke name="N">); with name ""
+// the name is an ellipsis (<invoke name=…>).
 func (t *Tags) Shown(name string) string {
 	if name == "" {
 		return t.Invoke + " " + t.nameAttr() + "=…" + t.tagEnd()
 	}
 	return t.Invoke + " " + t.nameAttr() + "=" + strconv.Quote(name) + t.tagEnd()
 }
+
+// Tag is the invoke tag of a call named name as a renderer writes it (the
+// name escaped with Entities): <invoke name="N">.
+func (t *Tags) Tag(name string) string {
+	if t.Entities {
+		name = escaper.Replace(name)
+	}
+	return t.Invoke + " " + t.nameAttr() + `="` + name + `"` + t.tagEnd()
+}
+
+// escaper writes the entities Unescape reads where an attribute's value
+// needs them (in double quotes).
+var escaper = strings.NewReplacer("&", "&amp;", `"`, "&quot;", "<", "&lt;", ">", "&gt;")
 
 // invokeAt matches an invoke tag at the start of data (see tagAt).
 func (t *Tags) invokeAt(data []byte, eof bool) (int, tagAttrs) {
@@ -102,10 +119,19 @@ func (t *Tags) invokeAt(data []byte, eof bool) (int, tagAttrs) {
 
 var entities = strings.NewReplacer("&quot;", `"`, "&apos;", "'", "&lt;", "<", "&gt;", ">", "&amp;", "&")
 
+// Unescape reads the five XML entities (&amp; &quot; &apos; &lt; &gt;) in
+// an attribute's value v.
+func Unescape(v []byte) string {
+	if bytes.IndexByte(v, '&') < 0 {
+		return string(v)
+	}
+	return entities.Replace(string(v))
+}
+
 // callName is the call's name as the invoke tag's attribute value v gives it.
 func (t *Tags) callName(v []byte) string {
-	if t.Entities && bytes.IndexByte(v, '&') >= 0 {
-		return entities.Replace(string(v))
+	if t.Entities {
+		return Unescape(v)
 	}
 	return string(v)
 }
@@ -619,7 +645,7 @@ func (r *Reader) closeInvoke() {
 			r.reportBad()
 			return
 		}
-		r.strs = !bytes.Equal(args, []byte("{}"))
+		r.strs = !r.tags.Typed && !bytes.Equal(args, []byte("{}"))
 	} else {
 		args = r.args.JSON()
 	}
@@ -649,70 +675,21 @@ type tagAttrs struct {
 }
 
 // tagAt matches an opening tag named by prefix ("<invoke") at the start of
-// data: the prefix, then attributes key="value" (double or single quotes,
-// or none; the key holds none of <>"'), each after white space, then closer ('>', which may follow a '/', or another
-// marker). It returns the tag's length and the attributes the formats read
+// data (see tagBody); with closer '>' a '/' before it closes the tag
+// itself. It returns the tag's length and the attributes the formats read
 // (the one named nameKey is the name); 0 when data starts with no such
 // tag; -1 when more input is needed.
 func tagAt(data []byte, prefix, closer, nameKey string, eof bool) (int, tagAttrs) {
-	full, partial := scan.MatchPrefix(data, prefix)
-	if !full {
-		if partial && !eof {
-			return -1, tagAttrs{}
-		}
-		return 0, tagAttrs{}
-	}
-	end := bytes.Index(data[len(prefix):min(len(data), maxTag)], []byte(closer))
-	if end < 0 {
-		if len(data) < maxTag && !eof {
-			return -1, tagAttrs{}
-		}
-		return 0, tagAttrs{}
-	}
-	end += len(prefix)
-	body := data[len(prefix):end]
-	if len(body) == 0 || !isSpace(body[0]) {
-		return 0, tagAttrs{}
+	n, body := tagBody(data, prefix, closer, eof)
+	if n <= 0 {
+		return n, tagAttrs{}
 	}
 	var attrs tagAttrs
 	if b, ok := bytes.CutSuffix(body, []byte("/")); ok && closer == ">" {
 		body, attrs.empty = b, true
 	}
 	var seen struct{ name, str bool }
-	for i := 0; ; {
-		i += spaces(body[i:])
-		if i == len(body) {
-			break
-		}
-		j := i
-		for j < len(body) && body[j] != '=' && !isSpace(body[j]) {
-			j++
-		}
-		if j == len(body) || body[j] != '=' || j == i || bytes.ContainsAny(body[i:j], `<>"'`) {
-			return 0, tagAttrs{}
-		}
-		key := body[i:j]
-		j++
-		var v []byte
-		switch {
-		case j < len(body) && (body[j] == '"' || body[j] == '\''):
-			q := bytes.IndexByte(body[j+1:], body[j])
-			if q < 0 {
-				return 0, tagAttrs{}
-			}
-			v = body[j+1 : j+1+q]
-			j += q + 2
-		default:
-			k := j
-			for k < len(body) && !isSpace(body[k]) && body[k] != '"' && body[k] != '\'' {
-				k++
-			}
-			v = body[j:k]
-			j = k
-		}
-		if !utf8.Valid(v) || j < len(body) && !isSpace(body[j]) { // attributes stand apart
-			return 0, tagAttrs{}
-		}
+	ok := eachAttr(body, func(key, v []byte) {
 		switch string(key) { // the first of a name counts
 		case nameKey:
 			if !seen.name {
@@ -723,9 +700,108 @@ func tagAt(data []byte, prefix, closer, nameKey string, eof bool) (int, tagAttrs
 				attrs.str, seen.str = v, true
 			}
 		}
+	})
+	if !ok {
+		return 0, tagAttrs{}
+	}
+	return n, attrs
+}
+
+// TagAt matches an opening tag at the start of data: prefix, then
+// attributes key="value", then closer (no tag closes itself here). It
+// returns the tag's length and its attributes (the first value of each
+// key, as written); 0 when data starts with no such tag; -1 when more
+// input is needed (never when eof). A format whose invokes hold tags of
+// its own reads them with it (Kimi K3's argument tags).
+func TagAt(data []byte, prefix, closer string, eof bool) (int, map[string][]byte) {
+	n, body := tagBody(data, prefix, closer, eof)
+	if n <= 0 {
+		return n, nil
+	}
+	attrs := map[string][]byte{}
+	ok := eachAttr(body, func(key, v []byte) {
+		if _, dup := attrs[string(key)]; !dup {
+			attrs[string(key)] = v
+		}
+	})
+	if !ok {
+		return 0, nil
+	}
+	return n, attrs
+}
+
+// tagBody matches prefix at the start of data, then white space and
+// anything up to the first closer within maxTag bytes: it returns the
+// tag's length and the bytes between prefix and closer; 0 when data starts
+// with no such tag; -1 when more input is needed.
+func tagBody(data []byte, prefix, closer string, eof bool) (int, []byte) {
+	full, partial := scan.MatchPrefix(data, prefix)
+	if !full {
+		if partial && !eof {
+			return -1, nil
+		}
+		return 0, nil
+	}
+	end := bytes.Index(data[len(prefix):min(len(data), maxTag)], []byte(closer))
+	if end < 0 {
+		if len(data) < maxTag && !eof {
+			return -1, nil
+		}
+		return 0, nil
+	}
+	body := data[len(prefix) : len(prefix)+end]
+	if len(body) == 0 || !isSpace(body[0]) {
+		return 0, nil
+	}
+	return len(prefix) + end + len(closer), body
+}
+
+// eachAttr calls f with each attribute of body, white space around them:
+// key=value, the key holding none of <>"' and white space, the value in
+// double or single quotes, or bare (up to white space or a quote, holding
+// no '<' or '>'), and valid UTF-8. It reports false when body is not such
+// attributes (f may have been called).
+func eachAttr(body []byte, f func(key, v []byte)) bool {
+	for i := 0; ; {
+		i += spaces(body[i:])
+		if i == len(body) {
+			return true
+		}
+		j := i
+		for j < len(body) && body[j] != '=' && !isSpace(body[j]) {
+			j++
+		}
+		if j == len(body) || body[j] != '=' || j == i || bytes.ContainsAny(body[i:j], `<>"'`) {
+			return false
+		}
+		key := body[i:j]
+		j++
+		var v []byte
+		switch {
+		case j < len(body) && (body[j] == '"' || body[j] == '\''):
+			q := bytes.IndexByte(body[j+1:], body[j])
+			if q < 0 {
+				return false
+			}
+			v = body[j+1 : j+1+q]
+			j += q + 2
+		default:
+			k := j
+			for k < len(body) && !isSpace(body[k]) && body[k] != '"' && body[k] != '\'' {
+				k++
+			}
+			v = body[j:k]
+			if bytes.ContainsAny(v, "<>") {
+				return false // a bare value runs into markup: no attribute
+			}
+			j = k
+		}
+		if !utf8.Valid(v) {
+			return false
+		}
+		f(key, v)
 		i = j
 	}
-	return end + len(closer), attrs
 }
 
 // Pad is v written as a value that [TrimLine] reads back as v: a line end
@@ -756,8 +832,8 @@ func RoundTrips(newParser func(syntax.Handler, syntax.Options) syntax.Parser, op
 // WriteTyped writes call c as an invoke of typed tags (DSML's, GCML's): a
 // string argument as string="true" and its text, padded as [Pad] does, any
 // other as string="false" and its JSON text.
-func (t Tags) WriteTyped(b *bytes.Buffer, c syntax.Event) {
-	b.WriteString(t.Invoke + ` name="` + c.Name + "\">\n")
+func (t *Tags) WriteTyped(b *bytes.Buffer, c syntax.Event) {
+	b.WriteString(t.Tag(c.Name) + "\n")
 	jsonscan.Members(c.ArgsJSON(), func(k string, v []byte) bool {
 		b.WriteString(t.Param + ` name="` + k + `" string="`)
 		if s, ok := jsonscan.Unquote(v); ok && jsonscan.Kind(v) == '"' {

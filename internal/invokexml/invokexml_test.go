@@ -27,7 +27,8 @@ func TestTagAt(t *testing.T) {
 		{`<invoke name>`, true, 0, ""},                // no value
 		{`<invoke name="x" name="y">`, true, 26, "x"}, // the first counts
 		{"<invoke name=\"" + strings.Repeat("a", maxTag) + "\">", false, 0, ""},
-		{`<invoke name="x"id="1">`, true, 0, ""},   // attributes run together
+		{`<invoke name="x"id="1">`, true, 23, "x"}, // attributes run together: read
+		{`<invoke name=a<b>`, true, 0, ""},         // a bare value running into markup
 		{`<invoke name="x" <id="1">`, true, 0, ""}, // a key holding '<'
 		{`<invoke name=x"y">`, true, 0, ""},        // a quote after a bare value
 	} {
@@ -59,6 +60,16 @@ func TestTagAtOtherForm(t *testing.T) {
 		if n != c.n || n > 0 && string(attrs.name) != c.name {
 			t.Errorf("invokeAt(%q, eof %v) = %d, %v; want %d, name %q", c.in, c.eof, n, attrs, c.n, c.name)
 		}
+	}
+	if n, attrs := TagAt([]byte(`<|open|>argument key="a&amp;" type='string' key="b"<|sep|>v`), "<|open|>argument", "<|sep|>", true); n != 58 ||
+		string(attrs["key"]) != "a&amp;" || string(attrs["type"]) != "string" {
+		t.Errorf("TagAt = %d, %q; want 58, key a&amp; as written (the first), type string", n, attrs)
+	}
+	if n, _ := TagAt([]byte(`<invoke name="x"/>`), "<invoke", ">", true); n != 0 {
+		t.Errorf("TagAt read a tag closing itself: %d", n)
+	}
+	if got := tags.Tag(`a&"b`); got != `<|open|>call tool="a&amp;&quot;b"<|sep|>` {
+		t.Errorf("Tag = %q, want the name escaped", got)
 	}
 	if got := tags.callName([]byte("a&amp;b&quot;")); got != `a&b"` {
 		t.Errorf("callName = %q, want the entities read", got)

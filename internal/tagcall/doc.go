@@ -13,8 +13,8 @@
 //	       | Scope.Open ws NAME body Scope.Close                                           (a word name)
 //	body   = ws { Param.Open KEY Param.KeyClose [ ws Param.ValueOpen ] VALUE [ Param.Close ] ws } .
 //
-// A Format with Invoke set describes another call form instead (MiniMax-M2's,
-// GCML's): sections of invoke elements, several calls a section, read by
+// A Format with Invoke set describes another call form instead (MiniMax-M2's
+// and M3's, GCML's, Kimi K3's): sections of invoke elements, several calls a section, read by
 // package invokexml's rules, and a results block the format reads with a
 // function of its own ([Invoke]). A Format with Token set describes the
 // token form (Kimi K2's): calls as special tokens around an id and JSON
@@ -39,7 +39,8 @@
 //
 // The detector is the parser itself (scan.NewDetector): its evidence is a
 // call opener where the parser decides on it (unless SharedCalls), or a
-// marker of the format's own (Own, OwnThink, OwnScope, Drop). The renderer
+// marker of the format's own (Own, OwnThink, OwnScope, Drop, the invoke
+// form's Answer tags). The renderer
 // parses each call back before it is written.
 //
 // # Choices where the rules are silent

@@ -349,7 +349,8 @@ type derived struct {
 	textMarkers, thinkMarkers, openers, drops, kinds []string
 	leads                                            string
 	wake                                             *scan.ByteSet
-	tok                                              *tkDerived // the token form's, for a Format with Token
+	tok                                              *tkDerived    // the token form's, for a Format with Token
+	ivWake                                           *scan.ByteSet // the invoke form's: '>', which every tag ends with, and the dropped markers' last bytes
 }
 
 // derivedOf caches each Format's derived values (a *Format → *derived): a
@@ -366,6 +367,13 @@ func (f *Format) derive() *derived {
 	d.leads, d.wake = f.leadAndWake()
 	if f.Token != nil {
 		d.tok = deriveToken(f)
+	}
+	if f.Invoke != nil {
+		ends := ">"
+		for _, m := range f.Invoke.drops(f) {
+			ends += m[len(m)-1:]
+		}
+		d.ivWake = scan.Bytes(ends)
 	}
 	v, _ := derivedOf.LoadOrStore(f, d)
 	return v.(*derived)

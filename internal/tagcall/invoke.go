@@ -14,14 +14,17 @@ import (
 )
 
 // Invoke describes the invoke form: sections of invoke elements
-// (MiniMax-M2's <minimax:tool_call>, Anthropic's legacy <function_calls>),
+// (MiniMax-M2's <minimax:tool_call>, Anthropic's legacy <function_calls>,
+// Kimi K3's tools channel),
 //
 //	section = Sections[i].Open ws { Tags.Invoke name="NAME"> { param } Tags.InvokeEnd ws } Sections[i].Close .
 //	param   = Tags.Param name="KEY">VALUE Tags.ParamEnd .
 //
-// read by package invokexml's rules (a value's closer, the look-ahead,
-// attribute quoting, a self-closing invoke) or, with Tags.Body, an
-// invoke's body read by the format (MiniMax M3's elements), and a results
+// (the invoke tag's name attribute and its '>' are Tags.NameAttr and
+// Tags.TagEnd when set: Kimi K3's <|open|>call tool="NAME"<|sep|>), read by
+// package invokexml's rules (a value's closer, the look-ahead, attribute
+// quoting, a self-closing invoke) or, with Tags.Body, an invoke's body read
+// by the format (MiniMax M3's elements, Kimi K3's argument tags), and a results
 // block of elements the format reads itself. An opener counts only when the first
 // thing after it that is not white space is its first tag (an invoke tag,
 // ResultTag) or its closer: prose that names it is text.
@@ -77,8 +80,8 @@ func (v *Invoke) openers() []string {
 	return o
 }
 
-// textMarkers are what ends a text run: Think.Open, the section openers
-// and the results block's opener.
+// textMarkers are what ends a text run: Think.Open, the section openers,
+// the results block's opener and the dropped markers.
 func (v *Invoke) textMarkers(f *Format) []string {
 	return nonEmpty(append(append(append([]string{f.Think.Open}, v.openers()...), v.Results.Open), v.drops(f)...))
 }
@@ -125,19 +128,17 @@ const (
 	ivResults         // a results block
 )
 
-// ivWake is what every tag ends with.
-var ivWake = scan.Bytes(">")
-
 type invokeParser struct {
 	scan.Core
 	f       *Format
 	v       *Invoke
 	state   ivState
-	think   markup.Think // the reasoning (ThinkOpen: see markup.Think)
-	markers []string     // what ends a text run
-	openers []string     // the section openers
-	enders  []string     // what ends reasoning the prompt opened: the openers, Answer.Open
-	drops   []string     // what text drops (Invoke.drops)
+	think   markup.Think  // the reasoning (ThinkOpen: see markup.Think)
+	markers []string      // what ends a text run
+	openers []string      // the section openers
+	enders  []string      // what ends reasoning the prompt opened: the openers, Answer.Open
+	drops   []string      // what text drops (Invoke.drops)
+	wake    *scan.ByteSet // the bytes an event may complete at: '>', the drops' last bytes
 
 	// The opener being decided (ivOpen).
 	open      string
@@ -157,6 +158,7 @@ func newInvokeParser(f *Format, h syntax.Handler, opts syntax.Options) syntax.Pa
 	v := f.Invoke
 	p := &invokeParser{f: f, v: v, openers: v.openers(), markers: v.textMarkers(f), drops: v.drops(f)}
 	p.enders = nonEmpty(append(v.openers(), v.Answer.Open))
+	p.wake = f.derive().ivWake
 	p.Init(h, opts, p.step, p.finish)
 	p.calls.Init(&p.Core, v.Tags)
 	p.calls.OnCall = func(_ string, from int64) { p.batch.Add(from) }
@@ -165,7 +167,7 @@ func newInvokeParser(f *Format, h syntax.Handler, opts syntax.Options) syntax.Pa
 	if p.think.Init(&p.Core, opts) {
 		p.state = ivThink
 	}
-	p.WakeOn(ivWake)
+	p.WakeOn(p.wake)
 	return p
 }
 
@@ -177,7 +179,7 @@ func (p *invokeParser) step(data []byte, eof bool) int {
 	if p.state == ivCalls && p.calls.Between() {
 		p.WakeOn(nil)
 	} else {
-		p.WakeOn(ivWake)
+		p.WakeOn(p.wake)
 	}
 	return n
 }
@@ -218,23 +220,30 @@ func (p *invokeParser) stateStep(data []byte, eof bool) int {
 		p.state = ivThink
 	case "":
 	default:
-		if slices.Contains(p.drops, m) {
-			p.EndRun()     // the text around it is runs of its own
-			p.Evident(off) // the format's own token
+		if m == p.v.Results.Open || slices.Contains(p.openers, m) {
+			p.opened(m)
 			break
 		}
-		p.open, p.openAt = m, p.Pos()
-		p.openSpace = p.openSpace[:0]
-		p.state = ivOpen
-		p.Undecided(p.openAt.Offset)
-		if p.v.Own && m != p.v.Results.Open {
-			p.EndRun()
-			p.decided(true)
-			p.calls.Open(m, p.v.closerOf(m), p.openAt)
-			p.state = ivCalls
-		}
+		p.EndRun()     // a dropped marker: the text around it is runs of its own
+		p.Evident(off) // the format's own token
 	}
 	return n
+}
+
+// opened notes a section or results opener, m, just read: a section
+// opener of the format's own opens its section; any other is decided by
+// what follows it (afterOpen).
+func (p *invokeParser) opened(m string) {
+	p.open, p.openAt = m, p.Pos()
+	p.openSpace = p.openSpace[:0]
+	p.state = ivOpen
+	p.Undecided(p.openAt.Offset)
+	if p.v.Own && m != p.v.Results.Open {
+		p.EndRun()
+		p.decided(true)
+		p.calls.Open(m, p.v.closerOf(m), p.openAt)
+		p.state = ivCalls
+	}
 }
 
 // afterOpen decides what a section opener is: it opens a section when the
@@ -301,8 +310,8 @@ func (p *invokeParser) decided(block bool) {
 }
 
 // endsThought reports whether data starts a section opener that opens a
-// section, which ends the reasoning the prompt opened; it decides that
-// without leaving the reasoning.
+// section, or Answer.Open, which ends the reasoning the prompt opened; it
+// decides that without leaving the reasoning.
 func (p *invokeParser) endsThought(data []byte, eof bool) (yes, wait bool) {
 	m, wait := markup.MatchAny(data, eof, p.enders)
 	if m == "" || p.v.Own || m == p.v.Answer.Open {

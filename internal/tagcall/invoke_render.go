@@ -146,7 +146,7 @@ func (u *ivUnits) invoke(c syntax.Event) ([]byte, error) {
 	case tags.Typed:
 		tags.WriteTyped(&b, c)
 	default:
-		b.WriteString(tags.Invoke + ` name="` + c.Name + "\">\n")
+		b.WriteString(tags.Tag(c.Name) + "\n")
 		param := func(k, v string) {
 			b.WriteString(tags.Param + ` name="` + k + `">` + invokexml.Pad(v) + tags.ParamEnd + "\n")
 		}

@@ -3,11 +3,11 @@ package kimik3
 import (
 	"bytes"
 	"strconv"
-	"strings"
 
+	"github.com/toolparse/toolparse/internal/invokexml"
 	"github.com/toolparse/toolparse/internal/jsonscan"
+	"github.com/toolparse/toolparse/internal/markup"
 	"github.com/toolparse/toolparse/internal/params"
-	"github.com/toolparse/toolparse/syntax/scan"
 )
 
 // readArgs reads the body of a call: argument tags, white space between
@@ -15,7 +15,7 @@ import (
 // arguments as a JSON object, or a problem and its offset in body.
 func readArgs(body []byte, depth int) (args []byte, at int, problem string) {
 	i := skipSpace(body, 0)
-	if n, attrs := tagAt(body[i:], jsonTag, true); n > 0 {
+	if n, attrs := tagAt(body[i:], jsonTag); n > 0 {
 		if t := attrs["type"]; t != "object" {
 			return nil, i, "a json tag of type " + strconv.Quote(t) + ": the whole arguments are an object"
 		}
@@ -39,7 +39,7 @@ func readArgs(body []byte, depth int) (args []byte, at int, problem string) {
 		if i == len(body) {
 			return append(out, '}'), 0, ""
 		}
-		n, attrs := tagAt(body[i:], argTag, true)
+		n, attrs := tagAt(body[i:], argTag)
 		if n <= 0 {
 			return nil, i, "text between arguments: only white space and " + argTag + " key=… type=…" + sep + " tags may stand there"
 		}
@@ -112,73 +112,18 @@ func short(b []byte) string {
 	return string(b)
 }
 
-func skipSpace(b []byte, i int) int {
-	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\r' || b[i] == '\n') {
-		i++
-	}
-	return i
-}
+func skipSpace(b []byte, i int) int { return i + markup.Spaces(b[i:]) }
 
-// tagAt matches an opening tag at the start of data: prefix (open and a
-// name), then attributes key="value" each after a space, then sep. It
-// returns the tag's length and its attributes, XML-unescaped; 0 when data
-// starts with no such tag; -1 when more input is needed.
-func tagAt(data []byte, prefix string, eof bool) (int, map[string]string) {
-	full, partial := scan.MatchPrefix(data, prefix)
-	if !full {
-		if partial && !eof {
-			return -1, nil
-		}
+// tagAt reads a tag of prefix at the start of b: its length (0 when b
+// starts with no such tag) and its attributes, XML-unescaped.
+func tagAt(b []byte, prefix string) (int, map[string]string) {
+	n, raw := invokexml.TagAt(b, prefix, sep, true)
+	if n <= 0 {
 		return 0, nil
 	}
-	end := bytes.Index(data[len(prefix):min(len(data), maxTag)], []byte(sep))
-	if end < 0 {
-		if len(data) < maxTag && !eof {
-			return -1, nil
-		}
-		return 0, nil
+	attrs := make(map[string]string, len(raw))
+	for k, v := range raw {
+		attrs[k] = invokexml.Unescape(v)
 	}
-	attrs, ok := readAttrs(data[len(prefix) : len(prefix)+end])
-	if !ok {
-		return 0, nil
-	}
-	return len(prefix) + end + len(sep), attrs
-}
-
-// readAttrs reads ` key="value"` pairs, and nothing else.
-func readAttrs(b []byte) (map[string]string, bool) {
-	attrs := map[string]string{}
-	for len(b) > 0 {
-		if b[0] != ' ' {
-			return nil, false
-		}
-		b = b[1:]
-		eq := bytes.Index(b, []byte(`="`))
-		if eq <= 0 || bytes.ContainsAny(b[:eq], ` "<`) {
-			return nil, false
-		}
-		key := string(b[:eq])
-		b = b[eq+2:]
-		q := bytes.IndexByte(b, '"')
-		if q < 0 {
-			return nil, false
-		}
-		if _, dup := attrs[key]; dup {
-			return nil, false
-		}
-		attrs[key] = unescape(b[:q])
-		b = b[q+1:]
-	}
-	return attrs, true
-}
-
-var entities = strings.NewReplacer("&quot;", `"`, "&apos;", "'", "&lt;", "<", "&gt;", ">", "&amp;", "&")
-
-// unescape decodes the entities the template writes in attributes (and
-// the other three XML names).
-func unescape(b []byte) string {
-	if bytes.IndexByte(b, '&') < 0 {
-		return string(b)
-	}
-	return entities.Replace(string(b))
+	return n, attrs
 }

@@ -32,10 +32,12 @@
 //     missing at the end of the input is tolerated.
 //   - A call is <|open|>call tool="NAME" index="N"<|sep|> … <|close|>call<|sep|>,
 //     complete only at its closer: cut off by the end of the input it is a
-//     truncated error, never a call. A tag's attributes are key="value"
-//     (or 'value'), each after white space; the tool's name is
-//     XML-unescaped (&amp; &quot; &lt; &gt; &apos;); the index is the
-//     template's count, not an id. An empty tools channel is an error.
+//     truncated error, never a call. A tag's attributes (the call's, an
+//     argument's) are key="value" — or 'value', or a bare value holding no
+//     '<' or '>' — white space around them, the first of a key counting,
+//     within 1,024 bytes; their values are XML-unescaped (&amp; &quot; &lt;
+//     &gt; &apos;). The index is the template's count, not an id. An empty
+//     tools channel is an error.
 //   - Its arguments are <|open|>argument key="K" type="T"<|sep|>VALUE<|close|>argument<|sep|>
 //     tags, white space between them: a string is VALUE as written (no
 //     unescaping); number, boolean, null, object and array are VALUE's JSON

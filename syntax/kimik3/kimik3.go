@@ -34,7 +34,6 @@ const (
 	closeTok  = "<|close|>"
 	sep       = "<|sep|>"
 	endOfMsg  = "<|end_of_msg|>"
-	maxTag    = 4096 // bounds a tag's name and attributes
 	callTag   = open + "call"
 	callEnd   = closeTok + "call" + sep
 	toolsEnd  = closeTok + "tools" + sep
@@ -69,7 +68,7 @@ var format = &tagcall.Format{
 	Drop:  []string{closeMessage, endOfMsg},
 	Invoke: &tagcall.Invoke{
 		Tags: invokexml.Tags{Syntax: "kimik3", Invoke: callTag, InvokeEnd: callEnd,
-			NameAttr: "tool", TagEnd: sep, Entities: true, Body: readArgs},
+			NameAttr: "tool", TagEnd: sep, Entities: true, Typed: true, Body: readArgs},
 		Sections:    []tagcall.Tags{{Open: openTools, Close: toolsEnd}},
 		Own:         true,
 		Answer:      tagcall.Tags{Open: openResponse, Close: closeResponse},

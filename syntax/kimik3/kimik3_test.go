@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/toolparse/toolparse/internal/tagcall/tagcalltest"
+	"github.com/toolparse/toolparse/syntax"
 	"github.com/toolparse/toolparse/syntax/kimik3"
 	"github.com/toolparse/toolparse/syntax/syntaxtest"
 )
@@ -29,3 +30,16 @@ func FuzzParse(f *testing.F) { syntaxtest.Fuzz(f, kimik3.Syntax, goldens, nil) }
 // TestFamily runs the golden cases of the engine's families kimik3 belongs to,
 // in its markers.
 func TestFamily(t *testing.T) { tagcalltest.RunFamily(t, kimik3.Syntax, kimik3.Format) }
+
+// TestTypedValuesAreNotStrings: K3's arguments carry their types, so a
+// call's values are not strings for a tool schema to convert
+// (Event.Strings): type="string" 42 stays the string "42".
+func TestTypedValuesAreNotStrings(t *testing.T) {
+	in := `<|open|>tools<|sep|><|open|>call tool="f" index="1"<|sep|>` +
+		`<|open|>argument key="n" type="string"<|sep|>42<|close|>argument<|sep|>` +
+		`<|close|>call<|sep|><|close|>tools<|sep|>`
+	evs := syntax.Parse(kimik3.Syntax, []byte(in), syntax.Options{})
+	if len(evs) == 0 || evs[0].Type != syntax.Call || string(evs[0].Args) != `{"n":"42"}` || evs[0].Strings {
+		t.Fatalf("got %v, want the call with args {\"n\":\"42\"} and Strings false", evs)
+	}
+}

@@ -27,7 +27,7 @@
 //	                         and {{id K NAME}} is the id the format reads
 //	                         from its header
 //	{{section}} {{/section}} an invoke section's first opener and its closer
-//	{{invoke NAME}} {{/invoke}}  an invoke element's open tag (Tags.Shown(NAME))
+//	{{invoke NAME}} {{/invoke}}  an invoke element's open tag (Tags.Tag(NAME))
 //	                         and its closer; {{param KEY}} {{/param}} are then
 //	                         a parameter element's
 //
@@ -384,7 +384,7 @@ func marker(ref string, f *tagcall.Format) (string, bool) {
 		}
 	case "invoke":
 		if f.Invoke != nil {
-			m = f.Invoke.Tags.Shown(arg)
+			m = f.Invoke.Tags.Tag(arg)
 		}
 	case "/invoke":
 		if f.Invoke != nil {
