@@ -1,6 +1,6 @@
 // Package markup holds what the tag-marked syntaxes built on scan.Core
-// (the tag-call engine's invoke form, deepseek, kimik3) share
-// besides the invoke XML (internal/invokexml): the
+// (the tag-call engine's invoke form, deepseek, functionary) share besides
+// the invoke XML (internal/invokexml): the
 // <think>…</think> reasoning block, which the prompt may open
 // (Options.ThinkOpen), a block kept whole up to its closer, the batch of
 // calls an execute closes, and small marker helpers for their parsers and
@@ -219,8 +219,9 @@ func HoldsMarker(s string, markers []string) string {
 
 // WriteThought writes, for a renderer, the thought s as a block between
 // opener and closer, or, inside the block the prompt opened, s and closer,
-// then end (a line end, or nothing). It writes nothing and returns the marker s holds when s holds closer or,
-// inside, one of the call openers, which would end the thought early, or,
+// then end (a line end, or nothing). It writes nothing and returns the
+// marker s holds when s holds closer or, inside, one of the call openers,
+// which would end the thought early, or,
 // inside, starts with opener, which reads back as the opener restated
 // (Think passes it over).
 func WriteThought(w io.StringWriter, s string, inside bool, opener, closer, end string, openers []string) (held string) {
@@ -305,7 +306,7 @@ func (h *Held) Keep(c *scan.Core, e syntax.Event) {
 	h.e = &e
 }
 
-// Flush emits the held error to c, if any; end >= 0 extends its span to
+// Flush emits the held event to c, if any; end >= 0 extends its span to
 // there.
 func (h *Held) Flush(c *scan.Core, end int64) {
 	if h.e == nil {

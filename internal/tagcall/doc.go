@@ -14,8 +14,9 @@
 //	body   = ws { Param.Open KEY Param.KeyClose [ ws Param.ValueOpen ] VALUE [ Param.Close ] ws } .
 //
 // A Format with Invoke set describes another call form instead (MiniMax-M2's
-// and M3's, GCML's, Kimi K3's): sections of invoke elements, several calls a section, read by
-// package invokexml's rules, and a results block the format reads with a
+// and M3's, GCML's, Kimi K3's): sections of invoke elements, several calls
+// a section, read by package invokexml's rules, and a results block the
+// format reads with a
 // function of its own ([Invoke]). A Format with Token set describes the
 // token form (Kimi K2's): calls as special tokens around an id and JSON
 // arguments, in sections ([Token]).
@@ -40,8 +41,8 @@
 // The detector is the parser itself (scan.NewDetector): its evidence is a
 // call opener where the parser decides on it (unless SharedCalls), or a
 // marker of the format's own (Own, OwnThink, OwnScope, Drop, the invoke
-// form's Answer tags). The renderer
-// parses each call back before it is written.
+// form's Answer tags). The renderer parses each call back before it is
+// written.
 //
 // # Choices where the rules are silent
 //
@@ -70,7 +71,8 @@
 //     Held while it grows, it is bounded by MaxName.
 //   - A dropped token (Format.Drop) in reasoning the prompt opened is
 //     thought text: only Think.Close and a call opener end it (Hy's calls'
-//     wrapper before a call is the thought's last text).
+//     wrapper before a call is the thought's last text) — and, in the
+//     invoke form, the answer channel's opener (Invoke.Answer).
 //   - In token mode a call streams its name once the opener is decided,
 //     then each parameter as it opens and its value in final deltas (a
 //     closer under look-ahead is held until decided).

@@ -350,7 +350,7 @@ type derived struct {
 	leads                                            string
 	wake                                             *scan.ByteSet
 	tok                                              *tkDerived    // the token form's, for a Format with Token
-	ivWake                                           *scan.ByteSet // the invoke form's: '>', which every tag ends with, and the dropped markers' last bytes
+	ivWake                                           *scan.ByteSet // the invoke form's: the bytes its markers and tags end with
 }
 
 // derivedOf caches each Format's derived values (a *Format → *derived): a
@@ -369,9 +369,14 @@ func (f *Format) derive() *derived {
 		d.tok = deriveToken(f)
 	}
 	if f.Invoke != nil {
-		ends := ">"
-		for _, m := range f.Invoke.drops(f) {
-			ends += m[len(m)-1:]
+		v, ends := f.Invoke, ">" // what an invoke tag ends with, unless Tags.TagEnd
+		for _, m := range append(v.textMarkers(f), f.Think.Close, v.Results.Close, v.Tags.InvokeEnd, v.Tags.ParamEnd, v.Tags.TagEnd) {
+			if m != "" {
+				ends += m[len(m)-1:]
+			}
+		}
+		for _, s := range v.Sections {
+			ends += s.Close[len(s.Close)-1:]
 		}
 		d.ivWake = scan.Bytes(ends)
 	}

@@ -65,9 +65,10 @@ type Invoke struct {
 	// Format.Drop's are, and Answer.Open ends reasoning the prompt opened,
 	// as a section opener does. The renderer writes text between them.
 	Answer Tags
-	// Packed says the renderer writes no line end between the parts of a
-	// turn — thoughts, text, a section's tags and its invokes — as Kimi
-	// K3's template writes none.
+	// Packed says the renderer writes no line end after thoughts, text, a
+	// section's tags and its invokes, as Kimi K3's template writes none
+	// (the closer of reasoning the prompt opened, written before anything
+	// else, still ends its line, as wire.OpenThought writes it).
 	Packed bool
 }
 
@@ -137,7 +138,6 @@ type invokeParser struct {
 	markers []string      // what ends a text run
 	openers []string      // the section openers
 	enders  []string      // what ends reasoning the prompt opened: the openers, Answer.Open
-	drops   []string      // what text drops (Invoke.drops)
 	wake    *scan.ByteSet // the bytes an event may complete at: '>', the drops' last bytes
 
 	// The opener being decided (ivOpen).
@@ -156,7 +156,7 @@ type invokeParser struct {
 
 func newInvokeParser(f *Format, h syntax.Handler, opts syntax.Options) syntax.Parser {
 	v := f.Invoke
-	p := &invokeParser{f: f, v: v, openers: v.openers(), markers: v.textMarkers(f), drops: v.drops(f)}
+	p := &invokeParser{f: f, v: v, openers: v.openers(), markers: v.textMarkers(f)}
 	p.enders = nonEmpty(append(v.openers(), v.Answer.Open))
 	p.wake = f.derive().ivWake
 	p.Init(h, opts, p.step, p.finish)

@@ -17,7 +17,8 @@ import (
 // anything else), text as it is (between Answer's tags, when the format
 // has an answer channel), each batch of calls as one section (the first of
 // Sections) of invoke elements, and each run of results as a results block
-// of WriteResult's elements, each part on a line of its own unless Packed. With Tags.Typed each value is
+// of WriteResult's elements; thoughts, text, a section's tags and its
+// invokes each end a line unless Packed. With Tags.Typed each value is
 // written with its type (a string as string="true" and its text, any other
 // value as string="false" and its JSON text); otherwise each value is a
 // parameter of its own (an array of strings as the parameter repeated).

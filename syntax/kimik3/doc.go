@@ -12,7 +12,7 @@
 // tags). It is not Kimi K2's format (syntax/kimi writes functions.NAME:IDX
 // and JSON arguments) but the invoke family's: the package is a description
 // read by the tag-call engine's invoke form — the tools channel a section,
-// a call an invoke whose tool attribute names it — with a function of its
+// a call an invoke whose tool attribute names it — with functions of its
 // own that read and write a call's argument tags.
 //
 // # Rules as read
@@ -34,8 +34,8 @@
 //     complete only at its closer: cut off by the end of the input it is a
 //     truncated error, never a call. A tag's attributes (the call's, an
 //     argument's) are key="value" — or 'value', or a bare value holding no
-//     '<' or '>' — white space around them, the first of a key counting,
-//     within 1,024 bytes; their values are XML-unescaped (&amp; &quot; &lt;
+//     '<' or '>' — after the tag's name, white space between them or not,
+//     the first of a key counting, the tag within 1,024 bytes; their values are XML-unescaped (&amp; &quot; &lt;
 //     &gt; &apos;). The index is the template's count, not an id. An empty
 //     tools channel is an error.
 //   - Its arguments are <|open|>argument key="K" type="T"<|sep|>VALUE<|close|>argument<|sep|>

@@ -2,6 +2,7 @@ package kimik3_test
 
 import (
 	"flag"
+	"strings"
 	"testing"
 
 	"github.com/toolparse/toolparse/internal/tagcall/tagcalltest"
@@ -41,5 +42,16 @@ func TestTypedValuesAreNotStrings(t *testing.T) {
 	evs := syntax.Parse(kimik3.Syntax, []byte(in), syntax.Options{})
 	if len(evs) == 0 || evs[0].Type != syntax.Call || string(evs[0].Args) != `{"n":"42"}` || evs[0].Strings {
 		t.Fatalf("got %v, want the call with args {\"n\":\"42\"} and Strings false", evs)
+	}
+}
+
+// TestRenderEscapedArgs: a call whose arguments hold a JSON escape the
+// renderer writes as the character ("Z\u00fcrich") is carried: it reads
+// back as the same call.
+func TestRenderEscapedArgs(t *testing.T) {
+	evs := []syntax.Event{{Type: syntax.Call, Name: "f", Args: []byte(`{"city":"Z\u00fcrich","p":"a\/b"}`)}, {Type: syntax.Execute}, {Type: syntax.End}}
+	var out strings.Builder
+	if err := syntax.Render(kimik3.Syntax.Render(&out, syntax.Options{}), evs); err != nil {
+		t.Fatalf("%v\n%s", err, out.String())
 	}
 }

@@ -13,7 +13,9 @@ import (
 // does: its tool and index (from 1) in the call tag, each argument a tag
 // typed as the template types it (a string as written, anything else as
 // its JSON text). What it cannot carry: a value holding an argument's
-// closer.
+// closer. Attribute values are escaped as the template escapes them (&
+// and " only), so that a name holding a marker is written as it is and
+// reported by the renderer's read-back.
 func writeInvoke(c syntax.Event, k int) ([]byte, string) {
 	var b bytes.Buffer
 	b.WriteString(callTag + ` tool="` + escape(c.Name) + `" index="` + strconv.Itoa(k+1) + `"` + sep)

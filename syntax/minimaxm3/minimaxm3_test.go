@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/toolparse/toolparse/internal/tagcall/tagcalltest"
+	"github.com/toolparse/toolparse/syntax"
 	"github.com/toolparse/toolparse/syntax/minimaxm3"
 	"github.com/toolparse/toolparse/syntax/syntaxtest"
 )
@@ -29,3 +30,17 @@ func FuzzParse(f *testing.F) { syntaxtest.Fuzz(f, minimaxm3.Syntax, goldens, nil
 // TestFamily runs the golden cases of the engine's families minimaxm3 belongs to,
 // in its markers.
 func TestFamily(t *testing.T) { tagcalltest.RunFamily(t, minimaxm3.Syntax, minimaxm3.Format) }
+
+// TestStrings: M3's values are the strings the model wrote, for a tool
+// schema to convert (Event.Strings); a call with no arguments has none.
+func TestStrings(t *testing.T) {
+	for in, want := range map[string]bool{
+		`]<]minimax[>[<tool_call>]<]minimax[>[<invoke name="f">]<]minimax[>[<a>1]<]minimax[>[</a>]<]minimax[>[</invoke>]<]minimax[>[</tool_call>`: true,
+		`]<]minimax[>[<tool_call>]<]minimax[>[<invoke name="f">]<]minimax[>[</invoke>]<]minimax[>[</tool_call>`:                                   false,
+	} {
+		evs := syntax.Parse(minimaxm3.Syntax, []byte(in), syntax.Options{})
+		if len(evs) == 0 || evs[0].Type != syntax.Call || evs[0].Strings != want {
+			t.Errorf("%s: got %v, want a call with Strings %v", in, evs, want)
+		}
+	}
+}
