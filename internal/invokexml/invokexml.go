@@ -89,10 +89,10 @@ func (t *Tags) tagEnd() string {
 	return ">"
 }
 
-// Shown is the invoke tag of a call named name as messages show it, the
+// shown is the invoke tag of a call named name as messages show it, the
 // name as read, quoted as Go quotes it (<invoke name="N">); with name ""
 // the name is an ellipsis (<invoke name=…>).
-func (t *Tags) Shown(name string) string {
+func (t *Tags) shown(name string) string {
 	if name == "" {
 		return t.Invoke + " " + t.nameAttr() + "=…" + t.tagEnd()
 	}
@@ -292,7 +292,7 @@ func (r *Reader) between(data []byte, eof bool) (int, bool) {
 	r.flushHeld(-1)
 	if r.invokes == 0 {
 		r.c.Errorf(syntax.CodeMalformed, r.openAt, syntax.Span{Start: r.openAt.Offset, End: r.c.Offset()}, []byte(r.open),
-			"%s is followed by text, not %s", r.open, r.tags.Shown(""))
+			"%s is followed by text, not %s", r.open, r.tags.shown(""))
 	}
 	return 0, true
 }
@@ -311,7 +311,7 @@ func (r *Reader) Finish(end int64) {
 		if !r.blk.Over {
 			raw = r.blk.Bytes
 		}
-		what := r.tags.Shown(r.name)
+		what := r.tags.shown(r.name)
 		if r.state == sValue || r.state == sCloser {
 			what = "value of parameter " + strconv.Quote(string(r.key)) + " of " + what
 		}
@@ -420,11 +420,11 @@ func (r *Reader) bad(data []byte, eof bool) (int, bool) {
 func (r *Reader) reportBad() {
 	span := syntax.Span{Start: r.spanFrom, End: r.start.Offset + r.blk.Len}
 	if r.blk.Over {
-		r.hold(syntax.CodeOverLimit, span, nil, "%s longer than the limit of %d bytes", r.tags.Shown(r.name), r.c.Options().BlockLimit())
+		r.hold(syntax.CodeOverLimit, span, nil, "%s longer than the limit of %d bytes", r.tags.shown(r.name), r.c.Options().BlockLimit())
 		return
 	}
 	at := scan.Advance(r.start, r.blk.Bytes[:min(int(r.problemAt-r.start.Offset), len(r.blk.Bytes))])
-	r.hold(syntax.CodeMalformed, span, r.blk.Bytes, "%s at %s: %s", r.tags.Shown(r.name), at, r.problem)
+	r.hold(syntax.CodeMalformed, span, r.blk.Bytes, "%s at %s: %s", r.tags.shown(r.name), at, r.problem)
 }
 
 func (r *Reader) openParam(key []byte, notString bool, tag []byte) {
@@ -632,7 +632,7 @@ func (r *Reader) closeInvoke() {
 	span := syntax.Span{Start: r.start.Offset, End: r.start.Offset + r.blk.Len}
 	if r.blk.Over {
 		r.hold(syntax.CodeOverLimit, syntax.Span{Start: r.spanFrom, End: span.End}, nil,
-			"%s longer than the limit of %d bytes", r.tags.Shown(r.name), r.c.Options().BlockLimit())
+			"%s longer than the limit of %d bytes", r.tags.shown(r.name), r.c.Options().BlockLimit())
 		return
 	}
 	var args []byte

@@ -74,8 +74,8 @@ func TestTagAtOtherForm(t *testing.T) {
 	if got := tags.callName([]byte("a&amp;b&quot;")); got != `a&b"` {
 		t.Errorf("callName = %q, want the entities read", got)
 	}
-	if got := tags.Shown("f"); got != `<|open|>call tool="f"<|sep|>` {
-		t.Errorf("Shown = %q", got)
+	if got := tags.shown("f"); got != `<|open|>call tool="f"<|sep|>` {
+		t.Errorf("shown = %q", got)
 	}
 }
 
