@@ -87,6 +87,10 @@ func (v *Invoke) textMarkers(f *Format) []string {
 	return nonEmpty(append(append(append([]string{f.Think.Open}, v.openers()...), v.Results.Open), v.drops(f)...))
 }
 
+// enders are what ends reasoning the prompt opened: the section openers
+// and Answer.Open.
+func (v *Invoke) enders() []string { return nonEmpty(append(v.openers(), v.Answer.Open)) }
+
 // drops are the markers dropped where they stand in text: Format.Drop and
 // the answer channel's tags.
 func (v *Invoke) drops(f *Format) []string {
@@ -138,7 +142,7 @@ type invokeParser struct {
 	markers []string      // what ends a text run
 	openers []string      // the section openers
 	enders  []string      // what ends reasoning the prompt opened: the openers, Answer.Open
-	wake    *scan.ByteSet // the bytes an event may complete at: '>', the drops' last bytes
+	wake    *scan.ByteSet // the bytes an event may complete at: its markers' and tags' last bytes
 
 	// The opener being decided (ivOpen).
 	open      string
@@ -157,7 +161,7 @@ type invokeParser struct {
 func newInvokeParser(f *Format, h syntax.Handler, opts syntax.Options) syntax.Parser {
 	v := f.Invoke
 	p := &invokeParser{f: f, v: v, openers: v.openers(), markers: v.textMarkers(f)}
-	p.enders = nonEmpty(append(v.openers(), v.Answer.Open))
+	p.enders = v.enders()
 	p.wake = f.derive().ivWake
 	p.Init(h, opts, p.step, p.finish)
 	p.calls.Init(&p.Core, v.Tags)

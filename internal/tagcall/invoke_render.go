@@ -71,7 +71,7 @@ func (u *ivUnits) Text(t syntax.Type, s string) error {
 		if u.implicit && !implicit {
 			return u.cannot("a thought after the reasoning the prompt opened (with ThinkOpen, a later %s is text); not written", f.Think.Open)
 		}
-		if m := markup.WriteThought(u.W, s, implicit, f.Think.Open, f.Think.Close, u.nl, nonEmpty(append(f.Invoke.openers(), f.Invoke.Answer.Open))); m != "" {
+		if m := markup.WriteThought(u.W, s, implicit, f.Think.Open, f.Think.Close, u.nl, f.Invoke.enders()); m != "" {
 			return u.cannot("a thought holding %s; not written", m)
 		}
 		return err
