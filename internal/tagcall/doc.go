@@ -18,8 +18,9 @@
 // a section, read by package invokexml's rules, and a results block the
 // format reads with a
 // function of its own ([Invoke]). A Format with Token set describes the
-// token form (Kimi K2's): calls as special tokens around an id and JSON
-// arguments, in sections ([Token]).
+// token form (Kimi K2's, Solar Open's, DeepSeek's): calls as special tokens
+// around a header and JSON arguments, in sections ([Token]), with, for
+// DeepSeek, tool outputs and sections of invoke elements besides.
 //
 // With Format.Bare a Function tag also opens a call without Scope.Open (a
 // format with no Scope has no wrapper at all). A VALUE is raw text, read

@@ -69,9 +69,15 @@ type Format struct {
 	Invoke *Invoke
 
 	// Token, when set, makes calls special tokens around an id and JSON
-	// arguments, in sections ([Token]: Kimi K2's form); of the other
-	// fields only Name and Think are read.
+	// arguments, in sections ([Token]: Kimi K2's and DeepSeek's form); of
+	// the other fields only Name, Think, ThinkCalls and ThinkOnce are
+	// read.
 	Token *Token
+	// ThinkOnce says, for the token form, that the reasoning the prompt
+	// opened (Options.ThinkOpen) is the output's one reasoning block:
+	// after it Think.Open is text, as in the invoke form (DeepSeek R1's
+	// rule). Without it a later Think.Open opens another thought.
+	ThinkOnce bool
 
 	// JSON, when set, makes a call block hold JSON in place of a name and
 	// parameters: after Scope.Open and white space, an object (one call) or
@@ -369,14 +375,12 @@ func (f *Format) derive() *derived {
 		d.tok = deriveToken(f)
 	}
 	if f.Invoke != nil {
-		v, ends := f.Invoke, ">" // what an invoke tag ends with, unless Tags.TagEnd
-		for _, m := range append(v.textMarkers(f), f.Think.Close, v.Results.Close, v.Tags.InvokeEnd, v.Tags.ParamEnd, v.Tags.TagEnd) {
+		v := f.Invoke
+		ends := v.tagEnds()
+		for _, m := range append(v.textMarkers(f), f.Think.Close, v.Results.Close) {
 			if m != "" {
 				ends += m[len(m)-1:]
 			}
-		}
-		for _, s := range v.Sections {
-			ends += s.Close[len(s.Close)-1:]
 		}
 		d.ivWake = scan.Bytes(ends)
 	}

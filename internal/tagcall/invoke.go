@@ -81,6 +81,21 @@ func (v *Invoke) openers() []string {
 	return o
 }
 
+// tagEnds are the last bytes of the sections' tags and of the invoke and
+// parameter tags: bytes an event in a section may complete at.
+func (v *Invoke) tagEnds() string {
+	ends := ">" // what an invoke tag ends with, unless Tags.TagEnd
+	for _, m := range []string{v.Tags.InvokeEnd, v.Tags.ParamEnd, v.Tags.TagEnd} {
+		if m != "" {
+			ends += m[len(m)-1:]
+		}
+	}
+	for _, s := range v.Sections {
+		ends += s.Open[len(s.Open)-1:] + s.Close[len(s.Close)-1:]
+	}
+	return ends
+}
+
 // textMarkers are what ends a text run: Think.Open, the section openers,
 // the results block's opener and the dropped markers.
 func (v *Invoke) textMarkers(f *Format) []string {

@@ -2,10 +2,12 @@ package tagcall
 
 import (
 	"bufio"
+	"bytes"
 	"errors"
 	"io"
 	"strings"
 
+	"github.com/toolparse/toolparse/internal/invokexml"
 	"github.com/toolparse/toolparse/internal/markup"
 	"github.com/toolparse/toolparse/syntax"
 	"github.com/toolparse/toolparse/syntax/wire"
@@ -19,7 +21,14 @@ import (
 // output starts inside reasoning: the first thought is written without its
 // opener, and anything else first is preceded by Think.Close.
 //
-// It cannot carry, and reports: results (not model text in this form), an
+// With Token.Output, each run of results is one Outputs section of
+// outputs, each its content's text; Token.Write picks the typed form or a
+// section of invoke elements for calls (each read back before it is
+// written).
+//
+// It cannot carry, and reports: results (not model text in this form,
+// unless Output is set: then a result whose tool is not the call's at its
+// place in the last batch, an id, a content holding Output.Close), an
 // id its header cannot carry (the header is written without it, or with a
 // made one), text, thoughts or calls between an execute and the end (they
 // would read back before the execute, or in its batch), calls no execute
@@ -28,7 +37,7 @@ import (
 // those but Think.Open (or, for reasoning opened by the prompt, a leading
 // Think.Open).
 func newTokenRenderer(w io.Writer, opts syntax.Options, f *Format) syntax.Renderer {
-	return wire.New(f.Name, &tokenUnits{f: f, t: f.Token, d: f.derive().tok, w: bufio.NewWriter(w), think: wire.NewOpenThought(opts, f.Think.Close)})
+	return wire.New(f.Name, &tokenUnits{f: f, t: f.Token, d: f.derive().tok, w: bufio.NewWriter(w), think: wire.NewOpenThought(opts, f.Think.Close), implicit: opts.ThinkOpen})
 }
 
 type tokenUnits struct {
@@ -37,9 +46,14 @@ type tokenUnits struct {
 	d          *tkDerived
 	w          *bufio.Writer
 	think      wire.OpenThought // ThinkOpen: the output starts inside reasoning
+	implicit   bool             // Options.ThinkOpen
 	made       int              // calls written, for the ids made
 	unexecuted int              // calls written since the last execute
 	executed   bool             // an execute came
+
+	// Outputs: the names of the calls written since the last execute, and
+	// of those the last execute ran.
+	batch, last []string
 }
 
 func (u *tokenUnits) cannot(format string, args ...any) error {
@@ -59,7 +73,14 @@ func (u *tokenUnits) Text(t syntax.Type, s string) error {
 	err := u.afterExecute(string(t) + " text")
 	inside := u.think.Begin(u.w, t == syntax.Think)
 	if t == syntax.Think {
-		if m := markup.HoldsMarker(s, u.d.think); m != "" {
+		if u.f.ThinkOnce && u.implicit && !inside {
+			return errors.Join(err, u.cannot("a thought after the reasoning the prompt opened (with ThinkOpen, a later %s is text): not written", u.f.Think.Open))
+		}
+		markers := u.d.think
+		if !inside && !u.f.ThinkCalls {
+			markers = markers[:1] // Think.Close: nothing else is a marker in it
+		}
+		if m := markup.HoldsMarker(s, markers); m != "" {
 			return errors.Join(err, u.cannot("a thought holding %s: not written", m))
 		}
 		if inside {
@@ -91,6 +112,11 @@ func (u *tokenUnits) reads(h, name, id string) bool {
 func (u *tokenUnits) Calls(calls []syntax.Event) error {
 	err := u.afterExecute("calls")
 	u.think.Begin(u.w, false)
+	if u.t.Write != 0 {
+		b, werr := u.written(calls)
+		u.w.Write(b)
+		return errors.Join(err, werr)
+	}
 	var b []byte
 	b = append(b, u.t.Open[0]...)
 	for _, c := range calls {
@@ -112,6 +138,7 @@ func (u *tokenUnits) Calls(calls []syntax.Event) error {
 		}
 		u.made++
 		u.unexecuted++
+		u.batch = append(u.batch, c.Name)
 		b = append(b, u.t.Call.Open...)
 		b = append(b, h...)
 		b = append(b, u.t.Sep...)
@@ -128,11 +155,77 @@ func (u *tokenUnits) Execute() error {
 		return u.cannot("an execute with no call before it: not written (%s executes only calls)", u.f.Name)
 	}
 	u.unexecuted, u.executed = 0, true
+	u.last, u.batch = u.batch, u.last[:0]
 	return nil
 }
 
 func (u *tokenUnits) Results(rs []syntax.Event) error {
-	return u.cannot("%d result(s): %s's results are %s, not model text: not written", len(rs), u.f.Name, u.t.Results)
+	if u.t.Output.Open == "" {
+		return u.cannot("%d result(s): %s's results are %s, not model text: not written", len(rs), u.f.Name, u.t.Results)
+	}
+	u.think.Begin(u.w, false)
+	var err error
+	if u.unexecuted > 0 {
+		err = u.cannot("results after calls with no execute: the parser executes the calls at their first output")
+		u.unexecuted = 0
+		u.last, u.batch = u.batch, u.last[:0]
+	}
+	u.executed = false
+	u.w.WriteString(u.t.Outputs.Open)
+	for k, r := range rs {
+		want := ""
+		if k < len(u.last) {
+			want = u.last[k]
+		}
+		if r.Tool != want {
+			err = errors.Join(err, u.cannot("the result of %q at the place of %q in the batch: a result reads back as the call's at its place", r.Tool, want))
+		}
+		if r.ID != "" {
+			err = errors.Join(err, u.cannot("the id %q of a result: not written", r.ID))
+		}
+		text := wire.ResultText(r) // a failure in words the model reads, any value as its JSON text
+		if strings.Contains(text, u.t.Output.Close) {
+			err = errors.Join(err, u.cannot("a result of %q holding %s: written cut there", r.Tool, u.t.Output.Close))
+		}
+		u.w.WriteString(u.t.Output.Open + text + u.t.Output.Close)
+	}
+	u.w.WriteString(u.t.Outputs.Close + "\n")
+	u.last = u.last[:0] // a later run of results answers nothing
+	return err
+}
+
+// written writes calls in the form Token.Write picks, a section of them,
+// each read back before it is written.
+func (u *tokenUnits) written(calls []syntax.Event) ([]byte, error) {
+	open, closer := u.t.Open[0], u.t.Close[0]
+	if u.t.Write >= WriteInvoke {
+		s := u.t.Invoke.Sections[u.t.Write-WriteInvoke]
+		open, closer = s.Open+"\n", s.Close
+	}
+	var err error
+	b := bytes.NewBufferString(open)
+	for _, c := range calls {
+		if c.ID != "" {
+			err = errors.Join(err, u.cannot("the id %q of call %s (%s calls have no ids): not written", c.ID, c.Name, u.f.Name))
+		}
+		var el bytes.Buffer
+		if u.t.Write >= WriteInvoke {
+			u.t.Invoke.Tags.WriteTyped(&el, c)
+		} else {
+			el.WriteString(u.t.Call.Open + u.t.Typed + u.t.Sep + c.Name + "\n" + fence + "json\n")
+			el.Write(c.ArgsJSON())
+			el.WriteString("\n" + fence + u.t.Call.Close)
+		}
+		if !invokexml.RoundTrips(u.f.New, []byte(open), el.Bytes(), []byte(closer), c) {
+			err = errors.Join(err, u.cannot("call %s: its name or values do not survive the form written", c.Name))
+		}
+		b.Write(el.Bytes())
+		u.made++
+		u.unexecuted++
+		u.batch = append(u.batch, c.Name)
+	}
+	b.WriteString(closer + "\n")
+	return b.Bytes(), err
 }
 
 func (u *tokenUnits) End() error {

@@ -35,8 +35,9 @@ const promptRules = `To call tools, write one tool-call section after your text 
 // format is Kimi K2's form, for the tag-call engine's token form. The
 // section markers also come in the singular form some checkpoints write.
 var format = &tagcall.Format{
-	Name:  "kimi",
-	Think: tagcall.Tags{Open: "<think>", Close: "</think>"},
+	Name:       "kimi",
+	Think:      tagcall.Tags{Open: "<think>", Close: "</think>"},
+	ThinkCalls: true, // a call ends reasoning, written or opened by the prompt
 	Token: &tagcall.Token{
 		Open:        []string{"<|tool_calls_section_begin|>", "<|tool_call_section_begin|>"},
 		Close:       []string{"<|tool_calls_section_end|>", "<|tool_call_section_end|>"},

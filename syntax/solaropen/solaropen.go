@@ -40,8 +40,9 @@ const nameMark = "<|tool_call:name|>"
 // too, and outside one it is passed over as a closer is. The turn header,
 // the content marker and <|flush|> are dropped where they stand.
 var format = &tagcall.Format{
-	Name:  "solaropen",
-	Think: tagcall.Tags{Open: "<|think|>", Close: "<|end|>"},
+	Name:       "solaropen",
+	Think:      tagcall.Tags{Open: "<|think|>", Close: "<|end|>"},
+	ThinkCalls: true, // a call ends reasoning, written or opened by the prompt
 	Token: &tagcall.Token{
 		Open:        []string{"<|tool_calls|>"},
 		Close:       []string{"<|calls|>", "<|end|>"},
