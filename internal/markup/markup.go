@@ -1,5 +1,5 @@
 // Package markup holds what the tag-marked syntaxes built on scan.Core
-// (the tag-call engine's invoke form, deepseek, functionary) share besides
+// (the tag-call engine's invoke and token forms, functionary) share besides
 // the invoke XML (internal/invokexml): the
 // <think>…</think> reasoning block, which the prompt may open
 // (Options.ThinkOpen), a block kept whole up to its closer, the batch of
@@ -290,8 +290,7 @@ func (b *Batch) Execute(c *scan.Core, end int64) bool {
 }
 
 // Held is an event kept back until the syntax knows where its block ends:
-// the error of a section's last invoke or call (or DeepSeek's last output),
-// whose span then takes in the section's closer (so that no byte of the
+// the error of a section's last invoke, whose span then takes in the section's closer (so that no byte of the
 // closer is outside every event's span).
 type Held struct{ e *syntax.Event }
 

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/toolparse/toolparse/internal/tagcall/tagcalltest"
 	"github.com/toolparse/toolparse/syntax"
 	"github.com/toolparse/toolparse/syntax/deepseek"
 	"github.com/toolparse/toolparse/syntax/syntaxtest"
@@ -146,3 +147,6 @@ func TestVariantsRoundTrip(t *testing.T) {
 		}
 	}
 }
+
+// TestFamily runs the token form's golden cases in DeepSeek's markers.
+func TestFamily(t *testing.T) { tagcalltest.RunFamily(t, deepseek.Syntax, deepseek.Format) }

@@ -1,5 +1,8 @@
 // Package deepseek parses the tool calls DeepSeek models write, in all four
-// of their forms, with one parser (docs/formats.md):
+// of their forms, with one parser (docs/formats.md). The package is a
+// description of the forms for the tag-call engine's token form (Kimi K2's
+// family: calls as special tokens around a header and JSON arguments), its
+// DSML sections read as the engine's invoke form reads MiniMax's:
 //
 //	V3 / V3-0324 / R1:
 //	<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>get_weather
@@ -61,6 +64,12 @@
 //     separator, invalid JSON, or arguments that are not an object is an
 //     error with the call's text as raw, and gives no call; its siblings
 //     stand. A call cut off by the end of the input is a truncated error.
+//     A broken call ends at its closer or at the first marker that opens
+//     or closes something else (a call opener, a section closer), which is
+//     read afresh; after the arguments, anything but white space, the
+//     fence's closer and the call's closer ends the call there, an error,
+//     and what follows is read afresh. So a damaged call never takes its
+//     siblings with it, and no name holds a marker.
 //   - DSML: the section holds invokes, each holding parameters whose values
 //     are raw text. string="true" values are strings; string="false" values
 //     are JSON (a value that is not valid JSON is kept as the string, as
@@ -86,9 +95,10 @@
 //     calls (the outputs answer them). Text after the calls comes before it.
 //
 // In token mode text streams as soon as it cannot be a marker; a JSON call
-// is announced once its name is read and its arguments stream as compact
-// JSON deltas (when they are an object); a DSML call streams per parameter,
-// as xmltag does, its string values only (string="false" values come whole
+// is announced once its name is read (its index counts the message's
+// calls, as in Kimi K2's form) and its arguments stream as compact JSON
+// deltas (when they are an object); a DSML call streams per parameter, as
+// xmltag does, its string values only (string="false" values come whole
 // in the call).
 //
 // # Where peers disagree
@@ -129,8 +139,9 @@
 //     is missing); text before the first call makes the opener an error.
 //   - The error of the last failed call of a section, or its last result,
 //     is held until the section's next item or its end, so that its span
-//     takes in the closer. The execute's span runs from the opener of the
-//     batch's first section to where the batch ends.
+//     takes in the closer. The execute's span runs from the first section
+//     closer after a call (or the opener of the first DSML section that
+//     holds a call) to where the batch ends.
 //   - The V3 type word is read as "function" only; any other header is a
 //     V3.1 name.
 //   - An empty outputs section is an error (malformed): it answers nothing.
@@ -141,11 +152,18 @@
 //
 // # The renderer
 //
-// It writes the V3.1 form (see [newRenderer]), the form of the current
-// models. The variants deepseek-v3 ([newRendererV3], the V3 / R1 fenced
-// form), deepseek-dsml ([newRendererDSML], V3.2's invokes, which carry
-// typed values) and deepseek-v4 ([newRendererV4], the same invokes in V4's
-// section) write the others; all four read back with this parser.
+// It writes the V3.1 form, the form of the current models, and results as
+// one outputs section per run. The variants deepseek-v3 (the V3 / R1
+// fenced form), deepseek-dsml (V3.2's invokes, which carry typed values)
+// and deepseek-v4 (the same invokes in V4's section) write calls in the
+// others, each read back with this parser before it is written. Thoughts
+// are written as <think>, a line end, the thought, a line end and
+// </think>. It cannot carry (and says so): ids, a failure status (written
+// in words), a result content that is not a string (written as its JSON
+// text), a result whose tool is not the call at its place in the last
+// batch, text or a thought holding a marker that would end it, a thought
+// after the reasoning the prompt opened, text or calls between an execute
+// and the results, and calls with no execute.
 //
 // # Not built
 //
