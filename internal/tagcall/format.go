@@ -68,8 +68,8 @@ type Format struct {
 	// other fields only Name, Think, Own and Drop are read.
 	Invoke *Invoke
 
-	// Token, when set, makes calls special tokens around an id and JSON
-	// arguments, in sections ([Token]: Kimi K2's and DeepSeek's form); of
+	// Token, when set, makes calls special tokens around a header (an id,
+	// a name) and JSON arguments, in sections ([Token]: Kimi K2's and DeepSeek's form); of
 	// the other fields only Name, Think, ThinkCalls and ThinkOnce are
 	// read.
 	Token *Token

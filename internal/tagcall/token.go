@@ -86,8 +86,9 @@ type Token struct {
 	Output, Outputs Tags
 	// Invoke, when set, gives the output sections of invoke elements
 	// besides the token sections (DeepSeek V3.2's and V4's DSML): its
-	// Sections and Tags are read as the invoke form reads them; a section
-	// opener of them opens the section whatever follows it.
+	// Sections and Tags are read as the invoke form reads them (of its
+	// fields only those two); a section opener of them opens the section
+	// whatever follows it.
 	Invoke *Invoke
 	// Write says what the renderer writes calls as: 0 the token form,
 	// WriteTyped the Typed form (the arguments in a json fence), or
@@ -104,10 +105,10 @@ const (
 // tkDerived is what the parser derives from a Token form: its marker
 // lists, the bytes markers start with and the bytes they end with.
 type tkDerived struct {
-	text, textOnce, think, section, idStops, searchStops, closers, invokeOpeners []string
-	callItems, outputItems                                                       []string // what a strict section reads between its items
-	leads                                                                        string
-	wake                                                                         *scan.ByteSet
+	text, textOnce, think, section, idStops, searchStops, invokeOpeners []string
+	callItems, outputItems                                              []string // what a strict section reads between its items
+	leads                                                               string
+	wake                                                                *scan.ByteSet
 }
 
 // deriveToken derives the token form's values of f (Format.derive caches
@@ -127,15 +128,17 @@ func deriveToken(f *Format) *tkDerived {
 	}
 	d := &tkDerived{
 		section:     cat([]string{t.Call.Open}, t.Close, t.Drop),
-		idStops:     cat([]string{t.Sep, t.Call.Close, t.Call.Open}, t.Close),
-		searchStops: cat([]string{t.Call.Close, t.Call.Open}, t.Close),
-		closers:     t.Close,
 		callItems:   cat(t.Close, []string{t.Call.Open}),
 		outputItems: nonEmpty([]string{t.Outputs.Close, t.Output.Open}),
 	}
 	if t.Invoke != nil {
 		d.invokeOpeners = t.Invoke.openers()
 	}
+	// What ends a call's header, and broken arguments: the call's markers
+	// and every marker that opens or closes a block, read afresh.
+	opens := cat([]string{t.Call.Open}, t.Open, t.Close, []string{t.Output.Open, t.Outputs.Open}, d.invokeOpeners)
+	d.idStops = cat([]string{t.Sep, t.Call.Close}, opens)
+	d.searchStops = cat([]string{t.Call.Close}, opens)
 	d.textOnce = cat(t.Open, closers, []string{t.Call.Open, t.Output.Open, t.Outputs.Open}, d.invokeOpeners, t.Drop)
 	d.text = cat([]string{f.Think.Open}, d.textOnce)
 	d.think = cat([]string{f.Think.Close}, t.Open, closers, []string{t.Call.Open}, d.invokeOpeners)
@@ -480,7 +483,7 @@ func (p *tokenParser) strict(data []byte, eof bool, item string, markers []strin
 			p.Errorf(syntax.CodeMalformed, p.sectionAt, syntax.Span{Start: p.sectionAt.Offset, End: end}, []byte(p.sectionOpen+m),
 				"empty %s section: it must hold %s blocks", p.sectionOpen, item)
 		} else if p.calls > 0 && p.closeAt < 0 {
-			p.closeAt = off
+			p.closeAt = p.sectionAt.Offset // the execute takes in the section's tags (an empty section's too)
 		}
 		p.state = tkText
 		return len(m)
@@ -551,6 +554,7 @@ func (p *tokenParser) openCall(off int64, home tkState) {
 	p.problem = ""
 	p.started, p.decided, p.streaming = false, false, false
 	p.typed, p.fenced = false, false
+	p.phase = tkJSON
 	p.index = p.opened
 	p.opened++
 	p.state = tkID
@@ -808,8 +812,8 @@ func fenceOpener(data []byte, eof bool) (n int, wait bool) {
 }
 
 // searchStop finds in data the first marker that ends broken arguments:
-// Call.Close (part of the call), or one that starts the next call or ends
-// the section (not part of it). It returns the bytes before it and the
+// Call.Close (part of the call), or one that opens or closes a block (not
+// part of it). It returns the bytes before it and the
 // marker, or, with none, the bytes that cannot start one.
 func (p *tokenParser) searchStop(data []byte, eof bool) (int, string) {
 	stops := func(rest []byte) bool { return startsAny(rest, eof, p.d.searchStops) }
@@ -862,9 +866,15 @@ func (p *tokenParser) finishCall(ended bool) {
 		fail(syntax.CodeOverLimit, "", "%s", msg)
 		return
 	case !ended:
-		name := ""
-		if p.name != "" {
-			name = " " + string(syntax.AppendQuote(nil, p.name))
+		name := p.name
+		switch {
+		case p.typed: // the header may be the call's type: no name read yet
+			name = ""
+		case p.phase == tkName && !p.blk.Over:
+			name = string(jsonscan.TrimSpace(p.blk.Bytes[p.nameFrom:]))
+		}
+		if name != "" {
+			name = " " + string(syntax.AppendQuote(nil, name))
 		}
 		fail(syntax.CodeTruncated, raw(), "unterminated tool call%s: the stream ended before %s", name, p.t.Call.Close)
 		return

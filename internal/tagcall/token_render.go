@@ -136,9 +136,7 @@ func (u *tokenUnits) Calls(calls []syntax.Event) error {
 				continue
 			}
 		}
-		u.made++
-		u.unexecuted++
-		u.batch = append(u.batch, c.Name)
+		u.wrote(c.Name)
 		b = append(b, u.t.Call.Open...)
 		b = append(b, h...)
 		b = append(b, u.t.Sep...)
@@ -148,6 +146,13 @@ func (u *tokenUnits) Calls(calls []syntax.Event) error {
 	b = append(b, u.t.Close[0]+"\n"...)
 	u.w.Write(b)
 	return err
+}
+
+// wrote notes a call named name written.
+func (u *tokenUnits) wrote(name string) {
+	u.made++
+	u.unexecuted++
+	u.batch = append(u.batch, name)
 }
 
 func (u *tokenUnits) Execute() error {
@@ -220,9 +225,7 @@ func (u *tokenUnits) written(calls []syntax.Event) ([]byte, error) {
 			err = errors.Join(err, u.cannot("call %s: its name or values do not survive the form written", c.Name))
 		}
 		b.Write(el.Bytes())
-		u.made++
-		u.unexecuted++
-		u.batch = append(u.batch, c.Name)
+		u.wrote(c.Name)
 	}
 	b.WriteString(closer + "\n")
 	return b.Bytes(), err

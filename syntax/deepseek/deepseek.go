@@ -99,7 +99,6 @@ var format = &tagcall.Format{
 			Tags: invokexml.Tags{Syntax: "deepseek", Invoke: "<｜DSML｜invoke", InvokeEnd: "</｜DSML｜invoke>",
 				Param: "<｜DSML｜parameter", ParamEnd: "</｜DSML｜parameter>", Typed: true},
 			Sections: []tagcall.Tags{{Open: dsmlCalls, Close: dsmlCallsEnd}, {Open: dsmlToolCalls, Close: dsmlToolEnd}},
-			Own:      true,
 		},
 	},
 }

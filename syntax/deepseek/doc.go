@@ -65,8 +65,9 @@
 //     error with the call's text as raw, and gives no call; its siblings
 //     stand. A call cut off by the end of the input is a truncated error.
 //     A broken call ends at its closer or at the first marker that opens
-//     or closes something else (a call opener, a section closer), which is
-//     read afresh; after the arguments, anything but white space, the
+//     or closes something else (a call or section opener, an output
+//     opener, a DSML section opener, a section closer), which is read
+//     afresh; after the arguments, anything but white space, the
 //     fence's closer and the call's closer ends the call there, an error,
 //     and what follows is read afresh. So a damaged call never takes its
 //     siblings with it, and no name holds a marker.
@@ -96,7 +97,8 @@
 //
 // In token mode text streams as soon as it cannot be a marker; a JSON call
 // is announced once its name is read (its index counts the message's
-// calls, as in Kimi K2's form) and its arguments stream as compact JSON
+// V3 and V3.1 calls, as in Kimi K2's form; a DSML call's is 0, as in the
+// invoke form: calls stream one at a time) and its arguments stream as compact JSON
 // deltas (when they are an object); a DSML call streams per parameter, as
 // xmltag does, its string values only (string="false" values come whole
 // in the call).
@@ -158,10 +160,11 @@
 // and deepseek-v4 (the same invokes in V4's section) write calls in the
 // others, each read back with this parser before it is written. Thoughts
 // are written as <think>, a line end, the thought, a line end and
-// </think>. It cannot carry (and says so): ids, a failure status (written
-// in words), a result content that is not a string (written as its JSON
-// text), a result whose tool is not the call at its place in the last
-// batch, text or a thought holding a marker that would end it, a thought
+// </think>. A result's content is text: a failure is written in words
+// after "Error: ", a value that is not a string as its JSON text (as every
+// renderer of text results writes them). It cannot carry (and says so):
+// ids, a result whose tool is not the call at its place in the last
+// batch, a result holding <｜tool▁output▁end｜>, text or a thought holding a marker that would end it, a thought
 // after the reasoning the prompt opened, text or calls between an execute
 // and the results, and calls with no execute.
 //
