@@ -353,7 +353,7 @@ func (t *Turn) TextAfter(typ syntax.Type) error {
 func (t *Turn) AddCalls(n int) error {
 	var err error
 	if t.executed {
-		err = wire.CannotCarry(t.Syntax, "calls after an execute with no result between: they read back as one batch with the calls before")
+		err = wire.CannotCarry(t.Syntax, "calls after an execute with no result written between: they read back as one batch with the calls before")
 	}
 	t.pending += n
 	return err
@@ -368,10 +368,10 @@ func (t *Turn) Execute() error {
 	return nil
 }
 
-// Results reports results, which the form has no place for.
+// Results reports results, which the form has no place for. Not written,
+// they end nothing: text after them still reads back before the execute.
 func (t *Turn) Results(rs []syntax.Event) error {
 	t.Think.Begin(t.W, false)
-	t.executed = false
 	return wire.CannotCarry(t.Syntax, "%d result(s): the results are messages of their own, not model text; not written", len(rs))
 }
 

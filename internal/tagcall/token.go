@@ -60,11 +60,6 @@ type Token struct {
 	// them kept (Solar Open's turn header and content marker). They are the
 	// format's own tokens: each is evidence of it.
 	Drop []string
-	// Results says, in the renderer's report of results it is given, where
-	// the format's results stand instead ("tool-role messages"); a form
-	// with Output writes them.
-	Results string
-
 	// Strict says a section holds calls only (DeepSeek's): white space
 	// between them, text after its first call ends it (its closer is
 	// missing) and text before its first call makes its opener an error,

@@ -1,7 +1,6 @@
 package tagcall
 
 import (
-	"bufio"
 	"bytes"
 	"errors"
 	"io"
@@ -16,40 +15,37 @@ import (
 // newTokenRenderer returns the token form's renderer: a thought as a Think
 // block, respond text as plain lines, and each run of calls as one
 // section, each call with its header (Token.WriteHeader's, from the
-// call's id when the header can carry it) and its arguments byte for byte. An execute writes nothing:
-// the calls of a message run when it ends. With Options.ThinkOpen the
-// output starts inside reasoning: the first thought is written without its
-// opener, and anything else first is preceded by Think.Close.
-//
-// With Token.Output, each run of results is one Outputs section of
-// outputs, each its content's text; Token.Write picks the typed form or a
-// section of invoke elements for calls (each read back before it is
-// written).
+// call's id when the header can carry it) and its arguments byte for byte,
+// or, as Token.Write picks, in the typed form or as invoke elements (each
+// read back before it is written). An execute writes nothing: the calls of
+// a message run when it ends (markup.Turn keeps that account). With
+// Options.ThinkOpen the output starts inside reasoning: the first thought
+// is written without its opener, and anything else first is preceded by
+// Think.Close. With Token.Output each run of results is one Outputs
+// section of outputs, each its content's text.
 //
 // It cannot carry, and reports: results (not model text in this form,
 // unless Output is set: then a result whose tool is not the call's at its
-// place in the last batch, an id, a content holding Output.Close), an
-// id its header cannot carry (the header is written without it, or with a
-// made one), text, thoughts or calls between an execute and the end (they
-// would read back before the execute, or in its batch), calls no execute
-// followed, an execute with no calls, respond text holding Think.Open, a
-// section marker, Call.Open or a dropped token, and a thought holding Think.Close or any of
-// those but Think.Open (or, for reasoning opened by the prompt, a leading
-// Think.Open).
+// place in the last batch, an id, a content holding Output.Close), an id
+// its header cannot carry (the header is written without it, or with a
+// made one), text or calls between an execute and the results (they would
+// read back before the execute, or in its batch), calls no execute
+// followed, an execute with no calls, respond text holding a marker that
+// opens something, a thought holding Think.Close or, where it ends
+// reasoning, a call or section marker (or, for reasoning opened by the
+// prompt, a leading Think.Open), and with Format.ThinkOnce a thought after
+// the reasoning the prompt opened.
 func newTokenRenderer(w io.Writer, opts syntax.Options, f *Format) syntax.Renderer {
-	return wire.New(f.Name, &tokenUnits{f: f, t: f.Token, d: f.derive().tok, w: bufio.NewWriter(w), think: wire.NewOpenThought(opts, f.Think.Close), implicit: opts.ThinkOpen})
+	return wire.New(f.Name, &tokenUnits{Turn: markup.NewTurn(f.Name, w, opts, f.Think.Close), f: f, t: f.Token, d: f.derive().tok, implicit: opts.ThinkOpen})
 }
 
 type tokenUnits struct {
-	f          *Format
-	t          *Token
-	d          *tkDerived
-	w          *bufio.Writer
-	think      wire.OpenThought // ThinkOpen: the output starts inside reasoning
-	implicit   bool             // Options.ThinkOpen
-	made       int              // calls written, for the ids made
-	unexecuted int              // calls written since the last execute
-	executed   bool             // an execute came
+	markup.Turn // the output, the reasoning the prompt opened, calls and executes
+	f           *Format
+	t           *Token
+	d           *tkDerived
+	implicit    bool // Options.ThinkOpen
+	made        int  // calls written, for the ids made
 
 	// Outputs: the names of the calls written since the last execute, and
 	// of those the last execute ran.
@@ -60,18 +56,9 @@ func (u *tokenUnits) cannot(format string, args ...any) error {
 	return wire.CannotCarry(u.f.Name, format, args...)
 }
 
-// afterExecute reports a unit that comes after an execute.
-func (u *tokenUnits) afterExecute(what string) error {
-	if !u.executed {
-		return nil
-	}
-	u.executed = false
-	return u.cannot("%s after an execute: a %s message's calls run only at its end, so it reads back before the execute or in its batch", what, u.f.Name)
-}
-
 func (u *tokenUnits) Text(t syntax.Type, s string) error {
-	err := u.afterExecute(string(t) + " text")
-	inside := u.think.Begin(u.w, t == syntax.Think)
+	err := u.TextAfter(t)
+	inside := u.Think.Begin(u.W, t == syntax.Think)
 	if t == syntax.Think {
 		if u.f.ThinkOnce && u.implicit && !inside {
 			return errors.Join(err, u.cannot("a thought after the reasoning the prompt opened (with ThinkOpen, a later %s is text): not written", u.f.Think.Open))
@@ -87,16 +74,16 @@ func (u *tokenUnits) Text(t syntax.Type, s string) error {
 			if strings.HasPrefix(s, u.f.Think.Open) {
 				return errors.Join(err, u.cannot("reasoning opened by the prompt starting with %s: not written (it reads as the opener)", u.f.Think.Open))
 			}
-			u.w.WriteString(s + "\n" + u.f.Think.Close + "\n")
+			u.W.WriteString(s + "\n" + u.f.Think.Close + "\n")
 			return err
 		}
-		u.w.WriteString(u.f.Think.Open + "\n" + s + "\n" + u.f.Think.Close + "\n")
+		u.W.WriteString(u.f.Think.Open + "\n" + s + "\n" + u.f.Think.Close + "\n")
 		return err
 	}
 	if m := markup.HoldsMarker(s, u.d.text); m != "" {
 		return errors.Join(err, u.cannot("respond text holding the marker %s: not written", m))
 	}
-	u.w.WriteString(s + "\n")
+	u.W.WriteString(s + "\n")
 	return err
 }
 
@@ -110,11 +97,11 @@ func (u *tokenUnits) reads(h, name, id string) bool {
 }
 
 func (u *tokenUnits) Calls(calls []syntax.Event) error {
-	err := u.afterExecute("calls")
-	u.think.Begin(u.w, false)
+	err := u.AddCalls(len(calls))
+	u.Think.Begin(u.W, false)
 	if u.t.Write != 0 {
 		b, werr := u.written(calls)
-		u.w.Write(b)
+		u.W.Write(b)
 		return errors.Join(err, werr)
 	}
 	var b []byte
@@ -144,39 +131,31 @@ func (u *tokenUnits) Calls(calls []syntax.Event) error {
 		b = append(b, u.t.Call.Close...)
 	}
 	b = append(b, u.t.Close[0]+"\n"...)
-	u.w.Write(b)
+	u.W.Write(b)
 	return err
 }
 
 // wrote notes a call named name written.
 func (u *tokenUnits) wrote(name string) {
 	u.made++
-	u.unexecuted++
 	u.batch = append(u.batch, name)
 }
 
 func (u *tokenUnits) Execute() error {
-	if u.unexecuted == 0 {
-		return u.cannot("an execute with no call before it: not written (%s executes only calls)", u.f.Name)
-	}
-	u.unexecuted, u.executed = 0, true
 	u.last, u.batch = u.batch, u.last[:0]
-	return nil
+	return u.Turn.Execute()
 }
 
 func (u *tokenUnits) Results(rs []syntax.Event) error {
 	if u.t.Output.Open == "" {
-		return u.cannot("%d result(s): %s's results are %s, not model text: not written", len(rs), u.f.Name, u.t.Results)
+		return u.Turn.Results(rs)
 	}
-	u.think.Begin(u.w, false)
-	var err error
-	if u.unexecuted > 0 {
-		err = u.cannot("results after calls with no execute: the parser executes the calls at their first output")
-		u.unexecuted = 0
+	u.Think.Begin(u.W, false)
+	if len(u.batch) > 0 { // calls with no execute: the outputs execute them
 		u.last, u.batch = u.batch, u.last[:0]
 	}
-	u.executed = false
-	u.w.WriteString(u.t.Outputs.Open)
+	err := u.Answered()
+	u.W.WriteString(u.t.Outputs.Open)
 	for k, r := range rs {
 		want := ""
 		if k < len(u.last) {
@@ -192,9 +171,9 @@ func (u *tokenUnits) Results(rs []syntax.Event) error {
 		if strings.Contains(text, u.t.Output.Close) {
 			err = errors.Join(err, u.cannot("a result of %q holding %s: written cut there", r.Tool, u.t.Output.Close))
 		}
-		u.w.WriteString(u.t.Output.Open + text + u.t.Output.Close)
+		u.W.WriteString(u.t.Output.Open + text + u.t.Output.Close)
 	}
-	u.w.WriteString(u.t.Outputs.Close + "\n")
+	u.W.WriteString(u.t.Outputs.Close + "\n")
 	u.last = u.last[:0] // a later run of results answers nothing
 	return err
 }
@@ -230,13 +209,3 @@ func (u *tokenUnits) written(calls []syntax.Event) ([]byte, error) {
 	b.WriteString(closer + "\n")
 	return b.Bytes(), err
 }
-
-func (u *tokenUnits) End() error {
-	var err error
-	if u.unexecuted > 0 {
-		err = u.cannot("%d call(s) with no execute: written, they read back executed at the end", u.unexecuted)
-	}
-	return errors.Join(err, u.w.Flush())
-}
-
-func (u *tokenUnits) Flush() error { return u.w.Flush() }

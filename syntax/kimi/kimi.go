@@ -46,7 +46,6 @@ var format = &tagcall.Format{
 		Header:      parseID,
 		WriteHeader: writeID,
 		IDRule:      "does not name it as functions.NAME:IDX",
-		Results:     "tool-role messages",
 	},
 }
 

@@ -52,7 +52,6 @@ var format = &tagcall.Format{
 		WriteHeader: writeHeader,
 		IDRule:      "holds " + nameMark + " or white space at its ends",
 		Drop:        []string{"<|begin|>assistant", "<|content|>", "<|flush|>"},
-		Results:     "tool-role messages",
 	},
 }
 
