@@ -214,12 +214,9 @@ func (p *invokeParser) stateStep(data []byte, eof bool) int {
 	case ivOpen:
 		return p.afterOpen(data, eof)
 	case ivCalls:
-		n, done := p.calls.Step(data, eof)
+		n, done := stepSection(&p.calls, data, eof)
 		if done {
 			p.state = ivText
-			if n == 0 {
-				return scan.Again
-			}
 		}
 		return n
 	case ivResults:
@@ -309,6 +306,17 @@ func (p *invokeParser) afterOpen(data []byte, eof bool) int {
 		return scan.Again
 	}
 	return i
+}
+
+// stepSection steps r, the reader of an open section of invokes, over
+// data: the bytes it took (scan.Again when the section ended before any,
+// so that the step after it reads them), and whether the section ended.
+func stepSection(r *invokexml.Reader, data []byte, eof bool) (n int, done bool) {
+	n, done = r.Step(data, eof)
+	if done && n == 0 {
+		return scan.Again, true
+	}
+	return n, done
 }
 
 // openAsText makes the opener being decided, and the white space after

@@ -43,7 +43,7 @@ import (
 type Token struct {
 	Open, Close []string // the section openers and closers; the renderer writes the first of each
 	Call        Tags     // a call's opener and closer
-	Sep         string   // what ends the id and starts the arguments
+	Sep         string   // what ends the header and starts the arguments
 	// Header reads a call's header, its text between Call.Open and Sep
 	// less white space at its ends: the function it names and the call's
 	// id ("" for none), or a problem ("has …", read after "the call").
@@ -309,12 +309,9 @@ func (p *tokenParser) stateStep(data []byte, eof bool) int {
 		}
 		return n
 	case tkInvoke:
-		n, done := p.iv.Step(data, eof)
+		n, done := stepSection(&p.iv, data, eof)
 		if done {
 			p.state = tkText
-			if n == 0 {
-				return scan.Again
-			}
 		}
 		return n
 	}
@@ -951,9 +948,11 @@ func (p *tokenParser) openOutput(off int64, home tkState) {
 func (p *tokenParser) closeOutput() {
 	p.state = p.home
 	span := syntax.Span{Start: p.outFrom, End: p.blockStart.Offset + p.blk.Len}
-	e := syntax.Event{Type: syntax.Error, Code: syntax.CodeOverLimit, Pos: p.blockStart, Span: span,
-		Message: fmt.Sprintf("tool output longer than the limit of %d bytes", p.Options().BlockLimit())}
-	if !p.blk.Over {
+	var e syntax.Event
+	if p.blk.Over {
+		e = syntax.Event{Type: syntax.Error, Code: syntax.CodeOverLimit, Pos: p.blockStart, Span: span,
+			Message: fmt.Sprintf("tool output longer than the limit of %d bytes", p.Options().BlockLimit())}
+	} else {
 		tool := ""
 		if p.results < len(p.last) {
 			tool = p.last[p.results]
@@ -963,7 +962,7 @@ func (p *tokenParser) closeOutput() {
 	}
 	p.results++
 	if p.home == tkOutputs {
-		p.hold(e, []string{p.t.Outputs.Close})
+		p.hold(e, p.d.outputItems[:1]) // Outputs.Close
 		return
 	}
 	p.Emit(e)
