@@ -67,7 +67,7 @@ func (b *Think) Text(c *scan.Core, data []byte, eof bool, markers []string) (m s
 		return "", n
 	}
 	off := c.Offset()
-	m, wait := MatchAny(data, eof, markers)
+	m, wait := scan.MatchAny(data, eof, markers)
 	if m == b.Open && b.noThink {
 		m = ""
 	}
@@ -81,7 +81,7 @@ func (b *Think) Text(c *scan.Core, data []byte, eof bool, markers []string) (m s
 		return "", 0
 	}
 	n = scan.TextUntilAny(data, b.Leads, func(rest []byte) bool {
-		m, wait := MatchAny(rest, eof, markers)
+		m, wait := scan.MatchAny(rest, eof, markers)
 		return m != "" && (m != b.Open || !b.noThink) || wait
 	})
 	c.Text(syntax.Respond, data[:n], off)
@@ -147,7 +147,7 @@ func (b *Think) Step(c *scan.Core, data []byte, eof bool, openers []string, ends
 	if ends != nil {
 		yes, wait = ends(data, eof)
 	} else {
-		m, w := MatchAny(data, eof, openers)
+		m, w := scan.MatchAny(data, eof, openers)
 		yes, wait = m != "", w
 	}
 	switch {
@@ -160,7 +160,7 @@ func (b *Think) Step(c *scan.Core, data []byte, eof bool, openers []string, ends
 	}
 	n = scan.TextUntilAny(data, b.Leads, func(rest []byte) bool {
 		full, partial := scan.MatchPrefix(rest, b.Close)
-		m, wait := MatchAny(rest, eof, openers)
+		m, wait := scan.MatchAny(rest, eof, openers)
 		return full || partial && !eof || m != "" || wait
 	})
 	c.Text(syntax.Think, data[:n], off)
@@ -182,20 +182,6 @@ func (b *Think) Finish(c *scan.Core, end int64) {
 	}
 	c.Errorf(syntax.CodeTruncated, b.start, syntax.Span{Start: b.start.Offset, End: end}, nil,
 		"%s: the stream ended before %s", what, b.Close)
-}
-
-// MatchAny matches the markers at the start of data: the one it starts
-// with, or whether it may start one once more input comes.
-func MatchAny(data []byte, eof bool, markers []string) (string, bool) {
-	wait := false
-	for _, m := range markers {
-		full, partial := scan.MatchPrefix(data, m)
-		if full {
-			return m, false
-		}
-		wait = wait || partial && !eof
-	}
-	return "", wait
 }
 
 // Spaces is the length of the JSON white space at the start of data.

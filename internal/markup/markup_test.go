@@ -52,16 +52,3 @@ func TestWriteThought(t *testing.T) {
 		t.Errorf("inside: %q, wrote %q", m, w.String())
 	}
 }
-
-func TestMatchAny(t *testing.T) {
-	ms := []string{"<a>", "<bb>"}
-	if m, wait := MatchAny([]byte("<bb>x"), false, ms); m != "<bb>" || wait {
-		t.Errorf("whole: %q %v", m, wait)
-	}
-	if m, wait := MatchAny([]byte("<b"), false, ms); m != "" || !wait {
-		t.Errorf("partial: %q %v", m, wait)
-	}
-	if m, wait := MatchAny([]byte("<b"), true, ms); m != "" || wait {
-		t.Errorf("partial at eof: %q %v", m, wait)
-	}
-}

@@ -405,20 +405,6 @@ func (f *Format) nameEnd() string {
 	return ">"
 }
 
-// matchAny matches markers at the start of data: the one data starts with,
-// or whether one may start there once more input comes.
-func matchAny(data []byte, eof bool, markers []string) (string, bool) {
-	wait := false
-	for _, m := range markers {
-		full, partial := scan.MatchPrefix(data, m)
-		if full {
-			return m, false
-		}
-		wait = wait || partial && !eof
-	}
-	return "", wait
-}
-
 // textMarkers are the markers that end a text run.
 func (f *Format) textMarkers() []string {
 	return nonEmpty(append(append([]string{f.Think.Open, f.Result.Open, f.Header}, f.drops()...), f.callOpeners()...))

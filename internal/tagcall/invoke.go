@@ -340,7 +340,7 @@ func (p *invokeParser) decided(block bool) {
 // section, or Answer.Open, which ends the reasoning the prompt opened; it
 // decides that without leaving the reasoning.
 func (p *invokeParser) endsThought(data []byte, eof bool) (yes, wait bool) {
-	m, wait := markup.MatchAny(data, eof, p.enders)
+	m, wait := scan.MatchAny(data, eof, p.enders)
 	if m == "" || p.v.Own || m == p.v.Answer.Open {
 		return m != "", wait
 	}

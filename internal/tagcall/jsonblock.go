@@ -172,7 +172,7 @@ func (p *parser) jsonBody(data []byte, eof bool) int {
 				jb.phase = phaseJSON
 				continue
 			}
-			opener, partialOpener := matchAny(rest[i:], eof, p.openers)
+			opener, partialOpener := scan.MatchAny(rest[i:], eof, p.openers)
 			if (partial || partialOpener) && !eof {
 				return used
 			}

@@ -236,7 +236,7 @@ func (p *parser) opener(data []byte, eof bool, t syntax.Type, back pstate) int {
 		}
 	}
 	if p.f.JSON != nil {
-		o, wait := matchAny(data, eof, p.openers)
+		o, wait := scan.MatchAny(data, eof, p.openers)
 		switch {
 		case o != "":
 			p.jb.opener = o
@@ -667,7 +667,7 @@ func (p *parser) header(data []byte, eof bool) int {
 		return i
 	}
 	if len(data) > 0 && len(p.hdr) <= MaxName { // one byte more is no header
-		if m, wait := matchAny(data, eof, p.kinds); m != "" {
+		if m, wait := scan.MatchAny(data, eof, p.kinds); m != "" {
 			p.state = inText // a word kept is the header, which the marker's event takes
 			p.Undecided(-1)
 			return scan.Again

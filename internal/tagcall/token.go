@@ -326,7 +326,7 @@ func (p *tokenParser) textRun(t syntax.Type, data []byte, eof bool, markers []st
 	if n := p.TextBeforeAny(t, data, p.d.leads); n > 0 {
 		return "", n
 	}
-	m, wait := matchAny(data, eof, markers)
+	m, wait := scan.MatchAny(data, eof, markers)
 	switch {
 	case m != "":
 		return m, len(m)
@@ -460,7 +460,7 @@ func (p *tokenParser) strict(data []byte, eof bool, item string, markers []strin
 		return i
 	}
 	off := p.Offset()
-	m, wait := matchAny(data, eof, markers)
+	m, wait := scan.MatchAny(data, eof, markers)
 	switch {
 	case m == item && p.state == tkOutputs:
 		p.openOutput(off, tkOutputs)
@@ -500,7 +500,7 @@ func (p *tokenParser) afterHeld(data []byte, eof bool) int {
 	if i == len(data) && !eof {
 		return i
 	}
-	m, wait := matchAny(data[i:], eof, p.heldEnd)
+	m, wait := scan.MatchAny(data[i:], eof, p.heldEnd)
 	switch {
 	case m != "":
 		p.release(p.Offset() + int64(i+len(m)))
@@ -568,7 +568,7 @@ func (p *tokenParser) idBytes(data []byte, eof bool) int {
 		p.idLen += i
 		return i
 	}
-	m, wait := matchAny(data, eof, p.d.idStops)
+	m, wait := scan.MatchAny(data, eof, p.d.idStops)
 	switch {
 	case m == p.t.Sep:
 		p.Keep(&p.blk, data[:len(m)])
@@ -813,7 +813,7 @@ func (p *tokenParser) searchStop(data []byte, eof bool) (int, string) {
 	if !stops(data) {
 		i = scan.TextUntilAny(data, p.d.leads, stops)
 	}
-	m, _ := matchAny(data[i:], eof, p.d.searchStops)
+	m, _ := scan.MatchAny(data[i:], eof, p.d.searchStops)
 	return i, m
 }
 

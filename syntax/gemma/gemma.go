@@ -224,18 +224,6 @@ func (p *parser) step(data []byte, eof bool) int {
 	return p.text(data, eof)
 }
 
-func match(data []byte, markers []string, eof bool) (string, bool) {
-	partial := false
-	for _, m := range markers {
-		full, part := scan.MatchPrefix(data, m)
-		if full {
-			return m, false
-		}
-		partial = partial || part && !eof
-	}
-	return "", partial
-}
-
 type startVerdict uint8
 
 const (
@@ -272,7 +260,7 @@ func (p *parser) text(data []byte, eof bool) int {
 		return n
 	}
 	off := p.Offset()
-	m, partial := match(data, textMarkers, eof)
+	m, partial := scan.MatchAny(data, eof, textMarkers)
 	switch m {
 	case channelOpen:
 		p.BeginRun(syntax.Think, off)
@@ -308,7 +296,7 @@ func (p *parser) text(data []byte, eof bool) int {
 		p.Text(syntax.Respond, data[:len(m)], off)
 		return len(m)
 	}
-	n := scan.TextUntil(data, '<', func(rest []byte) bool { m, part := match(rest, textMarkers, eof); return m != "" || part })
+	n := scan.TextUntil(data, '<', func(rest []byte) bool { m, part := scan.MatchAny(rest, eof, textMarkers); return m != "" || part })
 	p.Text(syntax.Respond, data[:n], off)
 	return n
 }
@@ -492,7 +480,7 @@ func (p *parser) block(data []byte, eof bool) int {
 			if i == len(rest) {
 				break
 			}
-			m, partial := match(rest[i:], p.closers(), eof)
+			m, partial := scan.MatchAny(rest[i:], eof, p.closers())
 			if m != "" {
 				p.Keep(&p.blk, []byte(m))
 				used += len(m)
@@ -525,7 +513,7 @@ func (p *parser) block(data []byte, eof bool) int {
 			}
 			p.Keep(&p.blk, rest[:j])
 			used += j
-			m, partial := match(rest[j:], p.closers(), eof)
+			m, partial := scan.MatchAny(rest[j:], eof, p.closers())
 			if m != "" {
 				p.Keep(&p.blk, []byte(m))
 				used += len(m)

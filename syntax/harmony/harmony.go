@@ -167,7 +167,7 @@ func (p *parser) outside(data []byte, eof bool) int {
 	if n := p.TextBefore(syntax.Respond, data, '<'); n > 0 {
 		return n
 	}
-	m, partial := match(data, openers, eof)
+	m, partial := scan.MatchAny(data, eof, openers)
 	if m != "" {
 		p.Evident(p.Offset()) // no other syntax writes these tokens
 	}
@@ -184,7 +184,7 @@ func (p *parser) outside(data []byte, eof bool) int {
 	case partial:
 		return 0
 	}
-	n := scan.TextUntil(data, '<', func(rest []byte) bool { m, part := match(rest, openers, eof); return m != "" || part })
+	n := scan.TextUntil(data, '<', func(rest []byte) bool { m, part := scan.MatchAny(rest, eof, openers); return m != "" || part })
 	p.Text(syntax.Respond, data[:n], p.Offset())
 	return n
 }
@@ -208,7 +208,7 @@ func (p *parser) header(data []byte, eof bool) int {
 		}
 		return p.keepHeader(data[:i])
 	}
-	m, partial := match(data, headerMarkers, eof)
+	m, partial := scan.MatchAny(data, eof, headerMarkers)
 	switch {
 	case m == messageTag:
 		if n := p.keepHeader(data[:len(m)]); n <= 0 {
@@ -336,7 +336,7 @@ func (p *parser) textBody(data []byte, eof bool) int {
 		return n
 	}
 	off := p.Offset()
-	m, partial := match(data, enders, eof)
+	m, partial := scan.MatchAny(data, eof, enders)
 	if m != "" {
 		p.Evident(off) // with ThinkOpen, the first evidence: it ends the analysis the prompt opened
 	}
@@ -357,7 +357,7 @@ func (p *parser) textBody(data []byte, eof bool) int {
 	case partial:
 		return 0
 	}
-	n := scan.TextUntil(data, '<', func(rest []byte) bool { m, part := match(rest, enders, eof); return m != "" || part })
+	n := scan.TextUntil(data, '<', func(rest []byte) bool { m, part := scan.MatchAny(rest, eof, enders); return m != "" || part })
 	p.Text(p.text, data[:n], off)
 	p.noted(data[:n])
 	return n
@@ -376,7 +376,7 @@ func (p *parser) body(data []byte, eof bool) int {
 	// ender looks at rest, which starts with '<': it ends the message at an
 	// end marker or an opener, and says whether more input is needed.
 	ender := func(rest []byte) (done, wait bool) {
-		m, partial := match(rest, enders, eof)
+		m, partial := scan.MatchAny(rest, eof, enders)
 		switch {
 		case isOne(m, closers):
 			used += len(m)

@@ -35,21 +35,6 @@ var headerMarkers = []string{messageTag, channelTag, constrainTag, startTag, end
 // the output, where the prompt's <|start|>assistant left off.
 var startMarkers = []string{channelTag, messageTag, constrainTag}
 
-// match returns the first of markers that data starts with, or "" and
-// whether data is a proper prefix of one of them (more input may complete
-// it; never at eof).
-func match(data []byte, markers []string, eof bool) (string, bool) {
-	partial := false
-	for _, m := range markers {
-		full, part := scan.MatchPrefix(data, m)
-		if full {
-			return m, false
-		}
-		partial = partial || part && !eof
-	}
-	return "", partial
-}
-
 func isOne(m string, set []string) bool {
 	for _, s := range set {
 		if m == s {
@@ -103,7 +88,7 @@ func readStart(data []byte, eof bool) (int, startVerdict) {
 		}
 		return -1, startUndecided
 	}
-	m, partial := match(data[i:], startMarkers, eof)
+	m, partial := scan.MatchAny(data[i:], eof, startMarkers)
 	switch {
 	case m != "":
 		return i, startHeader

@@ -185,19 +185,6 @@ func (p *parser) step1(data []byte, eof bool) int {
 	return p.start(data, eof)
 }
 
-// marker matches the markers at data[0] == '<'. It returns the marker, or
-// wait when data may still become one.
-func marker(data []byte, eof bool) (m string, wait bool) {
-	for _, mk := range markers {
-		full, partial := scan.MatchPrefix(data, mk)
-		if full {
-			return mk, false
-		}
-		wait = wait || partial && !eof
-	}
-	return "", wait
-}
-
 // cutMarker reports whether data is a proper prefix of a marker other
 // than <|python_tag|> (one cut off by the end of the input).
 func cutMarker(data []byte) bool {
@@ -241,7 +228,7 @@ func (p *parser) start(data []byte, eof bool) int {
 // the bytes taken, -1 when more input is needed, 0 when data starts with
 // neither.
 func (p *parser) tagAt(data []byte, eof bool) int {
-	m, wait := marker(data, eof)
+	m, wait := scan.MatchAny(data, eof, markers[:])
 	if m != "" {
 		return p.act(m)
 	}
@@ -413,7 +400,7 @@ func (p *parser) text(data []byte, eof bool) int {
 	}
 	off := p.Offset()
 	n := scan.TextUntil(data, '<', func(rest []byte) bool {
-		m, wait := marker(rest, eof)
+		m, wait := scan.MatchAny(rest, eof, markers[:])
 		k, _ := funcTag(rest, eof)
 		return m != "" || wait || k != 0
 	})
@@ -437,7 +424,7 @@ func (p *parser) afterTag(data []byte, eof bool) int {
 		return scan.Again
 	}
 	if data[0] == '<' {
-		m, wait := marker(data, eof)
+		m, wait := scan.MatchAny(data, eof, markers[:])
 		if wait {
 			return 0
 		}
@@ -885,7 +872,7 @@ func (p *parser) untilEnd(data []byte, eof bool) int {
 			break
 		}
 		i += j
-		m, wait := marker(data[i:], eof)
+		m, wait := scan.MatchAny(data[i:], eof, markers[:])
 		if wait {
 			break
 		}

@@ -183,19 +183,6 @@ func (p *parser) step1(data []byte, eof bool) int {
 	return p.text(data, eof)
 }
 
-// marker matches markers at the start of data; wait says data may still
-// become one.
-func marker(data []byte, eof bool, list []string) (m string, wait bool) {
-	for _, mk := range list {
-		full, partial := scan.MatchPrefix(data, mk)
-		if full {
-			return mk, false
-		}
-		wait = wait || partial && !eof
-	}
-	return "", wait
-}
-
 func isMarkerStart(c byte) bool { return c == '[' || c == '<' }
 
 // nextMarker returns the index of the first byte of data (from 1) at
@@ -203,7 +190,7 @@ func isMarkerStart(c byte) bool { return c == '[' || c == '<' }
 func nextMarker(data []byte, eof bool, list []string) int {
 	for i := 1; i < len(data); i++ {
 		if isMarkerStart(data[i]) {
-			if m, wait := marker(data[i:], eof, list); m != "" || wait {
+			if m, wait := scan.MatchAny(data[i:], eof, list); m != "" || wait {
 				return i
 			}
 		}
@@ -238,7 +225,7 @@ func (p *parser) text(data []byte, eof bool) int {
 		p.Text(syntax.Respond, data[:i], p.Offset())
 		return i
 	}
-	m, wait := marker(data, eof, p.markers())
+	m, wait := scan.MatchAny(data, eof, p.markers())
 	if wait {
 		return 0
 	}
@@ -316,7 +303,7 @@ func (p *parser) think(data []byte, eof bool) int {
 		p.Text(syntax.Think, data[:i], p.Offset())
 		return i
 	}
-	m, wait := marker(data, eof, list)
+	m, wait := scan.MatchAny(data, eof, list)
 	switch {
 	case wait:
 		return 0
@@ -368,7 +355,7 @@ func (p *parser) afterCalls(data []byte, eof bool) int {
 		return i
 	}
 	if data[0] == '[' {
-		if m, wait := marker(data, eof, textMarkers[:]); wait {
+		if m, wait := scan.MatchAny(data, eof, textMarkers[:]); wait {
 			return 0
 		} else if m == "" {
 			p.Keep(&p.blk, data[:1])
@@ -418,7 +405,7 @@ func (p *parser) nameBytes(data []byte, eof bool) int {
 		p.beginArgs()
 		return scan.Again
 	case '[':
-		m, wait := marker(data, eof, []string{argsTok, callIDTok})
+		m, wait := scan.MatchAny(data, eof, []string{argsTok, callIDTok})
 		switch {
 		case wait:
 			return 0
@@ -455,7 +442,7 @@ func (p *parser) callID(data []byte, eof bool) int {
 		return scan.Again
 	}
 	id := string(p.blk.Bytes[p.bodyOff:])
-	if m, wait := marker(data, eof, []string{argsTok}); wait {
+	if m, wait := scan.MatchAny(data, eof, []string{argsTok}); wait {
 		return 0
 	} else if m != "" && id != "" {
 		p.id = id
@@ -664,7 +651,7 @@ func (p *parser) swallow(data []byte, eof bool) int {
 		list = append(list, eos)
 	}
 	if isMarkerStart(data[0]) {
-		m, wait := marker(data, eof, list)
+		m, wait := scan.MatchAny(data, eof, list)
 		if wait {
 			return 0
 		}

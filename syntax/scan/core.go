@@ -824,6 +824,20 @@ func MatchPrefix(data []byte, marker string) (full, partial bool) {
 	return false, string(data) == marker[:len(data)]
 }
 
+// MatchAny matches markers at the start of data: it returns the first
+// marker data starts with, or "" and wait, which says data may still become
+// one once more input comes (never at eof).
+func MatchAny(data []byte, eof bool, markers []string) (m string, wait bool) {
+	for _, mk := range markers {
+		full, partial := MatchPrefix(data, mk)
+		if full {
+			return mk, false
+		}
+		wait = wait || partial && !eof
+	}
+	return "", wait
+}
+
 // Append appends p to dst like the built-in append, but doubles the capacity
 // when it must grow, so that a block built from many small writes is copied
 // about once in all (the built-in grows large slices by only 1.25×).

@@ -180,3 +180,16 @@ func TestIndexLead(t *testing.T) {
 		}
 	}
 }
+
+func TestMatchAny(t *testing.T) {
+	ms := []string{"<a>", "<bb>"}
+	if m, wait := scan.MatchAny([]byte("<bb>x"), false, ms); m != "<bb>" || wait {
+		t.Errorf("whole: %q %v", m, wait)
+	}
+	if m, wait := scan.MatchAny([]byte("<b"), false, ms); m != "" || !wait {
+		t.Errorf("partial: %q %v", m, wait)
+	}
+	if m, wait := scan.MatchAny([]byte("<b"), true, ms); m != "" || wait {
+		t.Errorf("partial at eof: %q %v", m, wait)
+	}
+}

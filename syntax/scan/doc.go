@@ -21,7 +21,7 @@
 // finish function (which reports what the end of the stream left open), and
 // forwards Write and Close to it. The helpers beside Core are the ones a
 // step needs: matching a marker that may be cut by the chunk boundary
-// ([MatchPrefix], [PartialSuffix]), passing over text ([TextUntil],
+// ([MatchPrefix], [MatchAny], [PartialSuffix]), passing over text ([TextUntil],
 // [Core.TextBefore], [Core.Inside], and [TextUntilAny], [Core.TextBeforeAny]
 // for markers that start with several bytes), passing over the reasoning
 // opener a model restates where the prompt opened it ([Core.Restated]),
