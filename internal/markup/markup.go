@@ -33,7 +33,6 @@ type Think struct {
 	implicit bool // the open block was opened by the prompt (ThinkOpen)
 	noThink  bool // ThinkOpen: the reasoning is over, and Open is text
 	has      bool // the open block: text other than white space was read
-	restated bool // ThinkOpen: the opener, restated before any text, was passed over
 	start    syntax.Pos
 }
 
@@ -108,26 +107,17 @@ func (b *Think) Step(c *scan.Core, data []byte, eof bool, openers []string, ends
 		b.has = b.has || Spaces(data[:n]) < n
 		return n, false
 	}
+	off := c.Offset()
+	if n, wait := c.Restated(syntax.Think, data, eof, b.Open); n > 0 || wait {
+		if b.Own && n == len(b.Open) && string(data[:n]) == b.Open {
+			c.Evident(off) // the opener restated by the model
+		}
+		return n, false
+	}
 	if n := c.TextBeforeAny(syntax.Think, data, b.Leads); n > 0 {
 		b.has = b.has || Spaces(data[:n]) < n
 		return n, false
 	}
-	if !b.has && !b.restated {
-		// Before anything but white space, the opener is the one the
-		// prompt wrote, restated by the model: passed over.
-		full, partial := scan.MatchPrefix(data, b.Open)
-		if partial && !eof {
-			return 0, false
-		}
-		if full {
-			b.restated = true
-			if b.Own {
-				c.Evident(c.Offset())
-			}
-			return len(b.Open), false
-		}
-	}
-	off := c.Offset()
 	if full, partial := scan.MatchPrefix(data, b.Close); full {
 		c.EndRunAt(off + int64(len(b.Close)))
 		if b.Own {

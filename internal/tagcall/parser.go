@@ -182,13 +182,8 @@ func (p *parser) text(data []byte, eof bool) int {
 // startsAny reports whether rest starts with one of markers, or, unless at
 // the end of the input, with a prefix of one.
 func startsAny(rest []byte, eof bool, markers []string) bool {
-	for _, m := range markers {
-		full, partial := scan.MatchPrefix(rest, m)
-		if full || partial && !eof {
-			return true
-		}
-	}
-	return false
+	m, wait := scan.MatchAny(rest, eof, markers)
+	return m != "" || wait
 }
 
 // openThink handles reasoning opened by the prompt (Options.ThinkOpen): it

@@ -100,7 +100,6 @@ type parser struct {
 
 	thinkStart syntax.Pos
 	thinkAny   bool // ThinkOpen reasoning had bytes
-	restated   bool // ThinkOpen: the opener restated before any text was passed over
 
 	// The open block: a call opener (optional) and a list.
 	opener     string     // the marker that opened it, "" for a bare list
@@ -335,17 +334,8 @@ func (p *parser) marker(m string) {
 // openedThink handles reasoning the prompt opened: it ends at the first
 // </think>, or at a call opener, which then opens its list.
 func (p *parser) openedThink(data []byte, eof bool) int {
-	if !p.thinkAny && !p.restated && len(data) > 0 && data[0] == '<' {
-		// Before anything but white space, <think> is the opener the
-		// prompt wrote, restated by the model: passed over.
-		full, partial := scan.MatchPrefix(data, openThink)
-		if partial && len(data) < len(openThink) && !eof {
-			return 0
-		}
-		if full {
-			p.restated = true
-			return len(openThink)
-		}
+	if n, wait := p.Restated(syntax.Think, data, eof, openThink); n > 0 || wait {
+		return n // the opener restated by the model (or white space before it)
 	}
 	i := bytes.IndexByte(data, '<')
 	if i < 0 {
