@@ -827,20 +827,6 @@ func Pad(v string) string {
 	return v
 }
 
-// RoundTrips reports whether body, an invoke written for a renderer, parses
-// back with newParser, inside a section between open and end, as the one
-// call c (its name and arguments).
-func RoundTrips(newParser func(syntax.Handler, syntax.Options) syntax.Parser, open, body, end []byte, c syntax.Event) bool {
-	var got []syntax.Event
-	p := newParser(func(e syntax.Event) { got = append(got, e) }, syntax.Options{})
-	p.Write(open)
-	p.Write(body)
-	p.Write(end)
-	p.Close()
-	return len(got) == 3 && got[0].Type == syntax.Call && got[0].Name == c.Name &&
-		(bytes.Equal(got[0].Args, c.ArgsJSON()) || jsonscan.Equal(got[0].Args, c.ArgsJSON())) // "Z\u00fcrich" reads back as "Zürich"
-}
-
 // WriteTyped writes call c as an invoke of typed tags (DSML's, GCML's): a
 // string argument as string="true" and its text, padded as [Pad] does, any
 // other as string="false" and its JSON text.

@@ -378,3 +378,18 @@ func (t *Turn) End() error {
 	}
 	return err
 }
+
+// RoundTrips reports whether body, a call written for a renderer, parses
+// back with newParser, after open and before end, as the one call c (its
+// name and arguments, as JSON values: "Z\u00fcrich" reads back as
+// "Zürich").
+func RoundTrips(newParser func(syntax.Handler, syntax.Options) syntax.Parser, open, body, end []byte, c syntax.Event) bool {
+	var got []syntax.Event
+	p := newParser(func(e syntax.Event) { got = append(got, e) }, syntax.Options{})
+	p.Write(open)
+	p.Write(body)
+	p.Write(end)
+	p.Close()
+	return len(got) == 3 && got[0].Type == syntax.Call && got[0].Name == c.Name &&
+		(bytes.Equal(got[0].Args, c.ArgsJSON()) || jsonscan.Equal(got[0].Args, c.ArgsJSON()))
+}

@@ -364,3 +364,38 @@ func (ps *Params) reset() {
 	}
 	clear(ps.table)
 }
+
+// Strings is the inverse of Params, for renderers: it calls param with each
+// member of args, a JSON object, as a syntax whose values are strings
+// writes it: a string as its text, each item of an array under the key
+// repeated, anything else as its JSON text. It returns why the values would
+// not read back as args, or "".
+func Strings(args []byte, param func(key, value string)) (lossy string) {
+	const notStrings = "values that are not strings, written as their JSON text"
+	jsonscan.Members(args, func(k string, v []byte) bool {
+		switch jsonscan.Kind(v) {
+		case '"':
+			s, _ := jsonscan.Unquote(v)
+			param(k, s)
+		case '[':
+			n := 0
+			jsonscan.Elements(v, func(e []byte, _ int) bool {
+				n++
+				s, ok := jsonscan.Unquote(e)
+				if !ok {
+					s, lossy = string(e), notStrings
+				}
+				param(k, s)
+				return true
+			})
+			if n < 2 {
+				lossy = "an array of fewer than two items, which reads back as a string or nothing"
+			}
+		default:
+			param(k, string(v))
+			lossy = notStrings
+		}
+		return true
+	})
+	return lossy
+}

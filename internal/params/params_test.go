@@ -212,3 +212,32 @@ func TestManyKeysStaySmall(t *testing.T) {
 		t.Fatalf("%d keys decoded, err %v", len(m), err)
 	}
 }
+
+func TestStrings(t *testing.T) {
+	for _, c := range []struct{ args, want, lossy string }{
+		{`{"a":"x","b":["1","2"]}`, `a=x b=1 b=2 `, ""},
+		{`{"n":3}`, `n=3 `, "values that are not strings, written as their JSON text"},
+		{`{"l":["1",2]}`, `l=1 l=2 `, "values that are not strings, written as their JSON text"},
+		{`{"l":["only"]}`, `l=only `, "an array of fewer than two items, which reads back as a string or nothing"},
+		{`{"l":[]}`, ``, "an array of fewer than two items, which reads back as a string or nothing"},
+	} {
+		got := ""
+		lossy := Strings([]byte(c.args), func(k, v string) { got += k + "=" + v + " " })
+		if got != c.want || lossy != c.lossy {
+			t.Errorf("Strings(%s) = %q, %q; want %q, %q", c.args, got, lossy, c.want, c.lossy)
+		}
+	}
+}
+
+// Strings is the inverse of Params: what it writes, added back, is the
+// arguments again.
+func TestStringsInverse(t *testing.T) {
+	const args = `{"a":"x","b":["1","2","3"],"c":""}`
+	var ps Params
+	if lossy := Strings([]byte(args), func(k, v string) { ps.Add(k, false, v) }); lossy != "" {
+		t.Fatal(lossy)
+	}
+	if got := string(ps.JSON()); got != args {
+		t.Errorf("got %s, want %s", got, args)
+	}
+}

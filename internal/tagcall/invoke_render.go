@@ -184,7 +184,7 @@ func (u *ivUnits) invoke(c syntax.Event) ([]byte, error) {
 	if lossy != "" {
 		return b.Bytes(), u.cannot("call %s: %s", c.Name, lossy)
 	}
-	if !invokexml.RoundTrips(u.f.New, []byte(u.section.Open+"\n"), b.Bytes(), []byte(u.section.Close), c) {
+	if !markup.RoundTrips(u.f.New, []byte(u.section.Open+"\n"), b.Bytes(), []byte(u.section.Close), c) {
 		return b.Bytes(), u.cannot("call %s: its name or values do not survive the invoke form", c.Name)
 	}
 	return b.Bytes(), nil

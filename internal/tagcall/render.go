@@ -12,6 +12,8 @@ import (
 	"strings"
 
 	"github.com/toolparse/toolparse/internal/jsonscan"
+	"github.com/toolparse/toolparse/internal/markup"
+	"github.com/toolparse/toolparse/internal/params"
 	"github.com/toolparse/toolparse/syntax"
 	"github.com/toolparse/toolparse/syntax/scan"
 	"github.com/toolparse/toolparse/syntax/wire"
@@ -229,43 +231,13 @@ func (u *units) End() error {
 func (u *units) renderCall(c syntax.Event) ([]byte, error) {
 	f := u.f
 	var b bytes.Buffer
-	lossy := ""
 	f.openCall(&b, c.Name)
-	param := func(k, v string) { f.Param.write(&b, k, v) }
-	jsonscan.Members(c.Args, func(k string, v []byte) bool {
-		switch jsonscan.Kind(v) {
-		case '"':
-			s, _ := jsonscan.Unquote(v)
-			param(k, s)
-		case '[':
-			n := 0
-			jsonscan.Elements(v, func(e []byte, _ int) bool {
-				n++
-				s, ok := jsonscan.Unquote(e)
-				if !ok {
-					s, lossy = string(e), "values that are not strings, written as their JSON text"
-				}
-				param(k, s)
-				return true
-			})
-			if n < 2 {
-				lossy = "an array of fewer than two items, which reads back as a string or nothing"
-			}
-		default:
-			param(k, string(v))
-			lossy = "values that are not strings, written as their JSON text"
-		}
-		return true
-	})
+	lossy := params.Strings(c.Args, func(k, v string) { f.Param.write(&b, k, v) })
 	f.closeCall(&b)
 	if lossy != "" {
 		return b.Bytes(), u.cannot("call %s: %s", c.Name, lossy)
 	}
-	var got []syntax.Event
-	p := f.New(func(e syntax.Event) { got = append(got, e) }, syntax.Options{})
-	p.Write(b.Bytes())
-	p.Close()
-	if len(got) != 3 || got[0].Type != syntax.Call || got[0].Name != c.Name || !bytes.Equal(got[0].Args, c.Args) {
+	if !markup.RoundTrips(f.New, nil, b.Bytes(), nil, c) {
 		return b.Bytes(), u.cannot("call %s: its name or values do not survive the %s form", c.Name, f.Name)
 	}
 	return b.Bytes(), nil

@@ -6,7 +6,6 @@ import (
 	"io"
 	"strings"
 
-	"github.com/toolparse/toolparse/internal/invokexml"
 	"github.com/toolparse/toolparse/internal/markup"
 	"github.com/toolparse/toolparse/syntax"
 	"github.com/toolparse/toolparse/syntax/wire"
@@ -200,7 +199,7 @@ func (u *tokenUnits) written(calls []syntax.Event) ([]byte, error) {
 			el.Write(c.ArgsJSON())
 			el.WriteString("\n" + fence + u.t.Call.Close)
 		}
-		if !invokexml.RoundTrips(u.f.New, []byte(open), el.Bytes(), []byte(closer), c) {
+		if !markup.RoundTrips(u.f.New, []byte(open), el.Bytes(), []byte(closer), c) {
 			err = errors.Join(err, u.cannot("call %s: its name or values do not survive the form written", c.Name))
 		}
 		b.Write(el.Bytes())

@@ -6,7 +6,8 @@ import (
 	"io"
 	"strings"
 
-	"github.com/toolparse/toolparse/internal/jsonscan"
+	"github.com/toolparse/toolparse/internal/markup"
+	"github.com/toolparse/toolparse/internal/params"
 	"github.com/toolparse/toolparse/syntax"
 	"github.com/toolparse/toolparse/syntax/wire"
 )
@@ -107,45 +108,15 @@ func (u *units) End() error {
 
 func renderTool(c syntax.Event) ([]byte, error) {
 	var b bytes.Buffer
-	lossy := ""
 	b.WriteString("<tool:" + c.Name + ">\n")
-	param := func(k, v string) {
+	lossy := params.Strings(c.Args, func(k, v string) {
 		b.WriteString("<param:" + k + ">\n" + v + "\n</param:" + k + ">\n")
-	}
-	jsonscan.Members(c.Args, func(k string, v []byte) bool {
-		switch jsonscan.Kind(v) {
-		case '"':
-			s, _ := jsonscan.Unquote(v)
-			param(k, s)
-		case '[':
-			n := 0
-			jsonscan.Elements(v, func(e []byte, _ int) bool {
-				n++
-				s, ok := jsonscan.Unquote(e)
-				if !ok {
-					s, lossy = string(e), "values that are not strings, written as their JSON text"
-				}
-				param(k, s)
-				return true
-			})
-			if n < 2 {
-				lossy = "an array of fewer than two items, which reads back as a string or nothing"
-			}
-		default:
-			param(k, string(v))
-			lossy = "values that are not strings, written as their JSON text"
-		}
-		return true
 	})
 	b.WriteString("</tool:" + c.Name + ">\n")
 	if lossy != "" {
 		return b.Bytes(), wire.CannotCarry("xmltag", "call %s: %s", c.Name, lossy)
 	}
-	var got []syntax.Event
-	p := newParser(func(e syntax.Event) { got = append(got, e) }, syntax.Options{})
-	p.Write(b.Bytes())
-	p.Close()
-	if len(got) != 3 || got[0].Type != syntax.Call || got[0].Name != c.Name || !bytes.Equal(got[0].Args, c.Args) {
+	if !markup.RoundTrips(newParser, nil, b.Bytes(), nil, c) {
 		return b.Bytes(), wire.CannotCarry("xmltag", "call %s: its name or values do not survive the xmltag form", c.Name)
 	}
 	return b.Bytes(), nil
