@@ -143,6 +143,26 @@ func (a *ArgStream) Keyed() bool { return a.keyed }
 // come, with their values starting.
 func (a *ArgStream) Shaped() bool { return a.seen&(seenName|seenArgs) == seenName|seenArgs }
 
+// ScanBlock scans data, which stands at offset off of the input, as part of
+// blk, a block of at most limit bytes: the bytes that fit go through the
+// scanner (streaming the partial events, as Scan does, when stream is set)
+// and are kept in blk; once blk is over the limit the stream stops, so that
+// deltas never run past it. It returns the bytes consumed.
+func (a *ArgStream) ScanBlock(blk *scan.Block, limit int, data []byte, off int64, stream bool) int {
+	data = blk.Fit(data, limit)
+	var n int
+	if stream {
+		n = a.Scan(data, off)
+	} else {
+		n = a.JSON.Scan(data)
+	}
+	blk.Keep(data[:n], limit)
+	if blk.Over {
+		a.Stop()
+	}
+	return n
+}
+
 // Scan scans p, which stands at offset off of the input, with the scanner,
 // as [jsonscan.JSON.Scan] does, and returns the bytes consumed; the partial
 // events of the calls they hold go out as it scans, each with the span of

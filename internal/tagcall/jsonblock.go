@@ -118,17 +118,7 @@ func (p *parser) jsonBody(data []byte, eof bool) int {
 					jb.args.Depth = 1
 				}
 			}
-			rest = p.blk.Fit(rest, p.Options().BlockLimit()) // deltas never run past the limit
-			var n int
-			if token {
-				n = jb.args.Scan(rest, p.Offset()+int64(used))
-			} else {
-				n = jb.js.Scan(rest)
-			}
-			p.Keep(&p.blk, rest[:n])
-			if p.blk.Over {
-				jb.args.Stop()
-			}
+			n := jb.args.ScanBlock(&p.blk, p.Options().BlockLimit(), rest, p.Offset()+int64(used), token)
 			used += n
 			switch {
 			case jb.js.Done():

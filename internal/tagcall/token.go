@@ -683,18 +683,7 @@ func (p *tokenParser) argBytes(data []byte, off int64, eof bool) int {
 					p.streaming = p.started && rest[0] == '{'
 				}
 			}
-			var n int
-			rest = p.blk.Fit(rest, p.Options().BlockLimit()) // deltas never run past the limit
-			if p.streaming {
-				n = p.args.Scan(rest, off+int64(used))
-			} else {
-				n = p.js.Scan(rest)
-			}
-			p.Keep(&p.blk, rest[:n])
-			if p.blk.Over {
-				p.args.Stop()
-			}
-			used += n
+			used += p.args.ScanBlock(&p.blk, p.Options().BlockLimit(), rest, off+int64(used), p.streaming)
 			switch {
 			case p.js.Done():
 				p.phase = tkAfter

@@ -239,17 +239,7 @@ func (p *parser) callWS(data []byte, eof bool) int {
 
 // callJSON reads the call's JSON object, JSON-aware: a § inside a string is content.
 func (p *parser) callJSON(data []byte) int {
-	var n int
-	data = p.blk.Fit(data, p.Options().BlockLimit()) // deltas never run past the limit
-	if p.Options().Mode == syntax.TokenMode {
-		n = p.args.Scan(data, p.Offset()) // p.js's scan, streaming the arguments
-	} else {
-		n = p.js.Scan(data)
-	}
-	p.keepBytes(data[:n])
-	if p.blk.Over {
-		p.args.Stop()
-	}
+	n := p.args.ScanBlock(&p.blk, p.Options().BlockLimit(), data, p.Offset(), p.Options().Mode == syntax.TokenMode)
 	switch {
 	case p.js.Done():
 		p.finishCall()
@@ -442,9 +432,6 @@ func describe(b []byte) string {
 	}
 	return fmt.Sprintf("%q", r)
 }
-
-// keepBytes stores block bytes up to the block limit.
-func (p *parser) keepBytes(b []byte) { p.blk.Keep(b, p.Options().BlockLimit()) }
 
 // matchDelimiter reads the delimiter at the start of b, which starts with
 // the first byte of §: its keyword and length, n == 0 when more input is

@@ -415,19 +415,8 @@ func (p *parser) body(data []byte, eof bool) int {
 				p.phase = phaseRaw
 			}
 		case phaseJSON:
-			var n int
-			rest = p.blk.Fit(rest, p.Options().BlockLimit()) // deltas never run past the limit
-			if p.stream {
-				n = p.args.Scan(rest, off+int64(used))
-			} else {
-				n = p.js.Scan(rest)
-			}
-			p.Keep(&p.blk, rest[:n])
-			if p.blk.Over {
-				p.args.Stop()
-				p.stream = false
-			}
-			used += n
+			used += p.args.ScanBlock(&p.blk, p.Options().BlockLimit(), rest, off+int64(used), p.stream)
+			p.stream = p.stream && !p.blk.Over
 			switch {
 			case p.js.Done():
 				p.phase = phaseAfter
@@ -635,6 +624,7 @@ func (p *parser) finish(end int64) {
 func completeAt(input []byte) bool {
 	p := &parser{}
 	p.Init(func(syntax.Event) {}, syntax.Options{}, p.step, p.finish)
+	p.args.JSON = &p.js
 	p.Write(input)
 	return p.state == stBody && (p.kind == kindCall || p.kind == kindBuiltin) && p.phase == phaseAfter &&
 		p.doneAt == int64(len(input))

@@ -267,18 +267,8 @@ func (p *parser) blockBytes(data []byte, off int64, eof bool) int {
 		rest := data[used:]
 		switch p.phase {
 		case phaseJSON:
-			var n int
-			rest = p.blk.Fit(rest, p.Options().BlockLimit()) // deltas never run past the limit
-			if p.Options().Mode == syntax.TokenMode && p.open == openExecute {
-				n = p.args.Scan(rest, off+int64(used)) // p.js's scan, streaming the arguments
-			} else {
-				n = p.js.Scan(rest)
-			}
-			p.keepBytes(rest[:n])
-			if p.blk.Over {
-				p.args.Stop()
-			}
-			used += n
+			stream := p.Options().Mode == syntax.TokenMode && p.open == openExecute
+			used += p.args.ScanBlock(&p.blk, p.Options().BlockLimit(), rest, off+int64(used), stream)
 			switch {
 			case p.js.Done():
 				p.phase = phaseAfter
