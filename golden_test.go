@@ -94,3 +94,25 @@ func TestRenderGolden(t *testing.T) {
 		}
 	}
 }
+
+// TestRenderCallWithoutArgs: a call event with no Args is a call with no
+// arguments, as Event.ArgsJSON says ({}); every renderer writes it as it
+// writes one whose Args are {}, and reports the same.
+func TestRenderCallWithoutArgs(t *testing.T) {
+	render := func(s syntax.Syntax, args []byte) string {
+		var out bytes.Buffer
+		evs := []syntax.Event{{Type: syntax.Call, Name: "list_files", ID: "call_1", Args: args}, {Type: syntax.Execute}, {Type: syntax.End}}
+		if err := syntax.Render(s.Render(&out, syntax.Options{}), evs); err != nil {
+			out.WriteString("-- not carried --\n" + err.Error() + "\n")
+		}
+		return out.String()
+	}
+	for _, s := range registry.List() {
+		if !syntaxtest.WritesCalls(s) {
+			continue
+		}
+		if got, want := render(s, nil), render(s, []byte("{}")); got != want {
+			t.Errorf("%s: a call with no Args:\n%s\nwith Args {}:\n%s", s.Name, got, want)
+		}
+	}
+}

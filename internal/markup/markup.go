@@ -1,10 +1,11 @@
 // Package markup holds what the tag-marked syntaxes built on scan.Core
-// (the tag-call engine's invoke and token forms, functionary) share besides
-// the invoke XML (internal/invokexml): the
-// <think>…</think> reasoning block, which the prompt may open
-// (Options.ThinkOpen), a block kept whole up to its closer, the batch of
-// calls an execute closes, and small marker helpers for their parsers and
-// renderers. Each syntax passes its own markers.
+// (the tag-call engine's forms, functionary, xmltag) share besides the
+// invoke XML (internal/invokexml): the <think>…</think> reasoning block,
+// which the prompt may open (Options.ThinkOpen), a block kept whole up to
+// its closer, the batch of calls an execute closes, small marker helpers
+// for their parsers and renderers, and the check that a call a renderer
+// wrote reads back as itself (RoundTrips). Each syntax passes its own
+// markers.
 package markup
 
 import (

@@ -1,4 +1,5 @@
-// Package params builds the arguments of syntaxes whose values are strings.
+// Package params builds the arguments of syntaxes whose values are strings
+// (Params), and writes arguments back as such strings (Strings).
 package params
 
 import (

@@ -16,7 +16,8 @@ import (
 // thoughts as <thinking>…</thinking>, text as plain lines, and each call as a
 // <tool:NAME> block with one <param:KEY> per value (an array as the key
 // repeated), each value between newlines. Each block is parsed back before it
-// is written, to make sure it gives exactly its call.
+// is written, to make sure it gives its call: its name and the same JSON
+// values (an escape such as \u00fc may read back as the character itself).
 //
 // xmltag cannot carry: results (it has no form for them), a batch of several
 // calls as one batch (each tool is its own batch), an array of one item or
