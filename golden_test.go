@@ -95,24 +95,36 @@ func TestRenderGolden(t *testing.T) {
 	}
 }
 
-// TestRenderCallWithoutArgs: a call event with no Args is a call with no
-// arguments, as Event.ArgsJSON says ({}); every renderer writes it as it
-// writes one whose Args are {}, and reports the same.
-func TestRenderCallWithoutArgs(t *testing.T) {
+// TestRenderArgsAsValues: a renderer reads a call's Args as a JSON value.
+// A call with no Args is a call with no arguments ({}, as Event.ArgsJSON
+// says), written as one whose Args are {}; Args with white space between
+// their tokens, or a character written as an escape, are written as the
+// same value compacted or decoded would be, and reported the same (a
+// renderer's check that its call reads back compares values, not bytes).
+func TestRenderArgsAsValues(t *testing.T) {
 	render := func(s syntax.Syntax, args []byte) string {
 		var out bytes.Buffer
-		evs := []syntax.Event{{Type: syntax.Call, Name: "list_files", ID: "call_1", Args: args}, {Type: syntax.Execute}, {Type: syntax.End}}
+		evs := []syntax.Event{{Type: syntax.Call, Name: "get_weather", ID: "call_1", Args: args}, {Type: syntax.Execute}, {Type: syntax.End}}
 		if err := syntax.Render(s.Render(&out, syntax.Options{}), evs); err != nil {
 			out.WriteString("-- not carried --\n" + err.Error() + "\n")
 		}
 		return out.String()
 	}
+	report := func(out string) string { _, r, _ := strings.Cut(out, "-- not carried --\n"); return r }
 	for _, s := range registry.List() {
 		if !syntaxtest.WritesCalls(s) {
 			continue
 		}
 		if got, want := render(s, nil), render(s, []byte("{}")); got != want {
 			t.Errorf("%s: a call with no Args:\n%s\nwith Args {}:\n%s", s.Name, got, want)
+		}
+		for _, c := range [][2]string{
+			{`{ "city" : "Paris", "days" : [1, 2] }`, `{"city":"Paris","days":[1,2]}`},
+			{`{"city":"Z\u00fcrich"}`, `{"city":"Zürich"}`},
+		} {
+			if got, want := report(render(s, []byte(c[0]))), report(render(s, []byte(c[1]))); got != want {
+				t.Errorf("%s: Args %s are reported %q, but %s %q", s.Name, c[0], got, c[1], want)
+			}
 		}
 	}
 }

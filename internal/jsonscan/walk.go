@@ -518,6 +518,9 @@ func Whole(b []byte, depth int) ([]byte, bool) {
 // key given twice counts the first time), arrays element by element.
 func Equal(a, b []byte) bool {
 	a, b = TrimSpace(a), TrimSpace(b)
+	if string(a) == string(b) {
+		return true // the same text: the same value (the common case, at once)
+	}
 	ka, kb := Kind(a), Kind(b)
 	if isNumberKind(ka) && isNumberKind(kb) {
 		if string(a) == string(b) {

@@ -319,7 +319,7 @@ func (u *units) renderJSON(calls []syntax.Event) ([]byte, error) {
 	p.Close()
 	ok := len(got) == len(calls)
 	for i := 0; ok && i < len(got); i++ {
-		ok = got[i].Name == calls[i].Name && bytes.Equal(got[i].Args, calls[i].ArgsJSON()) && (keys.ID == "" || got[i].ID == calls[i].ID)
+		ok = got[i].Name == calls[i].Name && jsonscan.Equal(got[i].Args, calls[i].ArgsJSON()) && (keys.ID == "" || got[i].ID == calls[i].ID)
 	}
 	if !ok {
 		return b.Bytes(), u.cannot("calls %s: their names or arguments do not survive the %s form", names(calls), f.Name)
