@@ -5,9 +5,11 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/toolparse/toolparse/internal/jsonscan"
 	"github.com/toolparse/toolparse/registry"
 	"github.com/toolparse/toolparse/syntax"
 	"github.com/toolparse/toolparse/syntax/syntaxtest"
@@ -124,6 +126,64 @@ func TestRenderArgsAsValues(t *testing.T) {
 		} {
 			if got, want := report(render(s, []byte(c[0]))), report(render(s, []byte(c[1]))); got != want {
 				t.Errorf("%s: Args %s are reported %q, but %s %q", s.Name, c[0], got, c[1], want)
+			}
+		}
+	}
+}
+
+// TestRenderNeverAWrongCall: what a renderer writes without a report reads
+// back as the calls it was given, for arguments that are hard to write
+// (markers, quotes, line ends, escapes, numbers beyond float64, nested
+// values, strings that look like JSON), after text, a thought or another
+// call, with ThinkOpen or not. A renderer that cannot write a call says so;
+// it never writes one that reads back as another.
+func TestRenderNeverAWrongCall(t *testing.T) {
+	argsList := []string{
+		`{}`, `{"a":""}`, `{"a":" x "}`, `{"a":"\n"}`, `{"a":"x\r\ny"}`, `{"a":"   "}`, `{"a":"\t"}`, `{"a":"\u0000"}`, `{"a":"\u001b"}`,
+		`{"a":"<"}`, `{"a":"</parameter>"}`, `{"a":"</function>"}`, `{"a":"<think>"}`, `{"a":"</think>"}`, `{"a":"<tool_call>"}`,
+		`{"a":"[TOOL_CALLS]"}`, `{"a":"<|"}`, `{"a":"]"}`, `{"a":"}"}`, `{"a":"'"}`, `{"a":"a'b\"c"}`, `{"a":"\\"}`, `{"a":"😀"}`,
+		`{"a":1}`, `{"a":-1.5e3}`, `{"a":0.1}`, `{"a":1e400}`, `{"a":12345678901234567890}`, `{"a":true}`, `{"a":null}`,
+		`{"a":[]}`, `{"a":["x"]}`, `{"a":["x","y"]}`, `{"a":{"b":{"c":[1,{"d":null}]}}}`,
+		`{"a":"{\"b\":1}"}`, `{"a":"[1]"}`, `{"a":"1"}`, `{"a":"true"}`, `{"a":"null"}`,
+		`{"ключ":"значение"}`, `{"a b":"x"}`, `{"a\"b":"x"}`, `{"":"x"}`, `{"a":"x","a2":"y","a3":"z"}`,
+	}
+	before := [][]syntax.Event{
+		nil,
+		{{Type: syntax.Respond, Content: "Let me check."}},
+		{{Type: syntax.Think, Content: "I should call it."}},
+		{{Type: syntax.Call, Name: "first", ID: "call_0", Args: []byte(`{"q":"v"}`)}},
+	}
+	calls := func(evs []syntax.Event) (cs []syntax.Event) {
+		for _, e := range evs {
+			if e.Type == syntax.Call {
+				cs = append(cs, e)
+			}
+		}
+		return cs
+	}
+	for _, s := range registry.List() {
+		if !syntaxtest.WritesCalls(s) {
+			continue
+		}
+		for _, thinkOpen := range []bool{false, true} {
+			opts := syntax.Options{ThinkOpen: thinkOpen}
+			for _, pre := range before {
+				for _, args := range argsList {
+					evs := append(slices.Clone(pre), syntax.Event{Type: syntax.Call, Name: "get_weather", ID: "call_1", Args: []byte(args)},
+						syntax.Event{Type: syntax.Execute}, syntax.Event{Type: syntax.End})
+					var out bytes.Buffer
+					if err := syntax.Render(s.Render(&out, opts), evs); err != nil {
+						continue // reported
+					}
+					want, got := calls(evs), calls(syntax.Parse(s, out.Bytes(), opts))
+					same := len(got) == len(want)
+					for i := 0; same && i < len(got); i++ {
+						same = got[i].Name == want[i].Name && jsonscan.Equal(got[i].Args, want[i].Args)
+					}
+					if !same {
+						t.Errorf("%s (ThinkOpen %v): %v is written, with no report, as %q, which reads back as the calls %v", s.Name, thinkOpen, evs, out.String(), got)
+					}
+				}
 			}
 		}
 	}
