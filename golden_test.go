@@ -3,6 +3,7 @@ package toolparse_test
 import (
 	"bytes"
 	"flag"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -135,7 +136,8 @@ func TestRenderArgsAsValues(t *testing.T) {
 // back as the calls it was given, for arguments that are hard to write
 // (markers, quotes, line ends, escapes, numbers beyond float64, nested
 // values, strings that look like JSON), after text, a thought or another
-// call, with ThinkOpen or not. A renderer that cannot write a call says so;
+// call, with ThinkOpen or not, in every form a syntax writes (its variants
+// too). A renderer that cannot write a call says so;
 // it never writes one that reads back as another.
 func TestRenderNeverAWrongCall(t *testing.T) {
 	argsList := []string{
@@ -161,27 +163,39 @@ func TestRenderNeverAWrongCall(t *testing.T) {
 		}
 		return cs
 	}
+	type form struct {
+		name   string
+		render func(io.Writer, syntax.Options) syntax.Renderer
+	}
 	for _, s := range registry.List() {
 		if !syntaxtest.WritesCalls(s) {
 			continue
 		}
-		for _, thinkOpen := range []bool{false, true} {
-			opts := syntax.Options{ThinkOpen: thinkOpen}
-			for _, pre := range before {
-				for _, args := range argsList {
-					evs := append(slices.Clone(pre), syntax.Event{Type: syntax.Call, Name: "get_weather", ID: "call_1", Args: []byte(args)},
-						syntax.Event{Type: syntax.Execute}, syntax.Event{Type: syntax.End})
-					var out bytes.Buffer
-					if err := syntax.Render(s.Render(&out, opts), evs); err != nil {
-						continue // reported
-					}
-					want, got := calls(evs), calls(syntax.Parse(s, out.Bytes(), opts))
-					same := len(got) == len(want)
-					for i := 0; same && i < len(got); i++ {
-						same = got[i].Name == want[i].Name && jsonscan.Equal(got[i].Args, want[i].Args)
-					}
-					if !same {
-						t.Errorf("%s (ThinkOpen %v): %v is written, with no report, as %q, which reads back as the calls %v", s.Name, thinkOpen, evs, out.String(), got)
+		forms := []form{{s.Name, s.Render}}
+		for _, v := range s.Variants {
+			if v.Render != nil {
+				forms = append(forms, form{s.Name + " " + v.Name, v.Render})
+			}
+		}
+		for _, f := range forms {
+			for _, thinkOpen := range []bool{false, true} {
+				opts := syntax.Options{ThinkOpen: thinkOpen}
+				for _, pre := range before {
+					for _, args := range argsList {
+						evs := append(slices.Clone(pre), syntax.Event{Type: syntax.Call, Name: "get_weather", ID: "call_1", Args: []byte(args)},
+							syntax.Event{Type: syntax.Execute}, syntax.Event{Type: syntax.End})
+						var out bytes.Buffer
+						if err := syntax.Render(f.render(&out, opts), evs); err != nil {
+							continue // reported
+						}
+						want, got := calls(evs), calls(syntax.Parse(s, out.Bytes(), opts))
+						same := len(got) == len(want)
+						for i := 0; same && i < len(got); i++ {
+							same = got[i].Name == want[i].Name && jsonscan.Equal(got[i].Args, want[i].Args)
+						}
+						if !same {
+							t.Errorf("%s (ThinkOpen %v): %v is written, with no report, as %q, which reads back as the calls %v", f.name, thinkOpen, evs, out.String(), got)
+						}
 					}
 				}
 			}
