@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/toolparse/toolparse/registry"
 	"github.com/toolparse/toolparse/syntax"
@@ -190,5 +191,52 @@ func TestAutoProseMentioningExecute(t *testing.T) {
 				t.Errorf("%q in %d-byte chunks: not read as %s (-want +got):\n%s", c.in, n, c.want, d)
 			}
 		}
+	}
+}
+
+// TestAutoReadsEveryRenderer: what each renderer writes (a call alone,
+// after text or after a thought, with plain and awkward arguments) auto
+// reads as the same calls as the syntax that wrote it: the forms toolparse
+// writes are forms it finds again. The exception, pinned here so that it
+// stays the only one: Apriel's call block with no reasoning before it
+// (ThinkOpen off, so no [BEGIN FINAL RESPONSE], which Apriel writes before
+// its calls) is Hunyuan's <tool_calls> block, and Hunyuan's calls have no
+// ids: auto reads the same calls without their ids.
+func TestAutoReadsEveryRenderer(t *testing.T) {
+	auto, err := registry.Lookup("auto")
+	if err != nil {
+		t.Fatal(err)
+	}
+	calls := func(evs []syntax.Event) []syntax.Event {
+		return slices.DeleteFunc(evs, func(e syntax.Event) bool { return e.Type != syntax.Call })
+	}
+	n := 0
+	for _, s := range registry.Builtin() {
+		if !syntaxtest.WritesCalls(s) {
+			continue
+		}
+		for _, before := range [][]syntax.Event{nil, {{Type: syntax.Respond, Content: "Let me check the weather."}}, {{Type: syntax.Think, Content: "The user wants the weather."}}} {
+			for _, args := range []string{`{"city":"Paris"}`, `{"a":"</parameter>"}`, `{"q":"x\ny","n":3}`, `{}`} {
+				evs := append(slices.Clone(before), syntax.Event{Type: syntax.Call, Name: "get_weather", ID: "call_1", Args: []byte(args)},
+					syntax.Event{Type: syntax.Execute}, syntax.Event{Type: syntax.End})
+				var out strings.Builder
+				if err := syntax.Render(s.Render(&out, syntax.Options{}), evs); err != nil {
+					continue // what the syntax cannot write is not its output
+				}
+				n++
+				in := []byte(out.String())
+				want, got := calls(syntax.Parse(s, in, syntax.Options{})), calls(syntax.Parse(auto, in, syntax.Options{}))
+				ignore := []string{"Span", "Pos"}
+				if s.Name == "apriel" && !slices.ContainsFunc(before, func(e syntax.Event) bool { return e.Type == syntax.Think }) {
+					ignore = append(ignore, "ID") // read as Hunyuan's block: see above
+				}
+				if d := cmp.Diff(want, got, cmpopts.IgnoreFields(syntax.Event{}, ignore...)); d != "" {
+					t.Errorf("%s wrote %q; auto reads other calls (-%s +auto):\n%s", s.Name, in, s.Name, d)
+				}
+			}
+		}
+	}
+	if n < 100 {
+		t.Fatalf("only %d rendered outputs", n)
 	}
 }
