@@ -523,9 +523,6 @@ func Equal(a, b []byte) bool {
 	}
 	ka, kb := Kind(a), Kind(b)
 	if isNumberKind(ka) && isNumberKind(kb) {
-		if string(a) == string(b) {
-			return true
-		}
 		ra, okA := new(big.Rat).SetString(string(a))
 		rb, okB := new(big.Rat).SetString(string(b))
 		return okA && okB && ra.Cmp(rb) == 0
