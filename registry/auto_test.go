@@ -197,11 +197,9 @@ func TestAutoProseMentioningExecute(t *testing.T) {
 // TestAutoReadsEveryRenderer: what each renderer writes (a call alone,
 // after text or after a thought, with plain and awkward arguments) auto
 // reads as the same calls as the syntax that wrote it: the forms toolparse
-// writes are forms it finds again. The exception, pinned here so that it
-// stays the only one: Apriel's call block with no reasoning before it
-// (ThinkOpen off, so no [BEGIN FINAL RESPONSE], which Apriel writes before
-// its calls) is Hunyuan's <tool_calls> block, and Hunyuan's calls have no
-// ids: auto reads the same calls without their ids.
+// writes are forms it finds again. (Apriel's call block with no reasoning
+// before it is Hunyuan's <tool_calls> block, and auto reads it as Hunyuan:
+// the same calls, their ids included.)
 func TestAutoReadsEveryRenderer(t *testing.T) {
 	auto, err := registry.Lookup("auto")
 	if err != nil {
@@ -226,11 +224,7 @@ func TestAutoReadsEveryRenderer(t *testing.T) {
 				n++
 				in := []byte(out.String())
 				want, got := calls(syntax.Parse(s, in, syntax.Options{})), calls(syntax.Parse(auto, in, syntax.Options{}))
-				ignore := []string{"Span", "Pos"}
-				if s.Name == "apriel" && !slices.ContainsFunc(before, func(e syntax.Event) bool { return e.Type == syntax.Think }) {
-					ignore = append(ignore, "ID") // read as Hunyuan's block: see above
-				}
-				if d := cmp.Diff(want, got, cmpopts.IgnoreFields(syntax.Event{}, ignore...)); d != "" {
+				if d := cmp.Diff(want, got, cmpopts.IgnoreFields(syntax.Event{}, "Span", "Pos")); d != "" {
 					t.Errorf("%s wrote %q; auto reads other calls (-%s +auto):\n%s", s.Name, in, s.Name, d)
 				}
 			}

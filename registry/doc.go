@@ -52,10 +52,7 @@
 //
 // Where it can be wrong. Prose that quotes another syntax's marker before
 // the real ones (a delimiter transcript whose preamble shows an <execute>
-// block) picks the quoted syntax. A form that is another's too is read as
-// the other where nothing of its own comes first: Apriel's <tool_calls>
-// block with no [BEGIN FINAL RESPONSE] before it is Hunyuan's, whose calls
-// have no ids, so their ids are not read. Evidence past the window is not looked
+// block) picks the quoted syntax. Evidence past the window is not looked
 // for: 150 bytes of prose then a caret block, at a MaxBlock of 100, is
 // xmljson, and its caret block is text. A syntax may be chosen by evidence
 // that its parser then reports as an error (an empty xmljson <execute>

@@ -339,8 +339,13 @@ func TestArgStreamOptions(t *testing.T) {
 		t.Errorf("bare: events %+v, want %+v", evs, want)
 	}
 
+	// Keys naming no id still read an "id" member (a call that holds one
+	// keeps it); Keys that name one read only theirs.
 	_, id, args, problem := ReadCall([]byte(`{"id": "1", "name": "f", "arguments": {"a": 1}}`), Keys{Name: "name", Args: "parameters", AltArgs: "arguments"})
-	if id != "" || string(args) != `{"a":1}` || problem != "" {
+	if id != "1" || string(args) != `{"a":1}` || problem != "" {
 		t.Errorf("ReadCall: id %q, args %s, problem %q", id, args, problem)
+	}
+	if _, id, _, _ := ReadCall([]byte(`{"id": "1", "name": "f", "arguments": {}}`), Keys{Name: "name", Args: "arguments", ID: "tool_call_id"}); id != "" {
+		t.Errorf("ReadCall with ID tool_call_id: id %q from the member \"id\"", id)
 	}
 }

@@ -15,7 +15,8 @@ type Keys struct {
 	Name, Args, ID string
 	// AltArgs, when not "", is another key the args may be under; the
 	// first of Args and AltArgs that comes counts. An ID of "" means the
-	// call has no id key.
+	// format names no id key: an "id" member is then still read (a call
+	// that holds one keeps it); renderers write no id.
 	AltArgs string
 	// StringArgs takes args given as a JSON string that holds one object
 	// (decoded once, as [Args] reads them), as the model formats whose
@@ -41,7 +42,17 @@ func (k Keys) IsOtherArgs(key string) bool {
 	return !k.IsArgs(key) && (key == "arguments" || key == "parameters" || key == "args")
 }
 
-func (k Keys) isID(key string) bool { return k.ID != "" && key == k.ID }
+// isID reports whether key holds the call's id: the syntax's own key, or,
+// where the syntax names none, "id". A call object that holds an id keeps
+// it, as it keeps args under another format's key (IsOtherArgs): Apriel's
+// calls, in the <tool_calls> block Hunyuan writes without ids, carry one,
+// and a call read without its id cannot be paired with its result.
+func (k Keys) isID(key string) bool {
+	if k.ID == "" {
+		return key == "id"
+	}
+	return key == k.ID
+}
 
 // Default is the keys xmljson and delimiter use: name, args and id.
 var Default = Keys{Name: "name", Args: "args", ID: "id"}
