@@ -45,9 +45,10 @@ func (c *callScan) scan(p []byte, off int64) int { return c.as.Scan(p, off) }
 // whether it has the keys of one: a name and arguments, or, after
 // <|python_tag|> (tagged), a name. The name must be a non-empty string;
 // the arguments an object, null, or a string holding an object (decoded
-// once; "" is {}). A key given twice counts the first time.
-func readCall(obj []byte, tagged bool) (name string, args []byte, shaped bool, problem string) {
-	var haveName, nameOK, haveArgs bool
+// once; "" is {}). A key given twice counts the first time. An "id" string
+// is kept, though Llama 3's calls have none (as jsoncall keeps one).
+func readCall(obj []byte, tagged bool) (name, id string, args []byte, shaped bool, problem string) {
+	var haveName, nameOK, haveArgs, haveID bool
 	var rawArgs []byte
 	jsonscan.MembersRaw(obj, func(kb, v []byte) bool {
 		k := string(kb) // only compared: no allocation
@@ -58,24 +59,27 @@ func readCall(obj []byte, tagged bool) (name string, args []byte, shaped bool, p
 		case isArgsKey(k) && !haveArgs:
 			haveArgs = true
 			rawArgs = v
+		case k == "id" && !haveID:
+			haveID = true
+			id, _ = jsonscan.Unquote(v) // an id of another type is ignored
 		}
 		return true
 	})
 	shaped = haveName && (haveArgs || tagged)
 	switch {
 	case !haveName:
-		return "", nil, shaped, `the JSON object has no "name"`
+		return "", "", nil, shaped, `the JSON object has no "name"`
 	case !nameOK:
-		return "", nil, shaped, `the call's "name" is not a string`
+		return "", "", nil, shaped, `the call's "name" is not a string`
 	case name == "":
-		return "", nil, shaped, `the call's "name" is empty`
+		return "", "", nil, shaped, `the call's "name" is empty`
 	}
 	args, k, ok := jsoncall.Args(rawArgs, 0)
 	switch {
 	case ok:
-		return name, args, shaped, ""
+		return name, id, args, shaped, ""
 	case k == '"':
-		return name, nil, shaped, "the arguments of " + name + " are a string that does not hold a JSON object"
+		return name, "", nil, shaped, "the arguments of " + name + " are a string that does not hold a JSON object"
 	}
-	return name, nil, shaped, "the arguments of " + name + " are " + jsonscan.KindName(k) + ", not an object"
+	return name, "", nil, shaped, "the arguments of " + name + " are " + jsonscan.KindName(k) + ", not an object"
 }

@@ -74,7 +74,8 @@
 //     end marker to resume at).
 //
 // Llama 3 has no reasoning block: Options.ThinkOpen changes nothing. Calls
-// have no ids.
+// have no ids; an "id" string a call object holds anyway is kept as the
+// call's id (the renderer writes none, and reports it).
 //
 // # Choices where peers disagree
 //

@@ -635,7 +635,7 @@ func (p *parser) arrayDone() {
 				Message: fmt.Sprintf("call array element %d is %s, not a call object", i, jsonscan.KindName(jsonscan.Kind(elem)))})
 			return true
 		}
-		name, args, _, problem := readCall(elem, true)
+		name, id, args, _, problem := readCall(elem, true)
 		if problem == "" && !hasArgsKey(elem) {
 			problem = "the call " + name + " has no \"arguments\" or \"parameters\""
 		}
@@ -652,7 +652,7 @@ func (p *parser) arrayDone() {
 		}
 		p.sectionFrom(span.Start)
 		p.bodyAt = pos
-		p.call(name, args, span)
+		p.call(name, id, args, span)
 		return true
 	})
 }
@@ -735,7 +735,7 @@ func (p *parser) funcDone() {
 		p.streamed++
 	}
 	p.bodyAt = p.blkStart
-	p.call(p.name, args, span)
+	p.call(p.name, "", args, span)
 }
 
 // hasArgsKey reports whether the call object obj has an arguments key.
@@ -809,26 +809,26 @@ func (p *parser) jsonDone() {
 		p.callErr(syntax.CodeOverLimit, "call longer than the limit of %d bytes", p.Options().BlockLimit())
 		return
 	}
-	name, args, shaped, problem := readCall(p.body(), p.tagged)
+	name, id, args, shaped, problem := readCall(p.body(), p.tagged)
 	switch {
 	case !shaped && !p.tagged:
 		p.toText() // JSON that is not a call, as the user may have asked for
 	case problem != "":
 		p.callErr(syntax.CodeMalformed, "%s", problem)
 	default:
-		p.call(name, args, p.bodySpan())
+		p.call(name, id, args, p.bodySpan())
 	}
 }
 
 // call emits a valid call.
-func (p *parser) call(name string, args []byte, span syntax.Span) {
+func (p *parser) call(name, id string, args []byte, span syntax.Span) {
 	p.sectionFrom(span.Start)
 	p.calls++
 	if p.calls == 1 {
 		p.batch, p.resultIdx = p.batch[:0], 0
 	}
 	p.batch = append(p.batch, name)
-	p.Emit(syntax.Event{Type: syntax.Call, Name: name, Args: args, Pos: p.bodyAt, Span: span})
+	p.Emit(syntax.Event{Type: syntax.Call, Name: name, Args: args, ID: id, Pos: p.bodyAt, Span: span})
 }
 
 // builtinBytes reads the arguments of NAME.call( up to their ')'.
@@ -857,7 +857,7 @@ func (p *parser) builtinDone() {
 		p.callErr(syntax.CodeMalformed, "built-in call %s: %s", p.name, problem)
 		return
 	}
-	p.call(p.name, args, p.bodySpan())
+	p.call(p.name, "", args, p.bodySpan())
 }
 
 // untilEnd takes the bytes of a block that runs to the end of the message
@@ -925,7 +925,7 @@ func (p *parser) code() {
 	span := p.bodySpan()
 	span.End -= int64(len(body) - len(bytes.TrimRight(body, " \t\r\n")))
 	args := append(syntax.AppendQuote([]byte(`{"code":`), string(code)), '}')
-	p.call("code_interpreter", args, span)
+	p.call("code_interpreter", "", args, span)
 }
 
 // result emits the content of an ipython message: its JSON value when it

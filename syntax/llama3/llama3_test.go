@@ -92,3 +92,19 @@ func TestXLAMRoundTrip(t *testing.T) {
 		t.Errorf("xlam carried %d of %d cases, %d of them with an array", carried, n, arrays)
 	}
 }
+
+// TestCallObjectID: an "id" a call object holds is kept, though Llama 3's
+// calls have none, in both modes and on the streamed call too (the
+// renderer writes none, and reports it). No golden holds it: the kit's
+// round trip requires the renderer to carry what a golden reads.
+func TestCallObjectID(t *testing.T) {
+	for _, in := range []string{`{"name": "f", "id": "x1", "parameters": {"a": 1}}`, `<|python_tag|>{"id": "x1", "name": "f", "parameters": {"a": 1}}`} {
+		for _, mode := range []syntax.Mode{syntax.EventMode, syntax.TokenMode} {
+			for _, e := range syntax.Parse(llama3.Syntax, []byte(in), syntax.Options{Mode: mode}) {
+				if e.Type == syntax.Call && (e.ID != "x1" && (!e.Partial || e.Delta == "")) {
+					t.Errorf("%s (%s): call event %v without the id x1", in, mode, e)
+				}
+			}
+		}
+	}
+}
