@@ -6,12 +6,13 @@ import (
 )
 
 // detect makes harmony's detector (see syntax.Detector): the parser itself,
-// whose evidence is the first marker it reads as one where it stands:
-// <|start|> or <|channel|> anywhere outside a message; at the start of the
-// output, after white space and an optional " to=RECIPIENT", also
-// <|message|> or <|constrain|>. No other syntax writes these tokens (Gemma
-// 4's <|channel> has no second bar), so the marker alone tells harmony
-// apart. With ThinkOpen the output starts inside an analysis message,
-// which any of <|end|>, <|call|>, <|return|>, <|start|> or <|channel|>
-// ends: each is evidence, and no byte is prose.
+// whose evidence is the first of harmony's own tokens it reads as a marker
+// where it stands: <|channel|>, <|constrain|>, <|end|>, <|call|> or
+// <|return|>. No other syntax writes these (Gemma 4's <|channel> has no
+// second bar). <|start|> and <|message|> are Muse Glimmer's tokens too: a
+// message they open holds the decision from its start until one of
+// harmony's own tokens follows, and then is the evidence; with none, the
+// input is not harmony's (Glimmer's " to=self<|message|>…<|eom|>" is no
+// harmony call to a tool named self). With ThinkOpen the output starts
+// inside an analysis message, and no byte is prose.
 func detect(opts syntax.Options) syntax.Detector { return scan.NewDetector(newParser, opts) }

@@ -111,11 +111,17 @@ type parser struct {
 	// has the same span as the same call with it.
 	termFrom, termTo int64
 	bodyStart        int64 // the offset just after <|message|>
+
+	// Detection: where the first message read so far with only the
+	// markers harmony shares with Glimmer (<|start|>, <|message|>)
+	// starts; -1 none. One of harmony's own tokens after it makes it the
+	// evidence.
+	shareAt int64
 }
 
 // newParser returns a harmony parser that sends its events to h.
 func newParser(h syntax.Handler, opts syntax.Options) syntax.Parser {
-	p := &parser{termFrom: -1, carry: -1}
+	p := &parser{termFrom: -1, carry: -1, shareAt: -1}
 	p.Init(h, opts, p.step, p.finish)
 	p.args = jsoncall.ArgStream{Emit: p.Emit, JSON: &p.js}
 	// Every event completes at a marker, and every marker starts with '<':
@@ -153,7 +159,7 @@ func (p *parser) start(data []byte, eof bool) int {
 	case startUndecided:
 		return 0
 	case startHeader:
-		p.Evident(p.Offset() + int64(at)) // a header's marker: harmony's own token
+		p.marker(p.Offset()+int64(at), data[at:]) // a header's marker
 		p.beginMessage()
 		p.state = stHeader
 		return scan.Again
@@ -169,7 +175,7 @@ func (p *parser) outside(data []byte, eof bool) int {
 	}
 	m, partial := scan.MatchAny(data, eof, openers)
 	if m != "" {
-		p.Evident(p.Offset()) // no other syntax writes these tokens
+		p.marker(p.Offset(), data)
 	}
 	switch {
 	case m == startTag:
@@ -187,6 +193,27 @@ func (p *parser) outside(data []byte, eof bool) int {
 	n := scan.TextUntil(data, '<', func(rest []byte) bool { m, part := scan.MatchAny(rest, eof, openers); return m != "" || part })
 	p.Text(syntax.Respond, data[:n], p.Offset())
 	return n
+}
+
+// marker notes, for detection, the marker data starts with at off:
+// <|start|> and <|message|> are Glimmer's tokens too, so they hold the
+// decision from the message's start (Core.Undecided); any other is
+// harmony's own (no other syntax writes <|channel|>, <|constrain|>,
+// <|end|>, <|call|> or <|return|>), the evidence, from the first message
+// held so.
+func (p *parser) marker(off int64, data []byte) {
+	if bytes.HasPrefix(data, []byte(startTag)) || bytes.HasPrefix(data, []byte(messageTag)) {
+		if p.shareAt < 0 {
+			p.shareAt = off
+			p.Undecided(off)
+		}
+		return
+	}
+	if p.shareAt >= 0 {
+		off, p.shareAt = p.shareAt, -1
+		p.Undecided(-1)
+	}
+	p.Evident(off)
 }
 
 func (p *parser) beginMessage() {
@@ -209,6 +236,9 @@ func (p *parser) header(data []byte, eof bool) int {
 		return p.keepHeader(data[:i])
 	}
 	m, partial := scan.MatchAny(data, eof, headerMarkers)
+	if m != "" {
+		p.marker(max(p.msgStart, 0), data) // held from the message's start
+	}
 	switch {
 	case m == messageTag:
 		if n := p.keepHeader(data[:len(m)]); n <= 0 {
@@ -338,7 +368,7 @@ func (p *parser) textBody(data []byte, eof bool) int {
 	off := p.Offset()
 	m, partial := scan.MatchAny(data, eof, enders)
 	if m != "" {
-		p.Evident(off) // with ThinkOpen, the first evidence: it ends the analysis the prompt opened
+		p.marker(off, data) // with ThinkOpen, the first evidence: it ends the analysis the prompt opened
 	}
 	switch {
 	case isOne(m, closers):
@@ -377,6 +407,9 @@ func (p *parser) body(data []byte, eof bool) int {
 	// end marker or an opener, and says whether more input is needed.
 	ender := func(rest []byte) (done, wait bool) {
 		m, partial := scan.MatchAny(rest, eof, enders)
+		if m != "" {
+			p.marker(off+int64(used), rest)
+		}
 		switch {
 		case isOne(m, closers):
 			used += len(m)

@@ -122,3 +122,30 @@ func BenchmarkCallScaling(b *testing.B) {
 		b.Run(fmt.Sprintf("%dKB/chunk4", size>>10), func(b *testing.B) { benchParse(b, msg, 4, syntax.EventMode) })
 	}
 }
+
+// TestSharedMarkersAreNoEvidence: <|start|> and <|message|> are Muse
+// Glimmer's tokens too, so a message with no token of harmony's own is no
+// evidence of harmony (auto read Glimmer's reasoning, " to=self", as a
+// harmony call named self); one of harmony's own tokens later makes the
+// first such message the evidence.
+func TestSharedMarkersAreNoEvidence(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		want int
+	}{
+		{" to=self<|message|>Think.<|eom|><|start|>assistant to=read<|message|><atem:function_calls>\n</atem:function_calls><|eot|>", -1},
+		{"Hi <|start|>assistant to=user<|message|>Hello<|eot|>", -1},
+		{"Hi <|start|>assistant<|message|>Hello<|end|>", 3},
+		{" to=functions.f<|channel|>commentary<|message|>{}<|call|>", 15},
+		{"<|channel|>final<|message|>Hello<|return|>", 0},
+		{"x<|start|>assistant<|message|>a<|start|>assistant<|channel|>final<|message|>b", 1},
+	} {
+		d := harmony.Syntax.Detect(syntax.Options{})
+		for i := 0; i <= len(c.in); i++ { // byte by byte: the verdict must not depend on the chunking
+			ev := d.Look([]byte(c.in[:i]), i == len(c.in))
+			if i == len(c.in) && ev.At != c.want {
+				t.Errorf("%q: evidence at %d, want %d", c.in, ev.At, c.want)
+			}
+		}
+	}
+}
