@@ -16,7 +16,8 @@
 //     syntax/gigachat, syntax/internlm, syntax/commandr, syntax/gcml,
 //     syntax/apertus, syntax/minicpm, syntax/step3, syntax/functionary,
 //     syntax/qwen25coder, syntax/kimivl, syntax/functioncall,
-//     syntax/solaropen, syntax/solaropen2, syntax/inkling
+//     syntax/solaropen, syntax/solaropen2, syntax/inkling,
+//     syntax/glimmer
 //     (docs/formats.md has the model formats).
 //   - syntax/wire: the shared half of every syntax's renderer.
 //   - syntax/syntaxtest: the conformance kit: invariants and golden cases for any syntax.

@@ -34,6 +34,8 @@ var ambiguous = map[string]string{
 	"pythonic/olmo3-minimax-section-is-text.txtar": minimaxSection,
 	"pythonic/olmo3-empty-block.txtar":             minimaxSection,
 	"minimax/olmo-function-calls-pythonic.txtar":   olmoBody,
+	"glimmer/ollama-malformed-atem.txtar":          "a message to a tool with a JSON body: no token of Glimmer's own (<|eom|>, <|eot|>, an ATEM block, to=self|user), and Harmony's shared ones too; glimmer reads an error, auto's fallback text",
+	"glimmer/header-with-harmony-channel.txtar":    harmonyMessage,
 	"native/not-json.txtar":                        "a line of prose, then SSE: native is evidenced only at the start of the input (else no prose could stream before a decision), so this is prose to auto",
 }
 

@@ -70,7 +70,10 @@ var falseClaims = map[string]string{
 	"pythonic in minimax/olmo-function-calls-pythonic.txtar":                                     olmoBody,
 	"hermes in kimivl/tool-call-markers-are-text.txtar":                                          kimiVLFirst,
 	"solaropen in functionary/*":                                                                 contentInHead,
+	"harmony in glimmer/header-with-harmony-channel.txtar":                                       harmonyMessage,
 }
+
+const harmonyMessage = "a Harmony message (<|start|>, a header holding <|channel|>): glimmer reads it as text, harmony as its message, which auto picks"
 
 const contentInHead = "Functionary v2's segment head (RECIPIENT, a line end, <|content|>) holds Solar Open's content marker: solaropen's detector sees <|content|>, but functionary's head comes first, which auto picks"
 

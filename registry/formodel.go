@@ -29,7 +29,6 @@ var unread = []struct {
 	templates []syntax.Fingerprint
 }{
 	{"Gemma 2 and 3 (no tool tokens)", []string{"gemma-3*", "gemma3*", "gemma-2*", "gemma2*"}, nil},
-	{"Glimmer (<atem:function_calls>)", nil, []syntax.Fingerprint{{All: []string{"<atem:function_calls>"}}}},
 	{"MiroThinker (<use_mcp_tool>)", []string{"mirothinker*"}, []syntax.Fingerprint{{All: []string{"<use_mcp_tool>"}}}},
 	{"Llama 3.0 (no tool format)", []string{"meta-llama-3-*", "llama3", "llama-3-[0-9]*"}, nil},
 }

@@ -20,6 +20,7 @@ import (
 	"github.com/toolparse/toolparse/syntax/gcml"
 	"github.com/toolparse/toolparse/syntax/gemma"
 	"github.com/toolparse/toolparse/syntax/gigachat"
+	"github.com/toolparse/toolparse/syntax/glimmer"
 	"github.com/toolparse/toolparse/syntax/glm"
 	"github.com/toolparse/toolparse/syntax/granite"
 	"github.com/toolparse/toolparse/syntax/harmony"
@@ -74,7 +75,7 @@ func New(syntaxes ...syntax.Syntax) (*Registry, error) {
 // Builtin lists the syntaxes that ship with toolparse. The first, xmljson,
 // is auto-detection's fallback in the default registry.
 func Builtin() []syntax.Syntax {
-	return []syntax.Syntax{xmljson.Syntax, caret.Syntax, delimiter.Syntax, native.Syntax, xmltag.Syntax, harmony.Syntax, gemma.Syntax, pythonic.Syntax, llama3.Syntax, mistral.Syntax, qwen3coder.Syntax, glm.Syntax, deepseek.Syntax, minimax.Syntax, hermes.Syntax, kimi.Syntax, seedoss.Syntax, nemotron.Syntax, granite.Syntax, cohere.Syntax, functools.Syntax, hunyuan.Syntax, apriel.Syntax, longcat.Syntax, minimaxm3.Syntax, kimik3.Syntax, hy.Syntax, gigachat.Syntax, internlm.Syntax, commandr.Syntax, gcml.Syntax, apertus.Syntax, minicpm.Syntax, step3.Syntax, functionary.Syntax, qwen25coder.Syntax, kimivl.Syntax, functioncall.Syntax, solaropen.Syntax, solaropen2.Syntax, inkling.Syntax}
+	return []syntax.Syntax{xmljson.Syntax, caret.Syntax, delimiter.Syntax, native.Syntax, xmltag.Syntax, harmony.Syntax, gemma.Syntax, pythonic.Syntax, llama3.Syntax, mistral.Syntax, qwen3coder.Syntax, glm.Syntax, deepseek.Syntax, minimax.Syntax, hermes.Syntax, kimi.Syntax, seedoss.Syntax, nemotron.Syntax, granite.Syntax, cohere.Syntax, functools.Syntax, hunyuan.Syntax, apriel.Syntax, longcat.Syntax, minimaxm3.Syntax, kimik3.Syntax, hy.Syntax, gigachat.Syntax, internlm.Syntax, commandr.Syntax, gcml.Syntax, apertus.Syntax, minicpm.Syntax, step3.Syntax, functionary.Syntax, qwen25coder.Syntax, kimivl.Syntax, functioncall.Syntax, solaropen.Syntax, solaropen2.Syntax, inkling.Syntax, glimmer.Syntax}
 }
 
 var defaultRegistry = func() *Registry {

@@ -11,7 +11,8 @@
 // parameter saying string="true|false") share it, and MiniMax M3 and Kimi
 // K3, whose invokes hold elements or tags they read themselves (Tags.Body;
 // K3's invoke tag is <|open|>call tool="NAME"<|sep|>: Tags.NameAttr,
-// TagEnd). A [Reader] is a sub-step
+// TagEnd), and Muse Glimmer's ATEM blocks (<atem:invoke>, each in a message
+// whose recipient the invoke must name: Reader.Check). A [Reader] is a sub-step
 // of a syntax's scan step: the syntax consumes the section's opener and hands
 // the bytes after it to [Reader.Step] until it says the section is over.
 //
@@ -160,6 +161,10 @@ type Reader struct {
 	// the offset where the call's section, or the call when it is not its
 	// section's first, starts: the syntax's batch and its execute.
 	OnCall func(name string, from int64)
+	// Check, if set, is asked about each invoke's name as its tag is
+	// read: a problem it returns makes the invoke an error (Glimmer's
+	// invoke must name the tool its message is addressed to).
+	Check func(name string) (problem string)
 
 	state     state
 	open      string     // the section's opener
@@ -275,6 +280,10 @@ func (r *Reader) between(data []byte, eof bool) (int, bool) {
 		if len(attrs.name) > 0 {
 			r.openInvoke(r.tags.callName(attrs.name), data[:n])
 			switch {
+			case r.state == sBad && attrs.empty:
+				r.reportBad()
+				r.state = sBetween
+			case r.state == sBad: // Check objected: skipped to its closer
 			case attrs.empty:
 				r.closeInvoke() // <invoke name="N"/>: a call with no arguments
 			case r.tags.Body != nil:
@@ -347,6 +356,12 @@ func (r *Reader) openInvoke(name string, tag []byte) {
 	r.problem = ""
 	r.args.Reset()
 	r.strs = false
+	if r.Check != nil {
+		if problem := r.Check(name); problem != "" {
+			r.fail(problem)
+			return
+		}
+	}
 	if r.token() {
 		r.c.Emit(syntax.Event{Type: syntax.Call, Partial: true, Name: name, Span: syntax.Span{Start: r.start.Offset, End: r.start.Offset + int64(len(tag))}})
 	}

@@ -111,17 +111,11 @@ type parser struct {
 	// has the same span as the same call with it.
 	termFrom, termTo int64
 	bodyStart        int64 // the offset just after <|message|>
-
-	// Detection: where the first message read so far with only the
-	// markers harmony shares with Glimmer (<|start|>, <|message|>)
-	// starts; -1 none. One of harmony's own tokens after it makes it the
-	// evidence.
-	shareAt int64
 }
 
 // newParser returns a harmony parser that sends its events to h.
 func newParser(h syntax.Handler, opts syntax.Options) syntax.Parser {
-	p := &parser{termFrom: -1, carry: -1, shareAt: -1}
+	p := &parser{termFrom: -1, carry: -1}
 	p.Init(h, opts, p.step, p.finish)
 	p.args = jsoncall.ArgStream{Emit: p.Emit, JSON: &p.js}
 	// Every event completes at a marker, and every marker starts with '<':
@@ -203,17 +197,10 @@ func (p *parser) outside(data []byte, eof bool) int {
 // held so.
 func (p *parser) marker(off int64, data []byte) {
 	if bytes.HasPrefix(data, []byte(startTag)) || bytes.HasPrefix(data, []byte(messageTag)) {
-		if p.shareAt < 0 {
-			p.shareAt = off
-			p.Undecided(off)
-		}
+		p.Shared(off)
 		return
 	}
-	if p.shareAt >= 0 {
-		off, p.shareAt = p.shareAt, -1
-		p.Undecided(-1)
-	}
-	p.Evident(off)
+	p.Own(off)
 }
 
 func (p *parser) beginMessage() {

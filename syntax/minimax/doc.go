@@ -104,8 +104,9 @@
 //
 // # Not built
 //
-//   - Glimmer's <atem:function_calls>/<atem:invoke> prefix (the same reader
-//     with other tags would cover it).
+//   - Glimmer's <atem:function_calls>/<atem:invoke> blocks: syntax glimmer
+//     reads them, with the same invoke reader and its tags, inside
+//     Glimmer's messages.
 //   - MiniMax-M1 / Text-01's JSON-lines <tool_calls> form
 //     (vllm tests/tool_parsers/test_minimax_tool_parser.py): a different
 //     syntax, not read here.

@@ -9,6 +9,8 @@ import "github.com/toolparse/toolparse/syntax"
 // [Core.Undecided] while bytes it consumed wait for what follows them (a tag
 // whose meaning the next bytes decide). The core knows the rest: the text it
 // was given from the input's start, with nothing else before it, is prose;
+// a marker the syntax shares with another ([Core.Shared]) holds the
+// decision until one of its own ([Core.Own]);
 // the bytes a step has not consumed, or consumed undecided, are where
 // evidence may still start.
 
@@ -19,9 +21,10 @@ type detection struct {
 	prose   int64 // where the respond text read from the input's start ends
 	proseOn bool  // nothing but respond text has been read: prose may grow
 	held    int64 // where bytes a step took undecided start (Undecided), -1 none
+	shared  int64 // where the first marker another syntax shares was read (Shared), -1 none
 }
 
-func newDetection() detection { return detection{at: -1, held: -1, proseOn: true} }
+func newDetection() detection { return detection{at: -1, held: -1, shared: -1, proseOn: true} }
 
 // text notes text of type t at off, n bytes: respond text right after the
 // prose read so far extends it; anything else ends it.
@@ -49,6 +52,28 @@ func (c *Core) Evident(off int64) {
 // off that belong to no event (the white space before a message's first
 // token): to a detector they are prose as text would be.
 func (c *Core) Blank(off int64, n int) { c.det.text(syntax.Respond, off, n) }
+
+// Shared says that the parser read, at offset off, a marker it shares with
+// another syntax (Harmony's and Glimmer's <|start|>): the decision is held
+// from the first such marker (as with Undecided) until the parser reads a
+// marker of its own, which Own reports.
+func (c *Core) Shared(off int64) {
+	if c.det.shared < 0 {
+		c.det.shared = off
+		c.Undecided(off)
+	}
+}
+
+// Own says that the parser read, at offset off, a marker only its syntax
+// writes: the evidence (Evident) is there, or at the first shared marker
+// read before it (Shared).
+func (c *Core) Own(off int64) {
+	if c.det.shared >= 0 {
+		off, c.det.shared = c.det.shared, -1
+		c.Undecided(-1)
+	}
+	c.Evident(off)
+}
 
 // Undecided says that the bytes from offset from on were consumed by a step
 // but not decided on yet: a tag whose meaning what follows it tells. Until

@@ -8,9 +8,10 @@ import (
 )
 
 // toy is a parser of a made-up syntax for NewDetector: text, <x> (its own
-// marker: evidence), <t>…</t> (a shared reasoning block: no evidence, but
-// prose ends there), and <h> held undecided until the next byte: '!' makes
-// it evidence, anything else text.
+// marker: evidence), <s> (a marker another syntax writes too: evidence
+// from there once an <x> follows), <t>…</t> (a shared reasoning block: no
+// evidence, but prose ends there), and <h> held undecided until the next
+// byte: '!' makes it evidence, anything else text.
 type toy struct {
 	scan.Core
 	state  int // 0 text, 1 in <t>, 2 after <h>
@@ -45,11 +46,15 @@ func (p *toy) step(data []byte, eof bool) int {
 	if n := p.TextBefore(syntax.Respond, data, '<'); n > 0 {
 		return n
 	}
-	for _, m := range []string{"<x>", "<t>", "<h>"} {
+	for _, m := range []string{"<x>", "<s>", "<t>", "<h>"} {
 		full, partial := scan.MatchPrefix(data, m)
 		switch {
 		case full && m == "<x>":
-			p.Evident(off)
+			p.Own(off)
+			return len(m)
+		case full && m == "<s>":
+			p.Shared(off)
+			p.EndRun()
 			return len(m)
 		case full && m == "<t>":
 			p.BeginRun(syntax.Think, off)
@@ -81,6 +86,10 @@ func TestNewDetector(t *testing.T) {
 		{"Hi <h>!", false, 3, -1, 3},            // decided: evidence where it was held
 		{"Hi <h>? ok", true, -1, -1, 10},        // decided: text, and prose goes on
 		{"no marker", false, -1, -1, 9},
+		{"Hi <s> a <s> b <x>", true, 3, -1, 3}, // shared, then its own: evidence at the first shared marker
+		{"Hi <s> a", false, -1, 3, 3},          // shared alone: pending there
+		{"Hi <s> a", true, -1, -1, 3},          // shared alone at the end: no evidence
+		{"Hi <x> <s>", true, 3, -1, 3},         // a shared marker after the evidence changes nothing
 	} {
 		for _, n := range []int{1, 2, len(c.in)} {
 			d := scan.NewDetector(newToy, syntax.Options{})
