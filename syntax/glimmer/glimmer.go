@@ -102,15 +102,10 @@ type parser struct {
 
 	calls invokexml.Reader
 	batch markup.Batch // calls since the last execute
-
-	// Detection: where the first message read so far with only the
-	// markers Glimmer shares with Harmony (<|start|>, <|message|>) starts;
-	// -1 none. One of Glimmer's own tokens after it makes it the evidence.
-	shareAt int64
 }
 
 func newParser(h syntax.Handler, opts syntax.Options) syntax.Parser {
-	p := &parser{shareAt: -1}
+	p := &parser{}
 	p.Init(h, opts, p.step, p.finish)
 	p.calls.Init(&p.Core, tags)
 	p.calls.OnCall = func(_ string, from int64) { p.batch.Add(from) }
@@ -173,23 +168,10 @@ func (p *parser) stateStep(data []byte, eof bool) int {
 // first message held so.
 func (p *parser) marker(off int64, data []byte) {
 	if bytes.HasPrefix(data, []byte(startTag)) || bytes.HasPrefix(data, []byte(messageTag)) {
-		if p.shareAt < 0 {
-			p.shareAt = off
-			p.Undecided(off)
-		}
+		p.Shared(off)
 		return
 	}
-	p.own(off)
-}
-
-// own notes evidence of Glimmer's at off, or from the first message held
-// by shared markers before it.
-func (p *parser) own(off int64) {
-	if p.shareAt >= 0 {
-		off, p.shareAt = p.shareAt, -1
-		p.Undecided(-1)
-	}
-	p.Evident(off)
+	p.Own(off)
 }
 
 // start decides whether the output begins with the rest of a header (the
@@ -311,7 +293,7 @@ func (p *parser) openBody() {
 	p.blk.Reset()
 	p.hasText, p.problem = false, ""
 	if role == "tool" || role == "assistant" && (recipient == "self" || recipient == "user") {
-		p.own(p.msgStart) // Glimmer's own roles and recipients (Harmony's are functions.NAME, assistant)
+		p.Own(p.msgStart) // Glimmer's own roles and recipients (Harmony's are functions.NAME, assistant)
 	}
 	switch {
 	case role == "assistant" && recipient == "self":
