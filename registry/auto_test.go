@@ -34,10 +34,14 @@ var ambiguous = map[string]string{
 	"pythonic/olmo3-minimax-section-is-text.txtar": minimaxSection,
 	"pythonic/olmo3-empty-block.txtar":             minimaxSection,
 	"minimax/olmo-function-calls-pythonic.txtar":   olmoBody,
-	"glimmer/ollama-malformed-atem.txtar":          "a message to a tool with a JSON body: no token of Glimmer's own (<|eom|>, <|eot|>, an ATEM block, to=self|user), and Harmony's shared ones too; glimmer reads an error, auto's fallback text",
+	"glimmer/ollama-malformed-atem.txtar":          glimmerNoOwnToken,
+	"glimmer/call-cut-in-opener.txtar":             glimmerNoOwnToken,
+	"glimmer/stray-end-marker.txtar":               "prose, then <|eot|> outside any message: no evidence (prose may name an end marker); glimmer drops the marker, auto's fallback keeps it as text",
 	"glimmer/header-with-harmony-channel.txtar":    harmonyMessage,
 	"native/not-json.txtar":                        "a line of prose, then SSE: native is evidenced only at the start of the input (else no prose could stream before a decision), so this is prose to auto",
 }
+
+const glimmerNoOwnToken = "a message to a tool cut off before any token of Glimmer's own (<|eom|>, <|eot|>, an ATEM block, to=self|user), its <|message|> Harmony's too: glimmer reads an error, auto's fallback text"
 
 // TestAutoOnEveryGolden parses every golden case of every syntax with auto,
 // whole and at several chunkings, in event and token mode: the events must
@@ -234,5 +238,41 @@ func TestAutoReadsEveryRenderer(t *testing.T) {
 	}
 	if n < 100 {
 		t.Fatalf("only %d rendered outputs", n)
+	}
+}
+
+// TestAutoHarmonyOrGlimmer: Harmony and Glimmer share <|start|> and
+// <|message|>, and each is told by tokens of its own; prose, or reasoning
+// the prompt opened, that names the other's end marker decides nothing.
+func TestAutoHarmonyOrGlimmer(t *testing.T) {
+	auto, err := registry.Lookup("auto")
+	if err != nil {
+		t.Fatal(err)
+	}
+	open := syntax.Options{ThinkOpen: true}
+	for _, c := range []struct {
+		in   string
+		opts syntax.Options
+		want string
+	}{
+		{"Llama 4 ends a turn with <|eot|>.\n<tool_call>\n{\"name\": \"f\", \"arguments\": {\"a\": 1}}\n</tool_call>", syntax.Options{}, "hermes"},
+		{"Llama ends turns with <|eot|> tokens.<|end|><|start|>assistant<|channel|>commentary to=functions.get_weather <|constrain|>json<|message|>{\"city\":\"SF\"}<|call|>", open, "harmony"},
+		{"Harmony ends with <|end|> tokens.<|eom|><|start|>assistant to=read<|message|><atem:function_calls>\n<atem:invoke name=\"read\">\n<atem:parameter name=\"path\">a</atem:parameter>\n</atem:invoke>\n</atem:function_calls><|eot|>", open, "glimmer"},
+		{" to=self<|message|>Think.<|eom|><|start|>assistant to=read<|message|><atem:function_calls>\n<atem:invoke name=\"read\">\n</atem:invoke>\n</atem:function_calls>", syntax.Options{}, "glimmer"},
+		{"<|channel|>analysis<|message|>Think.<|end|><|start|>assistant<|channel|>commentary to=functions.read <|constrain|>json<|message|>{}<|call|>", syntax.Options{}, "harmony"},
+	} {
+		s, err := registry.Lookup(c.want)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := syntax.Parse(s, []byte(c.in), c.opts)
+		if !slices.ContainsFunc(want, func(e syntax.Event) bool { return e.Type == syntax.Call }) {
+			t.Fatalf("%q: %s reads no call in it", c.in, c.want)
+		}
+		for _, size := range []int{len(c.in), 1, 7} {
+			if d := cmp.Diff(want, syntax.ParseChunks(auto, syntaxtest.Split([]byte(c.in), size), c.opts)); d != "" {
+				t.Errorf("%q in %d-byte chunks: auto differs from %s:\n%s", c.in, size, c.want, d)
+			}
+		}
 	}
 }

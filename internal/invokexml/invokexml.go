@@ -162,9 +162,10 @@ type Reader struct {
 	// section's first, starts: the syntax's batch and its execute.
 	OnCall func(name string, from int64)
 	// Check, if set, is asked about each invoke's name as its tag is
-	// read: a problem it returns makes the invoke an error (Glimmer's
-	// invoke must name the tool its message is addressed to).
-	Check func(name string) (problem string)
+	// read: it returns the name the call takes, or a problem that makes
+	// the invoke an error (Glimmer's invoke must name the tool its message
+	// is addressed to, and a name in its own namespace is the tool's).
+	Check func(name string) (use, problem string)
 
 	state     state
 	open      string     // the section's opener
@@ -357,10 +358,12 @@ func (r *Reader) openInvoke(name string, tag []byte) {
 	r.args.Reset()
 	r.strs = false
 	if r.Check != nil {
-		if problem := r.Check(name); problem != "" {
+		use, problem := r.Check(name)
+		if problem != "" {
 			r.fail(problem)
 			return
 		}
+		name, r.name = use, use
 	}
 	if r.token() {
 		r.c.Emit(syntax.Event{Type: syntax.Call, Partial: true, Name: name, Span: syntax.Span{Start: r.start.Offset, End: r.start.Offset + int64(len(tag))}})

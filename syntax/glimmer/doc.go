@@ -38,18 +38,21 @@
 //     after white space, by the next parameter or </atem:invoke>. Inside
 //     the block the message tokens are a value's text: <|eot|> there ends
 //     nothing.
-//   - The invoke must name the tool the message is addressed to: the same
-//     name, its namespace (muse for muse.bash, read for an undotted read)
-//     or the name in its namespace (read.read): the template offers the
-//     model the recipients NS.* for its tools. An invoke naming another tool
-//     is an error, never a call; so is a call message whose body is not an
-//     ATEM block (JSON, prose), with the message's text.
+//   - The invoke must name the tool the message is addressed to. The
+//     template offers the model the recipients NS.* for a tool whose name
+//     starts with NS (read.* for read, muse.* for muse.bash), so a name
+//     NS.F, F's own namespace being NS, names F (read.read is read), as
+//     Ollama resolves it; the recipient may also be the namespace alone
+//     (muse for muse.bash). The call takes the invoke's name so resolved.
+//     An invoke naming another tool is an error, never a call; so is a call
+//     message whose body is not an ATEM block (JSON, prose), with the
+//     message's text.
 //   - A message ends at <|eom|> or <|eot|>, or where the next message's
 //     header begins (a missing end marker is tolerated). <|eot|> is the
-//     turn's stop token, which servers usually do not pass on: a message cut
-//     off after its text, or after its ATEM block, is complete. A call cut
-//     off inside its block is a truncated error, never a call; reasoning
-//     cut off is a thought and a truncated error.
+//     turn's stop token, which servers usually do not pass on: an answer
+//     cut off after its text, or a call after its ATEM block, is complete.
+//     A call cut off before its block ends is a truncated error, never a
+//     call; reasoning cut off is a thought and a truncated error.
 //   - A message from a tool (<|start|>tool NAME<|message|>) is a result of
 //     NAME, status success (Glimmer has no failure flag): its text, without
 //     the <tool_output name="…"> element the template wraps it in, as a
@@ -73,11 +76,15 @@
 //   - Text after a call's ATEM block, before its end marker, is respond.
 //   - Auto-detection: <|start|> and <|message|> are Harmony's tokens too, so
 //     a message they open is evidence of Glimmer only once one of its own
-//     tokens follows: <|eom|>, <|eot|>, an <atem:function_calls> opening a
-//     call's body, or a header to self or the user, or from a tool.
-//     A header holding another token (Harmony's <|channel|>) is no header.
-//     A message to a tool whose body is no ATEM block, cut off before its
-//     end marker, holds none of them: auto reads it as prose.
+//     tokens follows: the message's <|eom|> or <|eot|>, an
+//     <atem:function_calls> opening a call's body, or a header to self or
+//     the user, or from a tool. A header holding another token (Harmony's
+//     <|channel|>) is no header. An end marker outside any message is no
+//     evidence (prose may name one), and with ThinkOpen the one that ends
+//     the reasoning the prompt opened is evidence only once another of
+//     Glimmer's own tokens follows (the reasoning may name one). A message
+//     to a tool whose body is no ATEM block, cut off before its end marker,
+//     holds none of them: auto reads it as prose.
 //
 // # Writing
 //
@@ -85,7 +92,10 @@
 // the user ended by <|eot|>, each call as a message to its tool with one
 // ATEM block (ended by <|eom|>, the last before an execute by <|eot|>),
 // and each result as a message from its tool in a <tool_output> element.
-// What the format cannot carry is reported: ids, a failure status (written
-// in words), values that are not strings (written as their JSON text, read
-// back as strings), text holding a marker that would end its message.
+// A failure is written in words (Error: …): the format has no status. What
+// it cannot carry is reported: ids, values that are not strings (written as
+// their JSON text, read back as strings), text holding a marker that would
+// end its message, and text or calls after an execute and before the
+// results (the execute is implied at the tools' messages, so they read
+// back before it).
 package glimmer

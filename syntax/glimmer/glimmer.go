@@ -100,20 +100,25 @@ type parser struct {
 	problem  string      // stRaw: why the message is an error (not for a result)
 	code     syntax.Code
 
+	implicit bool // the message is the reasoning the prompt opened (ThinkOpen)
+
+	out  syntax.Handler // where events go
+	held *syntax.Event  // a call message's last error, held until its end marker (handle)
+
 	calls invokexml.Reader
 	batch markup.Batch // calls since the last execute
 }
 
 func newParser(h syntax.Handler, opts syntax.Options) syntax.Parser {
-	p := &parser{}
-	p.Init(h, opts, p.step, p.finish)
+	p := &parser{out: h}
+	p.Init(p.handle, opts, p.step, p.finish)
 	p.calls.Init(&p.Core, tags)
 	p.calls.OnCall = func(_ string, from int64) { p.batch.Add(from) }
 	p.calls.Check = p.checkName
 	p.WakeOn(wake)
 	if opts.ThinkOpen {
 		// The prompt ended with <|start|>assistant to=self<|message|>.
-		p.state, p.kind, p.text = stText2, kindText, syntax.Think
+		p.state, p.kind, p.text, p.implicit = stText2, kindText, syntax.Think, true
 		p.msgPos = syntax.Pos{Line: 1, Column: 1}
 		p.BeginRun(syntax.Think, 0)
 	}
@@ -159,6 +164,32 @@ func (p *parser) stateStep(data []byte, eof bool) int {
 		return p.raw(data, eof)
 	}
 	return p.outside(data, eof)
+}
+
+// handle passes events on to the syntax's handler, but for the last error
+// of a call's ATEM block, held until the message's end: its span then takes
+// in the end marker (ended), so that no byte of the message is outside
+// every event's span. Any other event first lets it go unchanged.
+func (p *parser) handle(e syntax.Event) {
+	if p.held != nil {
+		p.out(*p.held)
+		p.held = nil
+	}
+	if e.Type == syntax.Error && (p.state == stCalls || p.state == stAfter) {
+		p.held = &e
+		return
+	}
+	p.out(e)
+}
+
+// ended notes the call message's end marker, ending at end: the held error
+// takes it in.
+func (p *parser) ended(end int64) {
+	if p.held != nil {
+		p.held.Span.End = end
+		p.out(*p.held)
+		p.held = nil
+	}
 }
 
 // marker notes, for detection, the marker data starts with at off (see
@@ -215,9 +246,8 @@ func (p *parser) outside(data []byte, eof bool) int {
 	switch m, n, wait := ender(data, eof); {
 	case n > 0:
 		return p.opens(data, n)
-	case m != "": // an end marker outside a message ends nothing: dropped
+	case m != "": // an end marker outside a message ends nothing: dropped (prose may name one: no evidence)
 		p.EndRun()
-		p.marker(p.Offset(), data)
 		return len(m)
 	case wait:
 		return 0
@@ -258,6 +288,7 @@ func headerAt(data []byte, eof bool) (n int, wait bool) {
 // core's position, and opens its message.
 func (p *parser) opens(data []byte, n int) int {
 	p.EndRun()
+	p.implicit = false
 	p.msgStart, p.msgPos = p.Offset(), p.Pos()
 	p.marker(p.msgStart, data)
 	p.hdr = append(p.hdr[:0], data[:n]...)
@@ -321,15 +352,30 @@ func (p *parser) openBody() {
 }
 
 // checkName is the reader's check of an invoke's name against the
-// message's recipient: the same name, its namespace (NS for a tool NS.F,
-// F for an undotted F), or the name addressed in its namespace (read.read
-// for read): the template offers the recipients NS.*.
-func (p *parser) checkName(name string) string {
+// message's recipient, each as the template's recipients address a tool
+// (resolve): the same tool, or the recipient is its namespace (muse for
+// muse.bash). It returns the name the call takes.
+func (p *parser) checkName(name string) (string, string) {
+	name = resolve(name)
 	ns, _, _ := strings.Cut(name, ".")
-	if name == p.name || p.name == ns || p.name == ns+"."+name {
-		return ""
+	if r := resolve(p.name); name == r || r == ns {
+		return name, ""
 	}
-	return fmt.Sprintf("the message is addressed to %s", p.name)
+	return "", fmt.Sprintf("the message is addressed to %s", p.name)
+}
+
+// resolve gives the tool a name addresses: the template offers the model
+// the recipients NS.* for a tool whose name starts with NS (read.* for
+// read, muse.* for muse.bash), so NS.F names F when F's own namespace is
+// NS (read.read is read, tools.tools.run is tools.run), as Ollama resolves
+// it; any other name is itself.
+func resolve(n string) string {
+	if ns, f, ok := strings.Cut(n, "."); ok {
+		if own, _, _ := strings.Cut(f, "."); own == ns {
+			return f
+		}
+	}
+	return n
 }
 
 // textBody handles the body of a message to self or to the user.
@@ -343,6 +389,14 @@ func (p *parser) textBody(data []byte, eof bool) int {
 	switch {
 	case h > 0: // the next message: this one's end marker is missing
 		return p.opens(data, h)
+	case m != "" && p.implicit:
+		// The end of the reasoning the prompt opened: reasoning may name
+		// another format's end marker, so this one is evidence once
+		// Glimmer's next own token confirms it.
+		p.Shared(off)
+		p.EndRunAt(off + int64(len(m)))
+		p.state = stText
+		return len(m)
 	case m != "":
 		p.marker(off, data)
 		p.EndRunAt(off + int64(len(m)))
@@ -375,6 +429,9 @@ func (p *parser) lead(data []byte, eof bool) int {
 		return len(callsOpen)
 	case partial && !eof:
 		return 0
+	case partial: // cut off inside the opener: finish says so
+		p.Keep(&p.blk, data)
+		return len(data)
 	}
 	p.problem, p.code = "its body is not an "+callsOpen+" block", syntax.CodeMalformed
 	p.state = stRaw
@@ -394,6 +451,7 @@ func (p *parser) after(data []byte, eof bool) int {
 		return p.opens(data, h)
 	case m != "":
 		p.marker(off, data)
+		p.ended(off + int64(len(m)))
 		p.state = stText
 		return len(m)
 	case wait:

@@ -28,10 +28,11 @@ import (
 // A parameter's value is written as it is: a string as its text, any other
 // value as its JSON text, which reads back as a string (reported). Glimmer
 // has no call ids, no failed results and no execute of its own (the
-// results' message implies it), so it cannot carry ids, a failure status
-// (written in words), an execute with no call before it, or text holding a
-// marker that would end its message (<|eom|>, <|eot|>, <|start|>). Each is
-// reported; what can be written is written.
+// results' message implies it), so a failure is written in words, and it
+// cannot carry ids, an execute with no call before it, text or calls
+// between an execute and its results, or text holding a marker that would
+// end its message (<|eom|>, <|eot|>, a header). Each is reported; what can
+// be written is written.
 func newRenderer(w io.Writer, opts syntax.Options) syntax.Renderer {
 	return wire.New("glimmer", &units{w: bufio.NewWriter(w), first: true, thinkOpen: opts.ThinkOpen})
 }
@@ -42,6 +43,17 @@ type units struct {
 	thinkOpen bool   // the output starts inside a message to self
 	term      string // the end marker of the call message written last, not yet written
 	calls     int    // calls written since the last execute
+	executed  bool   // an execute came, and no result since
+}
+
+// afterExecute reports what, written after an execute and before the
+// results, reads back before the execute: Glimmer implies it at the tools'
+// messages.
+func (u *units) afterExecute(what string) error {
+	if !u.executed {
+		return nil
+	}
+	return cannot("%s after an execute with no result in between (Glimmer implies the execute at the tools' messages): written in the same turn", what)
 }
 
 func cannot(format string, args ...any) error { return wire.CannotCarry("glimmer", format, args...) }
@@ -89,31 +101,36 @@ func (u *units) Text(t syntax.Type, s string) error {
 	if m := holdsEnder(s); m != "" {
 		return cannot("%s text holding the marker %s: not written", t, m)
 	}
-	if t == syntax.Think {
-		if u.first && u.thinkOpen {
-			u.first = false
-			u.w.WriteString(s + eomTag)
-			return nil
-		}
+	err := u.afterExecute(string(t) + " text")
+	u.write(t, s)
+	return err
+}
+
+// write writes a text run as its message.
+func (u *units) write(t syntax.Type, s string) {
+	switch {
+	case t == syntax.Think && u.first && u.thinkOpen:
+		u.first = false
+		u.w.WriteString(s + eomTag)
+	case t == syntax.Think:
 		u.open(" to=self")
 		u.w.WriteString(s + eomTag)
-		return nil
+	default:
+		u.open(" to=user")
+		u.w.WriteString(s + eotTag)
 	}
-	u.open(" to=user")
-	u.w.WriteString(s + eotTag)
-	return nil
 }
 
 // name reports why a call's or a tool's name cannot be written, or "".
 func name(n string) string {
-	if n == "" || strings.ContainsAny(n, " \t\r\n<>\"&") {
+	if w := strings.Fields(n); len(w) != 1 || w[0] != n || strings.ContainsAny(n, "<>\"&") {
 		return "a recipient is one word with no <>\"&"
 	}
 	return ""
 }
 
 func (u *units) Calls(calls []syntax.Event) error {
-	var err error
+	err := u.afterExecute("a call")
 	for _, c := range calls {
 		if why := name(c.Name); why != "" {
 			err = errors.Join(err, cannot("a call named %q (%s): not written", c.Name, why))
@@ -169,6 +186,7 @@ func (u *units) Execute() error {
 		return cannot("an execute with no call before it: not written")
 	}
 	u.calls = 0
+	u.executed = true
 	u.term = eotTag // the turn of calls ends
 	return nil
 }
@@ -180,6 +198,7 @@ func (u *units) Results(rs []syntax.Event) error {
 		u.calls = 0
 		u.term = eotTag
 	}
+	u.executed = false
 	for _, r := range rs {
 		if why := name(r.Tool); why != "" {
 			err = errors.Join(err, cannot("a result of tool %q (%s): not written", r.Tool, why))

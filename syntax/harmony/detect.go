@@ -14,5 +14,7 @@ import (
 // harmony's own tokens follows, and then is the evidence; with none, the
 // input is not harmony's (Glimmer's " to=self<|message|>…<|eom|>" is no
 // harmony call to a tool named self). With ThinkOpen the output starts
-// inside an analysis message, and no byte is prose.
+// inside an analysis message, and no byte is prose; the end marker that
+// ends it is evidence only once another of harmony's own tokens follows
+// (the reasoning may name another format's <|end|>).
 func detect(opts syntax.Options) syntax.Detector { return scan.NewDetector(newParser, opts) }

@@ -111,6 +111,7 @@ type parser struct {
 	// has the same span as the same call with it.
 	termFrom, termTo int64
 	bodyStart        int64 // the offset just after <|message|>
+	implicit         bool  // the message is the analysis the prompt opened (ThinkOpen)
 }
 
 // newParser returns a harmony parser that sends its events to h.
@@ -123,7 +124,7 @@ func newParser(h syntax.Handler, opts syntax.Options) syntax.Parser {
 	p.WakeOn(wakeSet)
 	if opts.ThinkOpen {
 		// The prompt ended with <|start|>assistant<|channel|>analysis<|message|>.
-		p.state, p.kind, p.text = stBody, kindText, syntax.Think
+		p.state, p.kind, p.text, p.implicit = stBody, kindText, syntax.Think, true
 		p.msgPos = syntax.Pos{Line: 1, Column: 1}
 		p.BeginRun(syntax.Think, 0)
 	}
@@ -205,6 +206,7 @@ func (p *parser) marker(off int64, data []byte) {
 
 func (p *parser) beginMessage() {
 	p.EndRun()
+	p.implicit = false
 	p.msgStart, p.msgPos = p.Offset(), p.Pos()
 	if p.carry >= 0 {
 		p.msgStart, p.carry = p.carry, -1
@@ -354,8 +356,14 @@ func (p *parser) textBody(data []byte, eof bool) int {
 	}
 	off := p.Offset()
 	m, partial := scan.MatchAny(data, eof, enders)
-	if m != "" {
-		p.marker(off, data) // with ThinkOpen, the first evidence: it ends the analysis the prompt opened
+	switch {
+	case p.implicit && isOne(m, closers):
+		// The end of the analysis the prompt opened: reasoning may name
+		// another format's end marker, so this one is evidence once
+		// harmony's next own token confirms it.
+		p.Shared(off)
+	case m != "":
+		p.marker(off, data)
 	}
 	switch {
 	case isOne(m, closers):
