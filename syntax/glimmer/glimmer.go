@@ -352,13 +352,14 @@ func (p *parser) openBody() {
 }
 
 // checkName is the reader's check of an invoke's name against the
-// message's recipient, each as the template's recipients address a tool
-// (resolve): the same tool, or the recipient is its namespace (muse for
-// muse.bash). It returns the name the call takes.
+// message's recipient: the same tool, each resolved as the template's
+// recipients address tools (resolve), or the recipient as written is the
+// tool's namespace (muse for muse.bash). It returns the name the call
+// takes.
 func (p *parser) checkName(name string) (string, string) {
 	name = resolve(name)
 	ns, _, _ := strings.Cut(name, ".")
-	if r := resolve(p.name); name == r || r == ns {
+	if name == resolve(p.name) || p.name == ns {
 		return name, ""
 	}
 	return "", fmt.Sprintf("the message is addressed to %s", p.name)
@@ -555,7 +556,11 @@ func (p *parser) finish(end int64) {
 				"unterminated reasoning: the stream ended before %s", eomTag)
 		}
 	case stLead:
-		p.Errorf(syntax.CodeTruncated, p.msgPos, syntax.Span{Start: p.msgStart, End: end}, bytes.TrimLeft(p.hdr, " \t\r\n"),
+		var raw []byte
+		if !p.blk.Over {
+			raw = append(bytes.TrimLeft(p.hdr, " \t\r\n"), p.blk.Bytes...)
+		}
+		p.Errorf(syntax.CodeTruncated, p.msgPos, syntax.Span{Start: p.msgStart, End: end}, raw,
 			"unterminated message %s: the stream ended before its %s block", p.describe(), callsOpen)
 	case stCalls:
 		p.calls.Finish(end)
