@@ -28,7 +28,8 @@
 //     " to=RECIPIENT", then <|message|> (the first 256 bytes are looked
 //     at). A <|start|> that no header follows is text.
 //   - A message of the assistant to self is think; to the user, or with no
-//     recipient, respond. Each message is a text run of its own.
+//     recipient, respond. Each message is a text run of its own; one with
+//     nothing in it gives no event (its bytes go to the next event's span).
 //   - A message of the assistant to any other recipient is a call. Its body
 //     is an ATEM block: <atem:function_calls>, then <atem:invoke name="N">
 //     elements whose <atem:parameter name="K">V</atem:parameter> children

@@ -100,7 +100,8 @@ type parser struct {
 	problem  string      // stRaw: why the message is an error (not for a result)
 	code     syntax.Code
 
-	implicit bool // the message is the reasoning the prompt opened (ThinkOpen)
+	implicit bool  // the message is the reasoning the prompt opened (ThinkOpen)
+	carry    int64 // where a text message with nothing in it started, for the next event's span; -1: none
 
 	out  syntax.Handler // where events go
 	held *syntax.Event  // a call message's last error, held until its end marker (handle)
@@ -110,7 +111,7 @@ type parser struct {
 }
 
 func newParser(h syntax.Handler, opts syntax.Options) syntax.Parser {
-	p := &parser{out: h}
+	p := &parser{out: h, carry: -1}
 	p.Init(p.handle, opts, p.step, p.finish)
 	p.calls.Init(&p.Core, tags)
 	p.calls.OnCall = func(_ string, from int64) { p.batch.Add(from) }
@@ -257,6 +258,7 @@ func (p *parser) outside(data []byte, eof bool) int {
 		return m != "" || n > 0 || wait
 	})
 	p.Text(syntax.Respond, data[:n], p.Offset())
+	p.carry = -1 // the text took it
 	return n
 }
 
@@ -290,6 +292,9 @@ func (p *parser) opens(data []byte, n int) int {
 	p.EndRun()
 	p.implicit = false
 	p.msgStart, p.msgPos = p.Offset(), p.Pos()
+	if p.carry >= 0 {
+		p.msgStart, p.carry = p.carry, -1
+	}
 	p.marker(p.msgStart, data)
 	p.hdr = append(p.hdr[:0], data[:n]...)
 	p.openBody()
@@ -390,17 +395,22 @@ func (p *parser) textBody(data []byte, eof bool) int {
 	switch {
 	case h > 0: // the next message: this one's end marker is missing
 		return p.opens(data, h)
-	case m != "" && p.implicit:
-		// The end of the reasoning the prompt opened: reasoning may name
-		// another format's end marker, so this one is evidence once
-		// Glimmer's next own token confirms it.
-		p.Shared(off)
-		p.EndRunAt(off + int64(len(m)))
-		p.state = stText
-		return len(m)
 	case m != "":
-		p.marker(off, data)
+		if p.implicit {
+			// The end of the reasoning the prompt opened: reasoning may
+			// name another format's end marker, so this one is evidence
+			// once Glimmer's next own token confirms it.
+			p.Shared(off)
+		} else {
+			p.marker(off, data)
+		}
 		p.EndRunAt(off + int64(len(m)))
+		if !p.hasText {
+			// Nothing in it gives an event: the next event takes its bytes
+			// into its span (alone, they are an unterminated message).
+			p.carry = p.msgStart
+			p.BeginRun(syntax.Respond, p.msgStart)
+		}
 		p.state = stText
 		return len(m)
 	case wait:
@@ -498,10 +508,7 @@ func (p *parser) raw(data []byte, eof bool) int {
 func (p *parser) endRaw(end int64, eof bool) {
 	p.state = stText
 	span := syntax.Span{Start: p.msgStart, End: end}
-	var raw []byte
-	if !p.blk.Over {
-		raw = append(bytes.TrimLeft(p.hdr, " \t\r\n"), p.blk.Bytes...)
-	}
+	raw := p.message()
 	switch {
 	case p.blk.Over:
 		p.Errorf(syntax.CodeOverLimit, p.msgPos, span, nil, "message body longer than the limit of %d bytes", p.Options().BlockLimit())
@@ -536,6 +543,15 @@ func output(body []byte) []byte {
 	return bytes.TrimSuffix(b, []byte("\n"))
 }
 
+// message is the text of the message kept whole (an error's raw): its
+// header and body, or nil when the body went over the limit.
+func (p *parser) message() []byte {
+	if p.blk.Over {
+		return nil
+	}
+	return append(bytes.Clone(bytes.TrimLeft(p.hdr, " \t\r\n")), p.blk.Bytes...)
+}
+
 func (p *parser) describe() string {
 	switch p.kind {
 	case kindCall:
@@ -556,11 +572,7 @@ func (p *parser) finish(end int64) {
 				"unterminated reasoning: the stream ended before %s", eomTag)
 		}
 	case stLead:
-		var raw []byte
-		if !p.blk.Over {
-			raw = append(bytes.TrimLeft(p.hdr, " \t\r\n"), p.blk.Bytes...)
-		}
-		p.Errorf(syntax.CodeTruncated, p.msgPos, syntax.Span{Start: p.msgStart, End: end}, raw,
+		p.Errorf(syntax.CodeTruncated, p.msgPos, syntax.Span{Start: p.msgStart, End: end}, p.message(),
 			"unterminated message %s: the stream ended before its %s block", p.describe(), callsOpen)
 	case stCalls:
 		p.calls.Finish(end)
